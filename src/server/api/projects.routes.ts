@@ -1,0 +1,35 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../http/context.ts';
+import { unauthorized } from '../http/errors.ts';
+import { fields, readJson } from '../http/validation.ts';
+import { createProject, listProjectsFor } from '../domain/projects/project.service.ts';
+import { projectRowToProject } from '../domain/projects/project.ts';
+
+export const projectInputSchema = z.strictObject({
+  id: z.number().int().optional(),
+  name: fields.name,
+  alert: z.boolean().optional(),
+  alert_chat: fields.text(255).nullable().optional(),
+  max_parallel_tasks: fields.count.optional(),
+  type: z.enum(['']).optional(),
+  created: z.string().optional(),
+  demo: z.boolean().optional(),
+});
+
+/** `/api/projects`: list and create. */
+export const projectsRoutes = new Hono<AppEnv>();
+
+projectsRoutes.get('/', async (c) => {
+  const rows = await listProjectsFor(c.var.deps.db, c.var.user);
+  return c.json(rows.map(projectRowToProject));
+});
+
+projectsRoutes.post('/', async (c) => {
+  const { db, config } = c.var.deps;
+  const user = c.var.user;
+  if (!user.admin && !config.non_admin_can_create_project) throw unauthorized();
+  const input = await readJson(c, projectInputSchema);
+  const project = await db.transaction().execute((tx) => createProject(tx, input, user.id));
+  return c.json(projectRowToProject(project), 201);
+});

@@ -1,0 +1,22 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { authenticate } from '../auth/authenticate.ts';
+
+/** `/api/ping` (no auth) and `/api/info`. */
+export const systemRoutes = new Hono<AppEnv>();
+
+systemRoutes.get('/ping', (c) => c.text('pong'));
+
+systemRoutes.get('/info', authenticate(), (c) => {
+  const { config, version } = c.var.deps;
+  return c.json({
+    version,
+    ansible: '',
+    web_host: config.web_host,
+    use_remote_runner: config.use_remote_runner,
+    schedule_timezone: config.schedule_timezone,
+    git_client: 'cmd_git',
+    auth_methods: {},
+    premium_features: { project_runners: true, terraform_backend: true },
+  });
+});

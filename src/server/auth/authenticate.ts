@@ -1,0 +1,45 @@
+import type { MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { Db } from '../db/database.ts';
+import type { UserRow } from '../db/schema.ts';
+import type { AppEnv } from '../http/context.ts';
+import { forbidden, unauthorized } from '../http/errors.ts';
+import { SESSION_COOKIE, userForApiToken, userForSession } from './sessions.ts';
+
+export interface Caller {
+  user: UserRow;
+  sessionId: string | undefined;
+}
+
+/**
+ * Finds the caller from `Authorization: Bearer <token>` or the session cookie. A header that
+ * mentions "bearer" rules out the cookie, as in Semaphore; tokens compare lower-cased.
+ */
+export async function resolveCaller(db: Db, authorization: string | undefined, sessionCookie: string | undefined): Promise<Caller | null> {
+  const header = authorization?.toLowerCase() ?? '';
+  if (header.includes('bearer')) {
+    const user = await userForApiToken(db, header.replace('bearer ', '').trim());
+    return user ? { user, sessionId: undefined } : null;
+  }
+  const found = sessionCookie ? await userForSession(db, sessionCookie) : null;
+  return found ? { user: found.user, sessionId: found.sessionId } : null;
+}
+
+/** Loads the caller into `c.var.user`; 401 with an empty body otherwise. */
+export function authenticate(): MiddlewareHandler<AppEnv> {
+  return async function authenticateCaller(c, next) {
+    const caller = await resolveCaller(c.var.deps.db, c.req.header('authorization'), getCookie(c, SESSION_COOKIE));
+    if (!caller) throw unauthorized();
+    c.set('user', caller.user);
+    c.set('sessionId', caller.sessionId);
+    return next();
+  };
+}
+
+/** Only system administrators pass; others get 403, or 401 where Semaphore answers so. */
+export function requireAdmin(status: 401 | 403 = 403): MiddlewareHandler<AppEnv> {
+  return async function requireAdminUser(c, next) {
+    if (!c.var.user.admin) throw status === 401 ? unauthorized() : forbidden();
+    return next();
+  };
+}

@@ -1,0 +1,244 @@
+import { readFileSync } from 'node:fs';
+import type { DbSettings } from '../db/database.ts';
+
+/** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
+export interface Config {
+  db: DbSettings;
+  port: number;
+  interface: string;
+  tmp_path: string;
+  web_host: string;
+  cookie_hash: string;
+  access_key_encryption: string;
+  max_parallel_tasks: number;
+  max_task_duration_sec: number;
+  max_tasks_per_template: number;
+  non_admin_can_create_project: boolean;
+  password_login_disable: boolean;
+  use_remote_runner: boolean;
+  schedule_timezone: string;
+  global_integration_alias: string;
+  env_vars: Record<string, string>;
+  forwarded_env_vars: string[];
+  apps: Record<string, unknown>;
+  /** SIGNALBOX_API_URL: the console talks to this remote runner API instead of the in-process one. */
+  api_url: string;
+  admin: { login: string; password: string; name: string; email: string } | null;
+}
+
+/** A setting that cannot be used; start-up stops with its one-line message. */
+export class ConfigError extends Error {}
+
+type Source = Record<string, unknown>;
+
+/** Where each setting comes from: env name, config.json path, and how to read it. */
+const SETTINGS = {
+  dialect: { env: 'SEMAPHORE_DB_DIALECT', json: 'dialect', read: oneOf(['sqlite', 'postgres'], 'sqlite') },
+  db_host: { env: 'SEMAPHORE_DB_HOST', json: '$db.host', read: text('') },
+  db_user: { env: 'SEMAPHORE_DB_USER', json: '$db.user', read: text('') },
+  db_pass: { env: 'SEMAPHORE_DB_PASS', json: '$db.pass', read: text('') },
+  db_name: { env: 'SEMAPHORE_DB', json: '$db.name', read: text('') },
+  db_options: { env: 'SEMAPHORE_DB_OPTIONS', json: '$db.options', read: jsonObject() },
+  port: { env: 'SEMAPHORE_PORT', json: 'port', read: port(3000) },
+  interface: { env: 'SEMAPHORE_INTERFACE', json: 'interface', read: text('') },
+  tmp_path: { env: 'SEMAPHORE_TMP_PATH', json: 'tmp_path', read: text('/tmp/semaphore') },
+  web_host: { env: 'SEMAPHORE_WEB_ROOT', json: 'web_host', read: url() },
+  cookie_hash: { env: 'SEMAPHORE_COOKIE_HASH', json: 'cookie_hash', read: text('') },
+  access_key_encryption: { env: 'SEMAPHORE_ACCESS_KEY_ENCRYPTION', json: 'access_key_encryption', read: aesKey() },
+  max_parallel_tasks: { env: 'SEMAPHORE_MAX_PARALLEL_TASKS', json: 'max_parallel_tasks', read: count(10) },
+  max_task_duration_sec: { env: 'SEMAPHORE_MAX_TASK_DURATION_SEC', json: 'max_task_duration_sec', read: count(0) },
+  max_tasks_per_template: { env: 'SEMAPHORE_MAX_TASKS_PER_TEMPLATE', json: 'max_tasks_per_template', read: count(0) },
+  non_admin_can_create_project: { env: 'SEMAPHORE_NON_ADMIN_CAN_CREATE_PROJECT', json: 'non_admin_can_create_project', read: flag() },
+  password_login_disable: { env: 'SEMAPHORE_PASSWORD_LOGIN_DISABLED', json: 'password_login_disable', read: flag() },
+  use_remote_runner: { env: 'SEMAPHORE_USE_REMOTE_RUNNER', json: 'use_remote_runner', read: flag() },
+  schedule_timezone: { env: 'SEMAPHORE_SCHEDULE_TIMEZONE', json: 'schedule.timezone', read: timezone() },
+  global_integration_alias: { env: 'SEMAPHORE_INTEGRATION_ALIAS', json: 'global_integration_alias', read: text('') },
+  env_vars: { env: 'SEMAPHORE_ENV_VARS', json: 'env_vars', read: jsonObject() },
+  forwarded_env_vars: { env: 'SEMAPHORE_FORWARDED_ENV_VARS', json: 'forwarded_env_vars', read: jsonArray() },
+  apps: { env: 'SEMAPHORE_APPS', json: 'apps', read: jsonObject() },
+  api_url: { env: 'SIGNALBOX_API_URL', json: 'signalbox_api_url', read: url() },
+} as const;
+
+/**
+ * Reads config.json (when given) and SEMAPHORE_* variables; the environment wins.
+ * @example const config = loadConfig(process.env, { configPath: 'config.json' });
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: string } = {}): Config {
+  const file = options.configPath ? readConfigFile(options.configPath) : {};
+  const value = <K extends keyof typeof SETTINGS>(key: K): ReturnType<(typeof SETTINGS)[K]['read']> => {
+    const setting = SETTINGS[key];
+    const fromEnv = env[setting.env];
+    const raw = fromEnv !== undefined && fromEnv !== '' ? fromEnv : jsonValue(file, setting.json);
+    const where = fromEnv !== undefined && fromEnv !== '' ? setting.env : `${setting.json.replace('$db', 'db')} in ${options.configPath}`;
+    return setting.read(raw, where) as ReturnType<(typeof SETTINGS)[K]['read']>;
+  };
+  const dialect = value('dialect') as DbSettings['dialect'];
+  const port = value('port') as number;
+  return {
+    db: {
+      dialect,
+      host: (value('db_host') as string) || (dialect === 'sqlite' ? './data/signalbox.sqlite' : '127.0.0.1:5432'),
+      user: (value('db_user') as string) || undefined,
+      password: (value('db_pass') as string) || undefined,
+      name: (value('db_name') as string) || (dialect === 'postgres' ? 'signalbox' : undefined),
+      options: value('db_options') as Record<string, string>,
+    },
+    port,
+    interface: value('interface') as string,
+    tmp_path: value('tmp_path') as string,
+    web_host: ((value('web_host') as string) || `http://localhost:${port}`).replace(/\/+$/, ''),
+    cookie_hash: value('cookie_hash') as string,
+    access_key_encryption: value('access_key_encryption') as string,
+    max_parallel_tasks: value('max_parallel_tasks') as number,
+    max_task_duration_sec: value('max_task_duration_sec') as number,
+    max_tasks_per_template: value('max_tasks_per_template') as number,
+    non_admin_can_create_project: value('non_admin_can_create_project') as boolean,
+    password_login_disable: value('password_login_disable') as boolean,
+    use_remote_runner: value('use_remote_runner') as boolean,
+    schedule_timezone: value('schedule_timezone') as string,
+    global_integration_alias: value('global_integration_alias') as string,
+    env_vars: value('env_vars') as Record<string, string>,
+    forwarded_env_vars: value('forwarded_env_vars') as string[],
+    apps: value('apps') as Record<string, unknown>,
+    api_url: (value('api_url') as string).replace(/\/+$/, ''),
+    admin: readAdmin(env),
+  };
+}
+
+function readAdmin(env: NodeJS.ProcessEnv): Config['admin'] {
+  const login = env.SEMAPHORE_ADMIN;
+  if (!login) return null;
+  const password = env.SEMAPHORE_ADMIN_PASSWORD;
+  if (!password) throw new ConfigError('SEMAPHORE_ADMIN_PASSWORD: required when SEMAPHORE_ADMIN is set');
+  return {
+    login,
+    password,
+    name: env.SEMAPHORE_ADMIN_NAME || login,
+    email: env.SEMAPHORE_ADMIN_EMAIL || `${login}@localhost`,
+  };
+}
+
+function readConfigFile(path: string): Source {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new ConfigError(`--config: cannot read ${path}`);
+  }
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Source;
+  } catch { /* reported below */ }
+  throw new ConfigError(`--config: ${path} is not a JSON object`);
+}
+
+/** `$db.x` reads `x` from the section named by `dialect` (Semaphore nests `sqlite`/`postgres`). */
+function jsonValue(file: Source, path: string): unknown {
+  if (path.startsWith('$db.')) {
+    const section = file[String(file.dialect ?? 'sqlite')];
+    return section && typeof section === 'object' ? (section as Source)[path.slice(4)] : undefined;
+  }
+  return path.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Source)[part] : undefined), file);
+}
+
+type Reader = (raw: unknown, where: string) => unknown;
+
+function text(fallback: string): Reader {
+  return (raw) => (raw === undefined || raw === null ? fallback : String(raw));
+}
+
+function oneOf(allowed: string[], fallback: string): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return fallback;
+    const v = String(raw).toLowerCase();
+    if (!allowed.includes(v)) throw new ConfigError(`${where}: "${raw}" is not allowed; use one of ${allowed.join(', ')}`);
+    return v;
+  };
+}
+
+function port(fallback: number): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return fallback;
+    const v = String(raw).replace(/^:/, '');
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || n < 1 || n > 65535) throw new ConfigError(`${where}: "${raw}" is not a port; use 1-65535, optionally with a leading ":"`);
+    return n;
+  };
+}
+
+function count(fallback: number): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return fallback;
+    const v = String(raw);
+    if (!/^\d+$/.test(v)) throw new ConfigError(`${where}: "${raw}" is not allowed; use a whole number 0 or greater`);
+    return Number(v);
+  };
+}
+
+function flag(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return false;
+    if (typeof raw === 'boolean') return raw;
+    const v = String(raw).toLowerCase();
+    if (['1', 'true', 'yes'].includes(v)) return true;
+    if (['0', 'false', 'no'].includes(v)) return false;
+    throw new ConfigError(`${where}: "${raw}" is not allowed; use true/false, yes/no or 1/0`);
+  };
+}
+
+function url(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return '';
+    const v = String(raw);
+    if (!/^https?:\/\/[^\s/]+/.test(v)) throw new ConfigError(`${where}: "${raw}" is not allowed; use an http:// or https:// URL`);
+    return v;
+  };
+}
+
+function aesKey(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return '';
+    const v = String(raw);
+    if (Buffer.from(v, 'base64').length !== 32) throw new ConfigError(`${where}: not allowed; use a base64-encoded 32-byte key (head -c32 /dev/urandom | base64)`);
+    return v;
+  };
+}
+
+function timezone(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return 'UTC';
+    const v = String(raw);
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: v });
+    } catch {
+      throw new ConfigError(`${where}: "${raw}" is not allowed; use an IANA time zone such as UTC or Europe/Berlin`);
+    }
+    return v;
+  };
+}
+
+function jsonObject(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return {};
+    const v = typeof raw === 'string' ? safeParse(raw) : raw;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`${where}: not allowed; use a JSON object`);
+    return v;
+  };
+}
+
+function jsonArray(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return [];
+    const v = typeof raw === 'string' ? safeParse(raw) : raw;
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new ConfigError(`${where}: not allowed; use a JSON array of strings`);
+    return v;
+  };
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

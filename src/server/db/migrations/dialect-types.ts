@@ -1,0 +1,13 @@
+import type { CreateTableBuilder, Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
+
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** The one place where the schema differs by dialect: auto-increment primary keys. */
+export function withId<T extends string>(table: CreateTableBuilder<T, never>, postgres: boolean) {
+  return postgres
+    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}

@@ -1,0 +1,324 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Every table of the runner API. Times are ISO-8601 UTC strings (`2026-11-22T13:45:00.123Z`) so
+ * they sort as text and read the same on SQLite and PostgreSQL. Booleans are integers 0/1
+ * (better-sqlite3 cannot bind booleans); row mappers turn them back with `Boolean()`.
+ * JSON columns hold serialised text.
+ */
+export interface Database {
+  user: UserTable;
+  session: SessionTable;
+  api_token: ApiTokenTable;
+  login_attempt: LoginAttemptTable;
+  option: OptionTable;
+  project: ProjectTable;
+  project_user: ProjectUserTable;
+  event: EventTable;
+  access_key: AccessKeyTable;
+  repository: RepositoryTable;
+  inventory: InventoryTable;
+  environment: EnvironmentTable;
+  template: TemplateTable;
+  template_vault: TemplateVaultTable;
+  template_inventory: TemplateInventoryTable;
+  view: ViewTable;
+  schedule: ScheduleTable;
+  schedule_firing: ScheduleFiringTable;
+  integration: IntegrationTable;
+  integration_matcher: IntegrationMatcherTable;
+  integration_extract_value: IntegrationExtractValueTable;
+  integration_alias: IntegrationAliasTable;
+  integration_delivery: IntegrationDeliveryTable;
+  task: TaskTable;
+  task_output: TaskOutputTable;
+}
+
+type Id = Generated<number>;
+type Flag = number;
+
+export interface UserTable {
+  id: Id;
+  created: string;
+  username: string;
+  name: string;
+  email: string;
+  password: string;
+  admin: Flag;
+  external: Flag;
+  alert: Flag;
+}
+
+export interface SessionTable {
+  id: string;
+  user_id: number;
+  created: string;
+  last_active: string;
+  ip: string;
+  user_agent: string;
+  expired: Flag;
+}
+
+/** API tokens are stored as a SHA-256 hash; `prefix` (first 8 chars) is what lists show. */
+export interface ApiTokenTable {
+  hash: string;
+  prefix: string;
+  user_id: number;
+  name: string;
+  created: string;
+  expires_at: string | null;
+  expired: Flag;
+}
+
+/** Failed sign-ins, per user name and per IP, for throttling. */
+export interface LoginAttemptTable {
+  id: Id;
+  subject: string;
+  created: string;
+}
+
+export interface OptionTable {
+  key: string;
+  value: string;
+}
+
+export interface ProjectTable {
+  id: Id;
+  name: string;
+  created: string;
+  alert: Flag;
+  alert_chat: string | null;
+  max_parallel_tasks: number;
+  type: string;
+}
+
+export interface ProjectUserTable {
+  project_id: number;
+  user_id: number;
+  role: string;
+  created: string;
+}
+
+export interface EventTable {
+  id: Id;
+  project_id: number | null;
+  user_id: number | null;
+  integration_id: number | null;
+  object_id: number | null;
+  object_type: string;
+  object_name: string;
+  description: string;
+  created: string;
+}
+
+/** `owner`: '' for key-store keys, 'environment' for variable-group secrets (then environment_id). */
+export interface AccessKeyTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  type: string;
+  secret: string | null;
+  owner: string;
+  environment_id: number | null;
+  created: string;
+}
+
+export interface RepositoryTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  git_url: string;
+  git_branch: string;
+  ssh_key_id: number;
+}
+
+export interface InventoryTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  type: string;
+  inventory: string;
+  ssh_key_id: number | null;
+  become_key_id: number | null;
+  repository_id: number | null;
+  holder_id: number | null;
+}
+
+export interface EnvironmentTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  password: string | null;
+  json: string;
+  env: string | null;
+}
+
+export interface TemplateTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  app: string;
+  type: string;
+  playbook: string;
+  description: string;
+  inventory_id: number | null;
+  repository_id: number | null;
+  environment_id: number | null;
+  arguments: string | null;
+  allow_override_args_in_task: Flag;
+  allow_override_branch_in_task: Flag;
+  allow_parallel_tasks: Flag;
+  start_version: string | null;
+  build_template_id: number | null;
+  view_id: number | null;
+  autorun: Flag;
+  git_branch: string | null;
+  survey_vars: string;
+  suppress_success_alerts: Flag;
+  task_params: string;
+  runner_tag: string | null;
+  working_directory: string | null;
+  created: string;
+}
+
+export interface TemplateVaultTable {
+  id: Id;
+  project_id: number;
+  template_id: number;
+  vault_key_id: number | null;
+  name: string | null;
+  type: string;
+  script: string | null;
+}
+
+/** Extra terraform/tofu workspaces attached to a template. */
+export interface TemplateInventoryTable {
+  template_id: number;
+  inventory_id: number;
+}
+
+export interface ViewTable {
+  id: Id;
+  project_id: number;
+  title: string;
+  position: number;
+  hidden: Flag;
+  type: string;
+  sort_column: string | null;
+  sort_reverse: Flag;
+}
+
+export interface ScheduleTable {
+  id: Id;
+  project_id: number;
+  template_id: number;
+  name: string;
+  cron_format: string;
+  type: string;
+  run_at: string | null;
+  active: Flag;
+  repository_id: number | null;
+  last_commit_hash: string | null;
+  task_params: string;
+}
+
+/** One row per (schedule, due time): the claim that stops two servers firing the same time. */
+export interface ScheduleFiringTable {
+  schedule_id: number;
+  due_at: string;
+  task_id: number | null;
+}
+
+export interface IntegrationTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  template_id: number;
+  auth_method: string;
+  auth_secret_id: number | null;
+  auth_header: string | null;
+  searchable: Flag;
+  task_params: string;
+}
+
+export interface IntegrationMatcherTable {
+  id: Id;
+  integration_id: number;
+  name: string;
+  match_type: string;
+  method: string;
+  body_data_type: string;
+  key: string;
+  value: string;
+}
+
+export interface IntegrationExtractValueTable {
+  id: Id;
+  integration_id: number;
+  name: string;
+  value_source: string;
+  body_data_type: string;
+  key: string;
+  variable: string;
+  variable_type: string;
+}
+
+export interface IntegrationAliasTable {
+  id: Id;
+  alias: string;
+  project_id: number;
+  integration_id: number | null;
+}
+
+export interface IntegrationDeliveryTable {
+  id: Id;
+  project_id: number;
+  integration_id: number;
+  created: string;
+  matched: Flag;
+  reason: string;
+  task_id: number | null;
+}
+
+/**
+ * Tasks double as the queue: `status = 'waiting'` rows are claimed by setting `locked_by`.
+ * `params` holds the app's task params as JSON (ansible: debug, dry_run, diff, limit...).
+ */
+export interface TaskTable {
+  id: Id;
+  project_id: number;
+  template_id: number;
+  status: string;
+  user_id: number | null;
+  integration_id: number | null;
+  schedule_id: number | null;
+  build_task_id: number | null;
+  inventory_id: number | null;
+  playbook: string;
+  environment: string;
+  arguments: string | null;
+  git_branch: string | null;
+  message: string;
+  commit_hash: string | null;
+  commit_message: string;
+  version: string | null;
+  params: string;
+  created: string;
+  start: string | null;
+  end: string | null;
+  locked_by: string | null;
+}
+
+export interface TaskOutputTable {
+  id: Generated<number>;
+  task_id: number;
+  time: string;
+  output: string;
+}
+
+export type UserRow = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type ProjectRow = Selectable<ProjectTable>;
+export type TaskRow = Selectable<TaskTable>;
+export type TemplateRow = Selectable<TemplateTable>;

@@ -1,0 +1,29 @@
+import type { Db, Tx } from '../../db/database.ts';
+import { now } from '../../lib/time.ts';
+
+export interface NewEvent {
+  projectId: number | null;
+  userId: number | null;
+  objectType: string;
+  objectId: number | null;
+  description: string;
+  objectName?: string;
+  integrationId?: number | null;
+}
+
+/**
+ * Records one activity-log entry. Called inside the same transaction as the change it describes.
+ * @example await recordEvent(tx, { projectId: 1, userId: 2, objectType: 'key', objectId: 5, description: 'Access Key deploy created' });
+ */
+export async function recordEvent(db: Db | Tx, event: NewEvent): Promise<void> {
+  await db.insertInto('event').values({
+    project_id: event.projectId,
+    user_id: event.userId,
+    integration_id: event.integrationId ?? null,
+    object_id: event.objectId,
+    object_type: event.objectType,
+    object_name: event.objectName ?? '',
+    description: event.description,
+    created: now(),
+  }).execute();
+}

@@ -1,0 +1,103 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import WebSocket, { WebSocketServer } from 'ws';
+import type { Deps } from '../deps.ts';
+import { createApi } from '../app.ts';
+import { WebSocketHub } from '../ws/hub.ts';
+import { serveStaticFile } from './static-files.ts';
+import { createRunnerApi, type RunnerApi } from './runner-api-client.ts';
+
+const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
+
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: undefined, locals: { runnerApi: RunnerApi }) => Promise<void>;
+
+export interface HostServer {
+  server: Server;
+  hub: WebSocketHub;
+  close: () => Promise<void>;
+}
+
+/**
+ * One Node HTTP server: the runner API under `/api`, the websocket `/api/ws`, built client
+ * assets, and every other path through Astro's SSR handler (when the console is built).
+ */
+export async function createHostServer(deps: Deps): Promise<HostServer> {
+  const api = createApi(deps);
+  const apiListener = getRequestListener(api.fetch);
+  const runnerApi = createRunnerApi(api, deps.config.api_url);
+  const astro = await loadAstroHandler();
+  const hub = new WebSocketHub(deps);
+  const clientDir = DIST + 'client';
+
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/api?')) {
+      if (deps.config.api_url && path !== '/api/ping') return void proxyToRemote(deps.config.api_url, req, res);
+      return void apiListener(req, res);
+    }
+    if (serveStaticFile(clientDir, req, res)) return;
+    if (!astro) {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('The console is not built: run `npm run build`.');
+      return;
+    }
+    void astro(req, res, undefined, { runnerApi });
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!req.url?.startsWith('/api/ws')) return void socket.destroy();
+    if (deps.config.api_url) return relayWebSocket(deps.config.api_url, req, socket, head);
+    void hub.handleUpgrade(req, socket, head);
+  });
+
+  return {
+    server, hub,
+    close: () => new Promise((resolve) => {
+      hub.close();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+async function loadAstroHandler(): Promise<AstroHandler | null> {
+  const entry = DIST + 'server/entry.mjs';
+  if (!existsSync(entry)) return null;
+  const mod = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  return mod.handler;
+}
+
+/** Forwards an API call unchanged to the remote runner API. */
+async function proxyToRemote(base: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers.set(k, v);
+  try {
+    const upstream = await fetch(base + req.url, {
+      method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, redirect: 'manual',
+    });
+    res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  } catch {
+    res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'runner API unreachable' }));
+  }
+}
+
+/** Relays `/api/ws` to the remote runner API, carrying the caller's cookie and token. */
+function relayWebSocket(base: string, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const upstream = new WebSocket(base.replace(/^http/, 'ws') + '/api/ws', {
+    headers: { cookie: req.headers.cookie ?? '', authorization: req.headers.authorization ?? '' },
+  });
+  upstream.on('error', () => socket.destroy());
+  upstream.on('open', () => {
+    const relay = new WebSocketServer({ noServer: true });
+    relay.handleUpgrade(req, socket, head, (client) => {
+      upstream.on('message', (data) => client.send(data.toString()));
+      upstream.on('close', () => client.close());
+      client.on('close', () => upstream.close());
+    });
+  });
+}

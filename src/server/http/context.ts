@@ -1,0 +1,19 @@
+import type { Deps } from '../deps.ts';
+import type { UserRow, ProjectRow } from '../db/schema.ts';
+
+/** Typed context variables that middleware loads and handlers read. */
+export interface AppVariables {
+  deps: Deps;
+  /** the signed-in user (set by `authenticate`) */
+  user: UserRow;
+  /** hash of the cookie session, absent for bearer-token requests */
+  sessionId: string | undefined;
+  /** set by `projectScope` */
+  project: ProjectRow;
+  role: string;
+  permissions: number;
+}
+
+export interface AppEnv {
+  Variables: AppVariables;
+}

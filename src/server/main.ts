@@ -1,0 +1,22 @@
+import type { Config } from './config/config.ts';
+import { boot } from './boot.ts';
+import { createHostServer } from './host/http-server.ts';
+
+/**
+ * `signalbox server`: migrate, then serve the runner API and the console on one port until
+ * SIGTERM/SIGINT, which close the listener and the database cleanly.
+ */
+export async function runServer(config: Config): Promise<void> {
+  const deps = await boot(config);
+  const host = await createHostServer(deps);
+  await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
+  console.log(`[signalbox] listening on http://${config.interface || 'localhost'}:${config.port} (${config.db.dialect})`);
+  const stop = async (signal: string) => {
+    console.log(`[signalbox] ${signal}: shutting down`);
+    await host.close();
+    await deps.db.destroy();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
