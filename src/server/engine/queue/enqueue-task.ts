@@ -1,0 +1,72 @@
+import type { Deps } from '../../deps.ts';
+import type { TaskRow } from '../../db/schema.ts';
+import { recordEvent } from '../../domain/events/event.repository.ts';
+import { now } from '../../lib/time.ts';
+import { holdTaskSecrets } from './task-secrets.ts';
+
+/** A task to queue; who or what started it decides user_id, schedule_id or integration_id. */
+export interface NewTaskInput {
+  projectId: number;
+  templateId: number;
+  userId?: number | null;
+  scheduleId?: number | null;
+  integrationId?: number | null;
+  buildTaskId?: number | null;
+  inventoryId?: number | null;
+  message?: string;
+  playbook?: string;
+  /** extra variables (survey values, extracted webhook values) */
+  environment?: Record<string, unknown>;
+  /** survey-secret values: used for the run, never stored */
+  secret?: Record<string, string>;
+  /** app task params (ansible: debug, dry_run, diff, limit, tags...; terraform: plan, destroy, auto_approve...) */
+  params?: Record<string, unknown>;
+  arguments?: string | null;
+  gitBranch?: string | null;
+  commitHash?: string | null;
+  version?: string | null;
+}
+
+/**
+ * Puts a task in the queue: a `waiting` row, an event, and an `update` on the bus, which
+ * wakes the dispatcher. Every starter (API, schedules, webhooks, autorun) goes through here.
+ * @example const task = await enqueueTask(deps, { projectId: 1, templateId: 3, userId: 2 });
+ */
+export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<TaskRow> {
+  const task = await deps.db.transaction().execute(async (tx) => {
+    const row = await tx.insertInto('task').values({
+      project_id: input.projectId,
+      template_id: input.templateId,
+      status: 'waiting',
+      user_id: input.userId ?? null,
+      schedule_id: input.scheduleId ?? null,
+      integration_id: input.integrationId ?? null,
+      build_task_id: input.buildTaskId ?? null,
+      inventory_id: input.inventoryId ?? null,
+      playbook: input.playbook ?? '',
+      environment: JSON.stringify(input.environment ?? {}),
+      arguments: input.arguments ?? null,
+      git_branch: input.gitBranch ?? null,
+      message: input.message ?? '',
+      commit_hash: input.commitHash ?? null,
+      commit_message: '',
+      version: input.version ?? null,
+      params: JSON.stringify(input.params ?? {}),
+      created: now(),
+      start: null,
+      end: null,
+      locked_by: null,
+    }).returningAll().executeTakeFirstOrThrow();
+    await recordEvent(tx, {
+      projectId: row.project_id, userId: row.user_id, integrationId: row.integration_id,
+      objectType: 'task', objectId: row.id, description: `Task ID ${row.id} queued for running`,
+    });
+    return row;
+  });
+  holdTaskSecrets(task.id, input.secret ?? {});
+  deps.bus.publish({
+    type: 'update', project_id: task.project_id, task_id: task.id, template_id: task.template_id,
+    status: task.status, start: null, end: null, version: task.version,
+  });
+  return task;
+}

@@ -1,0 +1,32 @@
+import type { Db } from '../../src/server/db/database.ts';
+import { now } from '../../src/server/lib/time.ts';
+
+/**
+ * Rows inserted straight into the database, for tests of one part that need another part's
+ * resources (a project with a template) without going through that part's routes.
+ */
+export async function insertProjectWithTemplate(db: Db, options: {
+  ownerId: number; app?: string; playbook?: string; gitUrl?: string; inventory?: string; templateName?: string;
+}) {
+  const project = await db.insertInto('project').values({ name: 'Fixture', created: now(), alert: 0, alert_chat: null, max_parallel_tasks: 0, type: '' })
+    .returningAll().executeTakeFirstOrThrow();
+  await db.insertInto('project_user').values({ project_id: project.id, user_id: options.ownerId, role: 'owner', created: now() }).execute();
+  const key = await db.insertInto('access_key').values({ project_id: project.id, name: 'None', type: 'none', secret: null, owner: '', environment_id: null, created: now() })
+    .returningAll().executeTakeFirstOrThrow();
+  const repository = await db.insertInto('repository').values({ project_id: project.id, name: 'Repo', git_url: options.gitUrl ?? '/tmp', git_branch: 'main', ssh_key_id: key.id })
+    .returningAll().executeTakeFirstOrThrow();
+  const inventory = await db.insertInto('inventory').values({
+    project_id: project.id, name: 'Local', type: 'static', inventory: options.inventory ?? 'localhost ansible_connection=local',
+    ssh_key_id: key.id, become_key_id: null, repository_id: null, holder_id: null,
+  }).returningAll().executeTakeFirstOrThrow();
+  const environment = await db.insertInto('environment').values({ project_id: project.id, name: 'Empty', json: '{}', env: null, password: null })
+    .returningAll().executeTakeFirstOrThrow();
+  const template = await db.insertInto('template').values({
+    project_id: project.id, name: options.templateName ?? 'Fixture template', app: options.app ?? 'bash', type: '',
+    playbook: options.playbook ?? 'run.sh', description: '', inventory_id: inventory.id, repository_id: repository.id,
+    environment_id: environment.id, arguments: null, allow_override_args_in_task: 0, allow_override_branch_in_task: 0,
+    allow_parallel_tasks: 0, start_version: null, build_template_id: null, view_id: null, autorun: 0, git_branch: null,
+    survey_vars: '[]', suppress_success_alerts: 0, task_params: '{}', runner_tag: null, working_directory: null, created: now(),
+  }).returningAll().executeTakeFirstOrThrow();
+  return { project, key, repository, inventory, environment, template };
+}
