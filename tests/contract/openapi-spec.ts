@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import yaml from 'js-yaml';
+
+/** Semaphore's Swagger 2.0 document, the API contract Signalbox follows. */
+export interface SwaggerSpec {
+  paths: Record<string, Record<string, Operation>>;
+  definitions: Record<string, Schema>;
+}
+
+export interface Operation {
+  parameters?: { in: string; name: string; schema?: Schema; type?: string; example?: unknown; 'x-example'?: unknown }[];
+  responses: Record<string, { schema?: Schema }>;
+}
+
+export interface Schema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  allOf?: Schema[];
+  example?: unknown;
+  'x-nullable'?: boolean;
+  additionalProperties?: boolean | Schema;
+}
+
+export const SPEC_PATH = new URL('../../../shared/reference/semaphore-api-2.16.yml', import.meta.url);
+
+export function loadSpec(): SwaggerSpec {
+  return yaml.load(readFileSync(SPEC_PATH, 'utf8')) as SwaggerSpec;
+}
+
+/**
+ * Checks a value against a Swagger schema: types, enums, array items and the types of the
+ * properties that are present (Semaphore's schemas list no required fields). Returns problems.
+ */
+export function validateAgainst(spec: SwaggerSpec, schema: Schema, value: unknown, at = '$'): string[] {
+  if (schema.$ref) return validateAgainst(spec, resolveRef(spec, schema.$ref), value, at);
+  if (schema.allOf) return schema.allOf.flatMap((part) => validateAgainst(spec, part, value, at));
+  if (value === null) return [];
+  const problems: string[] = [];
+  if (schema.enum && !schema.enum.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
+  switch (schema.type) {
+    case 'object':
+      if (typeof value !== 'object' || Array.isArray(value)) return [`${at}: expected object, got ${describe(value)}`];
+      for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+        const v = (value as Record<string, unknown>)[name];
+        if (v !== undefined) problems.push(...validateAgainst(spec, sub, v, `${at}.${name}`));
+      }
+      break;
+    case 'array':
+      if (!Array.isArray(value)) return [`${at}: expected array, got ${describe(value)}`];
+      value.forEach((item, i) => problems.push(...validateAgainst(spec, schema.items ?? {}, item, `${at}[${i}]`)));
+      break;
+    case 'integer':
+      if (!Number.isInteger(value)) problems.push(`${at}: expected integer, got ${describe(value)}`);
+      break;
+    case 'number':
+      if (typeof value !== 'number') problems.push(`${at}: expected number, got ${describe(value)}`);
+      break;
+    case 'string':
+      if (typeof value !== 'string') problems.push(`${at}: expected string, got ${describe(value)}`);
+      break;
+    case 'boolean':
+      if (typeof value !== 'boolean') problems.push(`${at}: expected boolean, got ${describe(value)}`);
+      break;
+  }
+  return problems;
+}
+
+export function resolveRef(spec: SwaggerSpec, ref: string): Schema {
+  const name = ref.replace('#/definitions/', '');
+  const found = spec.definitions[name];
+  if (!found) throw new Error(`unknown definition ${ref}`);
+  return found;
+}
+
+/** An example body built from a schema's property examples. */
+export function exampleOf(spec: SwaggerSpec, schema: Schema): unknown {
+  if (schema.$ref) return exampleOf(spec, resolveRef(spec, schema.$ref));
+  if (schema.example !== undefined) return schema.example;
+  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s) => exampleOf(spec, s) as object));
+  if (schema.type === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+      const v = exampleOf(spec, sub);
+      if (v !== undefined) out[name] = v;
+    }
+    return out;
+  }
+  if (schema.type === 'array') return [];
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+}
