@@ -19,5 +19,5 @@ export function classifyRepositoryUrl(url: string): RepositoryUrlType | null {
     const name = scheme[1]!.toLowerCase();
     return (SCHEMES as readonly string[]).includes(name) ? (name as RepositoryUrlType) : null;
   }
-  return SCP_LIKE.test(url) ? 'ssh' : null;
+  return !url.includes('://') && SCP_LIKE.test(url) ? 'ssh' : null;
 }
