@@ -137,6 +137,13 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    it('serves every resource list with a trailing slash and answers HEAD', async () => {
+      for (const path of ['keys', 'repositories', 'inventory', 'environment']) {
+        expect((await call('GET', `${base}/${path}/`)).status, path).toBe(200);
+        expect((await s.call('HEAD', `${base}/${path}`, undefined, admin)).status, path).toBe(200);
+      }
+    });
+
     it('never shows a secret value in any response', () => {
       const all = responses.join('\n');
       for (const secret of ['key-material-7f3a9c', PASSPHRASE, PASSWORD, 'env-secret-1a2b']) expect(all).not.toContain(secret);

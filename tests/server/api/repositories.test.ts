@@ -96,5 +96,16 @@ for (const dialect of DIALECTS) {
       expect(existsSync(again)).toBe(false);
       expect(existsSync(neighbour)).toBe(true);
     });
+
+    it('removes cached clones of repositories using a key when the key gets a new secret', async () => {
+      const key = await call('POST', `${base}/keys`, { name: 'Deploy', type: 'login_password', login_password: { password: 'first-pass-1' } });
+      const repo = await call('POST', `${base}/repositories`, { name: 'Private', git_url: 'https://example.com/p.git', git_branch: 'main', ssh_key_id: key.body.id });
+      const clone = join(s.config.tmp_path, `repository_${repo.body.id}_1`);
+      mkdirSync(clone, { recursive: true });
+      await call('PUT', `${base}/keys/${key.body.id}`, { name: 'Deploy renamed' });
+      expect(existsSync(clone)).toBe(true);
+      await call('PUT', `${base}/keys/${key.body.id}`, { name: 'Deploy', override_secret: true, login_password: { password: 'second-pass-2' } });
+      expect(existsSync(clone)).toBe(false);
+    });
   });
 }
