@@ -1,4 +1,6 @@
 import type { Context } from 'hono';
+import type { Selectable } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/context.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -11,11 +13,12 @@ export type ProjectTable = 'access_key' | 'repository' | 'inventory' | 'environm
  * belongs to another project (other projects' ids must look like missing ones).
  * @example const row = await loadProjectRow(db, 'repository', projectId, id);
  */
-export async function loadProjectRow<T extends ProjectTable>(db: Db | Tx, table: T, projectId: number, id: number) {
+export async function loadProjectRow<T extends ProjectTable>(db: Db | Tx, table: T, projectId: number, id: number): Promise<Selectable<Database[T]>> {
+  // Kysely cannot narrow a union of table names; every listed table has id and project_id.
   const row = await (db as Db).selectFrom(table as 'repository').selectAll()
     .where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
   if (!row) throw notFound();
-  return row as unknown as import('kysely').Selectable<import('../db/schema.ts').Database[T]>;
+  return row as unknown as Selectable<Database[T]>;
 }
 
 /**
