@@ -129,9 +129,14 @@ for (const dialect of DIALECTS) {
       expect(events.map((e) => e.description)).toEqual(['Environment Gone created', 'Environment Gone updated', 'Environment Gone deleted']);
     });
 
-    it('never shows a secret value or the group password in any response', () => {
+    it('never shows a secret value or the group password in any response', async () => {
       const all = responses.join('\n');
       for (const secret of [VAR_SECRET, ENV_SECRET, NEW_SECRET, GROUP_PASSWORD, 'gone-secret']) expect(all).not.toContain(secret);
+      const keys = await s.deps.db.selectFrom('access_key').select('secret').where('secret', 'is not', null).execute();
+      const groups = await s.deps.db.selectFrom('environment').select('password').where('password', 'is not', null).execute();
+      const sealed = [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!)];
+      expect(sealed.length).toBeGreaterThan(0);
+      for (const value of sealed) expect(all).not.toContain(value);
     });
   });
 }

@@ -144,9 +144,14 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('never shows a secret value in any response', () => {
+    it('never shows a secret value in any response', async () => {
       const all = responses.join('\n');
       for (const secret of ['key-material-7f3a9c', PASSPHRASE, PASSWORD, 'env-secret-1a2b']) expect(all).not.toContain(secret);
+      const keys = await s.deps.db.selectFrom('access_key').select('secret').where('secret', 'is not', null).execute();
+      const groups = await s.deps.db.selectFrom('environment').select('password').where('password', 'is not', null).execute();
+      const sealed = [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!)];
+      expect(sealed.length).toBeGreaterThan(0);
+      for (const value of sealed) expect(all).not.toContain(value);
     });
   });
 }
