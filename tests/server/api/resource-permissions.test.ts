@@ -73,5 +73,18 @@ for (const dialect of DIALECTS) {
         }
       }
     });
+
+    it('answers an empty 404 for missing ids and 400 for non-numeric ids on every resource route', async () => {
+      for (const path of ['keys', 'repositories', 'inventory', 'environment']) {
+        for (const method of ['GET', 'PUT', 'DELETE']) {
+          const body = method === 'PUT' ? (writes().find(([m, p]) => m === 'PUT' && p.startsWith(path))![2]) : undefined;
+          const res = await s.call(method, `${base}/${path}/999999`, body, admin);
+          expect(res.status, `${method} ${path}`).toBe(404);
+          expect(res.text).toBe('');
+        }
+        expect((await s.call('GET', `${base}/${path}/999999/refs`, undefined, admin)).status).toBe(404);
+        expect((await s.call('GET', `${base}/${path}/1x`, undefined, admin)).status).toBe(400);
+      }
+    });
   });
 }
