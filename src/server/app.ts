@@ -10,6 +10,11 @@ import { systemRoutes } from './api/system.routes.ts';
 import { userRoutes } from './api/user.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { projectRoutes } from './api/project.routes.ts';
+import { keysRoutes } from './api/keys.routes.ts';
+import { repositoriesRoutes } from './api/repositories.routes.ts';
+import { inventoryRoutes } from './api/inventory.routes.ts';
+import { environmentRoutes } from './api/environment.routes.ts';
+import { appsRoutes } from './api/apps.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -37,6 +42,11 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
   secured.route('/project/:project_id', projectRoutes);
+  secured.route('/project/:project_id/keys', keysRoutes);
+  secured.route('/project/:project_id/repositories', repositoriesRoutes);
+  secured.route('/project/:project_id/inventory', inventoryRoutes);
+  secured.route('/project/:project_id/environment', environmentRoutes);
+  secured.route('/apps', appsRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));

@@ -30,6 +30,11 @@ async function main(argv: string[]): Promise<number> {
       const { runUserCommand } = await import('./user.command.ts');
       return runUserCommand(config, rest);
     }
+    case 'vault':
+    case 'vaults': {
+      const { runVaultCommand } = await import('./vault.command.ts');
+      return runVaultCommand(config, rest);
+    }
     default:
       console.error(`unknown command "${command}"; use server, migrate, user, vault or version`);
       return 2;

@@ -1,0 +1,52 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { badRequest } from '../http/errors.ts';
+import { idParam, readJson } from '../http/validation.ts';
+import { readListOrder } from '../http/list-order.ts';
+import { can } from '../auth/project-scope.ts';
+import { Permission } from '../auth/permissions.ts';
+import { actorOf, assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource.ts';
+import { inventoryInputSchema, inventoryRowToInventory } from '../domain/inventories/inventory.ts';
+import { createInventory, deleteInventory, listInventories, updateInventory } from '../domain/inventories/inventory.service.ts';
+import { refsHandler } from './resource-refs.route.ts';
+
+/** `/api/project/:project_id/inventory`. */
+export const inventoryRoutes = new Hono<AppEnv>();
+
+inventoryRoutes.get('/', async (c) => {
+  const templateId = c.req.query('template_id');
+  if (templateId && !/^\d{1,15}$/.test(templateId)) throw badRequest('template_id: must be a positive integer');
+  const rows = await listInventories(c.var.deps.db, c.var.project.id, readListOrder(c, ['name', 'type'], 'name'), {
+    app: c.req.query('app') || undefined,
+    templateId: templateId ? Number(templateId) : undefined,
+  });
+  return c.json(rows.map(inventoryRowToInventory));
+});
+
+inventoryRoutes.post('/', can(Permission.ManageResources), async (c) => {
+  const input = await readJson(c, inventoryInputSchema);
+  assertBodyMatchesUrl(input, c.var.project.id);
+  const row = await c.var.deps.db.transaction().execute((tx) => createInventory(tx, actorOf(c), input));
+  return c.json(inventoryRowToInventory(row), 201);
+});
+
+inventoryRoutes.get('/:inventory_id', async (c) => {
+  const row = await loadProjectRow(c.var.deps.db, 'inventory', c.var.project.id, idParam(c, 'inventory_id'));
+  return c.json(inventoryRowToInventory(row));
+});
+
+inventoryRoutes.get('/:inventory_id/refs', refsHandler('inventory', 'inventory_id'));
+
+inventoryRoutes.put('/:inventory_id', can(Permission.ManageResources), async (c) => {
+  const id = idParam(c, 'inventory_id');
+  const input = await readJson(c, inventoryInputSchema);
+  assertBodyMatchesUrl(input, c.var.project.id, id);
+  await c.var.deps.db.transaction().execute((tx) => updateInventory(tx, actorOf(c), id, input));
+  return c.body(null, 204);
+});
+
+inventoryRoutes.delete('/:inventory_id', can(Permission.ManageResources), async (c) => {
+  const id = idParam(c, 'inventory_id');
+  await c.var.deps.db.transaction().execute((tx) => deleteInventory(tx, actorOf(c), id));
+  return c.body(null, 204);
+});

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { Selectable } from 'kysely';
+import type { InventoryTable } from '../../db/schema.ts';
+import { fields } from '../../http/validation.ts';
+
+export type InventoryRow = Selectable<InventoryTable>;
+
+export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'] as const;
+export type InventoryType = (typeof INVENTORY_TYPES)[number];
+
+/** Workspace inventory type of a terraform-like app, e.g. `tofu` → `tofu-workspace`. */
+export const WORKSPACE_TYPE_OF_APP: Record<string, InventoryType> = {
+  terraform: 'terraform-workspace',
+  tofu: 'tofu-workspace',
+};
+
+/** Body of POST/PUT `/inventory`. `type` is checked by the service for Semaphore's message. */
+export const inventoryInputSchema = z.strictObject({
+  id: z.number().int().optional(),
+  name: fields.name,
+  project_id: z.number().int().nullable().optional(),
+  type: z.string().max(64, 'at most 64 characters'),
+  inventory: fields.text(1024 * 1024).optional(),
+  ssh_key_id: z.number().int().positive().nullable().optional(),
+  become_key_id: fields.optionalId,
+  repository_id: fields.optionalId,
+  holder_id: fields.optionalId,
+  template_id: fields.optionalId,
+});
+export type InventoryInput = z.infer<typeof inventoryInputSchema>;
+
+export interface Inventory {
+  id: number;
+  name: string;
+  project_id: number;
+  inventory: string;
+  ssh_key_id: number | null;
+  become_key_id: number | null;
+  repository_id: number | null;
+  holder_id: number | null;
+  type: string;
+}
+
+/** Maps a row to the API shape. */
+export function inventoryRowToInventory(row: InventoryRow): Inventory {
+  return {
+    id: row.id, name: row.name, project_id: row.project_id, inventory: row.inventory, ssh_key_id: row.ssh_key_id,
+    become_key_id: row.become_key_id, repository_id: row.repository_id, holder_id: row.holder_id, type: row.type,
+  };
+}

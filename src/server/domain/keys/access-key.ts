@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { Selectable } from 'kysely';
+import type { AccessKeyTable } from '../../db/schema.ts';
+import { fields } from '../../http/validation.ts';
+import { badRequest } from '../../http/errors.ts';
+
+export type AccessKeyRow = Selectable<AccessKeyTable>;
+
+/** Key types the key store accepts; environment secrets use the internal type `string`. */
+export const KEY_TYPES = ['none', 'ssh', 'login_password'] as const;
+export type KeyType = (typeof KEY_TYPES)[number];
+
+const secretText = fields.text(65535);
+
+/** Body of POST/PUT `/keys`; read-only fields a client echoes back are accepted and ignored. */
+export const accessKeyInputSchema = z.strictObject({
+  id: z.number().int().optional(),
+  name: fields.name,
+  type: z.enum(KEY_TYPES).optional(),
+  project_id: z.number().int().nullable().optional(),
+  override_secret: z.boolean().optional(),
+  string: secretText.optional(),
+  login_password: z.strictObject({ login: fields.text(255).optional(), password: secretText.optional() }).nullable().optional(),
+  ssh: z.strictObject({ login: fields.text(255).optional(), passphrase: secretText.optional(), private_key: secretText.optional() }).nullable().optional(),
+  empty: z.boolean().optional(),
+  owner: z.string().max(32).optional(),
+  environment_id: z.number().int().nullable().optional(),
+  user_id: z.number().int().nullable().optional(),
+  created: z.string().max(64).optional(),
+});
+export type AccessKeyInput = z.infer<typeof accessKeyInputSchema>;
+
+/** The wire shape: secret parts are always empty strings, the API never decrypts. */
+export interface AccessKey {
+  id: number;
+  name: string;
+  type: string;
+  project_id: number;
+  string: string;
+  login_password: { login: string; password: string };
+  ssh: { login: string; passphrase: string; private_key: string };
+  override_secret: boolean;
+  empty?: boolean;
+}
+
+/**
+ * Maps a row to the API shape without any secret; lists also say whether a secret is stored.
+ * @example c.json(rows.map((r) => accessKeyRowToKey(r, { listed: true })));
+ */
+export function accessKeyRowToKey(row: AccessKeyRow, options: { listed?: boolean } = {}): AccessKey {
+  const key: AccessKey = {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    project_id: row.project_id,
+    string: '',
+    login_password: { login: '', password: '' },
+    ssh: { login: '', passphrase: '', private_key: '' },
+    override_secret: false,
+  };
+  if (options.listed && !row.secret) key.empty = true;
+  return key;
+}
+
+/**
+ * The plain secret to seal for a key input (JSON as Semaphore stores it), or null for `none`.
+ * Validates the type-specific required parts.
+ * @example const plain = secretOfKeyInput('ssh', input); // '{"login":"","passphrase":"","private_key":"..."}'
+ */
+export function secretOfKeyInput(type: KeyType, input: AccessKeyInput): string | null {
+  if (type === 'ssh') {
+    const ssh = input.ssh ?? {};
+    if (!ssh.private_key?.trim()) throw badRequest('ssh.private_key: required for an ssh key');
+    return JSON.stringify({ login: ssh.login ?? '', passphrase: ssh.passphrase ?? '', private_key: ssh.private_key });
+  }
+  if (type === 'login_password') {
+    const lp = input.login_password ?? {};
+    if (!lp.password) throw badRequest('login_password.password: required for a login_password key');
+    return JSON.stringify({ login: lp.login ?? '', password: lp.password });
+  }
+  return null;
+}

@@ -1,0 +1,45 @@
+import type { Db, Tx } from '../../db/database.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import { openSecret } from '../../crypto/sealed-secret.ts';
+import type { AccessKeyRow } from './access-key.ts';
+import { ENVIRONMENT_KEY_OWNER, secretNameParts } from '../environments/environment.ts';
+
+/** A decrypted key, for the task engine only; never put it in a response or a log line. */
+export type KeySecret =
+  | { type: 'none' }
+  | { type: 'ssh'; login: string; passphrase: string; private_key: string }
+  | { type: 'login_password'; login: string; password: string }
+  | { type: 'string'; value: string };
+
+/**
+ * Opens a key row's secret into its typed parts. Legacy Semaphore rows holding a bare private
+ * key (text ending in a newline) read as an ssh key.
+ * @example const secret = readKeySecret(deps.secrets, row); if (secret.type === 'ssh') writeKeyFile(secret.private_key);
+ */
+export function readKeySecret(box: SecretBox, row: Pick<AccessKeyRow, 'type' | 'secret'>): KeySecret {
+  const plain = openSecret(box, row.secret) ?? '';
+  if (row.type === 'string') return { type: 'string', value: plain };
+  if (row.type !== 'ssh' && row.type !== 'login_password') return { type: 'none' };
+  let parsed: Record<string, unknown> = {};
+  if (row.type === 'ssh' && plain.endsWith('\n') && !plain.trimStart().startsWith('{')) parsed = { private_key: plain };
+  else if (plain) parsed = JSON.parse(plain) as Record<string, unknown>;
+  const text = (field: string) => (typeof parsed[field] === 'string' ? (parsed[field] as string) : '');
+  if (row.type === 'ssh') return { type: 'ssh', login: text('login'), passphrase: text('passphrase'), private_key: text('private_key') };
+  return { type: 'login_password', login: text('login'), password: text('password') };
+}
+
+/**
+ * The decrypted secrets of a variable group, split as tasks use them: `vars` join the extra
+ * variables, `env` the process environment.
+ * @example const { vars, env } = await readEnvironmentSecrets(db, deps.secrets, template.environment_id);
+ */
+export async function readEnvironmentSecrets(db: Db | Tx, box: SecretBox, environmentId: number): Promise<{ vars: Record<string, string>; env: Record<string, string> }> {
+  const rows = await db.selectFrom('access_key').select(['name', 'secret']).where('environment_id', '=', environmentId)
+    .where('owner', '=', ENVIRONMENT_KEY_OWNER).orderBy('id').execute();
+  const out = { vars: {} as Record<string, string>, env: {} as Record<string, string> };
+  for (const row of rows) {
+    const { type, name } = secretNameParts(row.name);
+    out[type === 'env' ? 'env' : 'vars'][name] = openSecret(box, row.secret) ?? '';
+  }
+  return out;
+}
