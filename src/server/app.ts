@@ -10,6 +10,10 @@ import { systemRoutes } from './api/system.routes.ts';
 import { userRoutes } from './api/user.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { projectRoutes } from './api/project.routes.ts';
+import { tokensRoutes } from './api/tokens.routes.ts';
+import { usersRoutes } from './api/users.routes.ts';
+import { eventsRoutes, projectEventsRoutes } from './api/events.routes.ts';
+import { projectUsersRoutes } from './api/project-users.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -32,10 +36,15 @@ export function createApi(deps: Deps): Hono<AppEnv> {
 
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
+  secured.route('/user/tokens', tokensRoutes);
   secured.route('/user', userRoutes);
+  secured.route('/users', usersRoutes);
   secured.route('/projects', projectsRoutes);
+  secured.route('/events', eventsRoutes);
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
+  secured.route('/project/:project_id/users', projectUsersRoutes);
+  secured.route('/project/:project_id/events', projectEventsRoutes);
   secured.route('/project/:project_id', projectRoutes);
   api.route('/api', secured);
 
