@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { Permission, ROLE_PERMISSIONS, hasPermission } from '../../src/server/auth/permissions.ts';
+import type { Db } from '../../src/server/db/database.ts';
 import type { TestServer } from './harness.ts';
 import { buildWorld, CALLERS, type Caller, type World, type WorldUser } from './world.ts';
 
@@ -8,12 +9,18 @@ import { buildWorld, CALLERS, type Caller, type World, type WorldUser } from './
  * - `route`: "METHOD /api/path/{param}" — the method is taken from here, the rest is the label;
  * - `path`/`body`: build the request against a fresh world (see world.ts) for one caller;
  *   `self` is the user the caller acts as (the owner for `bearer`, undefined for `anonymous`);
+ * - `setup` (optional): inserts what the route needs into the world's project (e.g. with
+ *   tests/support/fixtures.ts) before each request and returns ids handed to `path`/`body`;
  * - `expect`: the status every caller must get.
+ * @example
+ * { route: 'DELETE /api/project/{id}/keys/{key}', setup: async (db, w) => ({ key: await insertKey(db, w.projectId) }),
+ *   path: (w, _self, ids) => `/api/project/${w.projectId}/keys/${ids.key}`, expect: projectWrite(Permission.ManageResources, 204) }
  */
 export interface MatrixRow {
   route: string;
-  path: (w: World, self: WorldUser | undefined) => string;
-  body?: (w: World, self: WorldUser | undefined) => unknown;
+  setup?: (db: Db, w: World) => Promise<Record<string, number>>;
+  path: (w: World, self: WorldUser | undefined, ids: Record<string, number>) => string;
+  body?: (w: World, self: WorldUser | undefined, ids: Record<string, number>) => unknown;
   expect: Record<Caller, number>;
 }
 
@@ -59,7 +66,8 @@ export async function checkMatrixRow(s: TestServer, row: MatrixRow): Promise<voi
   for (const caller of CALLERS) {
     const w = await buildWorld(s.deps.db);
     const self = w.self(caller);
-    const res = await s.call(method, row.path(w, self), row.body?.(w, self), w.auth[caller]);
+    const ids = (await row.setup?.(s.deps.db, w)) ?? {};
+    const res = await s.call(method, row.path(w, self, ids), row.body?.(w, self, ids), w.auth[caller]);
     actual[caller] = res.status;
   }
   expect(actual, row.route).toEqual(row.expect);

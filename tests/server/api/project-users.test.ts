@@ -87,3 +87,19 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+for (const dialect of DIALECTS) {
+  describe(`concurrent team changes (${dialect})`, () => {
+    let s: TestServer;
+    beforeAll(async () => { s = await startTestServer(dialect); });
+    afterAll(async () => { await s.close(); });
+
+    it('answers racing adds of the same member with one 204 and 409s, never 500', async () => {
+      const w = await buildWorld(s.deps.db);
+      const statuses = await Promise.all(Array.from({ length: 4 }, () =>
+        s.call('POST', `/api/project/${w.projectId}/users`, { user_id: w.users.spare.id, role: 'guest' }, w.auth.owner).then((r) => r.status)));
+      expect(statuses.filter((st) => st === 204)).toHaveLength(1);
+      expect(statuses.filter((st) => st === 409)).toHaveLength(3);
+    });
+  });
+}
