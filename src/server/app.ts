@@ -15,6 +15,10 @@ import { repositoriesRoutes } from './api/repositories.routes.ts';
 import { inventoryRoutes } from './api/inventory.routes.ts';
 import { environmentRoutes } from './api/environment.routes.ts';
 import { appsRoutes } from './api/apps.routes.ts';
+import { tokensRoutes } from './api/tokens.routes.ts';
+import { usersRoutes } from './api/users.routes.ts';
+import { eventsRoutes, projectEventsRoutes } from './api/events.routes.ts';
+import { projectUsersRoutes } from './api/project-users.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -37,10 +41,15 @@ export function createApi(deps: Deps): Hono<AppEnv> {
 
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
+  secured.route('/user/tokens', tokensRoutes);
   secured.route('/user', userRoutes);
+  secured.route('/users', usersRoutes);
   secured.route('/projects', projectsRoutes);
+  secured.route('/events', eventsRoutes);
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
+  secured.route('/project/:project_id/users', projectUsersRoutes);
+  secured.route('/project/:project_id/events', projectEventsRoutes);
   secured.route('/project/:project_id', projectRoutes);
   secured.route('/project/:project_id/keys', keysRoutes);
   secured.route('/project/:project_id/repositories', repositoriesRoutes);

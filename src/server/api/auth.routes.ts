@@ -28,13 +28,15 @@ authRoutes.post('/login', async (c) => {
   if (config.password_login_disable) throw new ApiError('forbidden', 'password login is disabled');
   const input = await readJson(c, loginSchema);
   const ip = clientIp(c.req.raw.headers, c.env);
-  await checkLoginAllowed(db, input.auth, ip);
   const user = await findUserByLogin(db, input.auth);
+  // throttle the account, not the spelling: username and email must share one failure count
+  const account = user ? `#${user.id}` : input.auth;
+  await checkLoginAllowed(db, account, ip);
   if (!user || user.external || !(await verifyPassword(input.password, user.password))) {
-    await recordLoginFailure(db, input.auth, ip);
+    await recordLoginFailure(db, account, ip);
     throw unauthorized();
   }
-  await clearLoginFailures(db, input.auth);
+  await clearLoginFailures(db, account);
   const token = await startSession(db, user.id, ip, c.req.header('user-agent') ?? '');
   setCookie(c, SESSION_COOKIE, token, {
     path: '/', httpOnly: true, sameSite: 'Lax', secure: isHttps(c.req.url, c.req.header('x-forwarded-proto')),

@@ -1,10 +1,42 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { readJson } from '../http/validation.ts';
+import { can } from '../auth/project-scope.ts';
+import { Permission } from '../auth/permissions.ts';
 import { projectRowToProject } from '../domain/projects/project.ts';
+import { deleteProject, updateProject } from '../domain/projects/project.service.ts';
+import { removeProjectFiles } from '../domain/projects/project-files.ts';
+import { removeProjectMember } from '../domain/projects/project-members.service.ts';
+import { projectInputSchema } from './projects.routes.ts';
 
-/** `/api/project/:project_id`: the project itself and the caller's role in it. */
+/** `/api/project/:project_id`: the project itself, the caller's role in it, leaving it. */
 export const projectRoutes = new Hono<AppEnv>();
 
 projectRoutes.get('/', (c) => c.json(projectRowToProject(c.var.project)));
 
+projectRoutes.put('/', can(Permission.UpdateProject), async (c) => {
+  const input = await readJson(c, projectInputSchema);
+  if (input.id !== undefined && input.id !== c.var.project.id) throw badRequest('Project ID in body and URL must be the same');
+  await c.var.deps.db.transaction().execute((tx) => updateProject(tx, c.var.project, input, c.var.user.id));
+  return c.body(null, 204);
+});
+
+projectRoutes.delete('/', can(Permission.UpdateProject), async (c) => {
+  const { db, config } = c.var.deps;
+  const project = c.var.project;
+  const { repositoryIds } = await db.transaction().execute((tx) => deleteProject(tx, project, c.var.user.id));
+  await removeProjectFiles(config.tmp_path, project.id, repositoryIds);
+  return c.body(null, 204);
+});
+
 projectRoutes.get('/role', (c) => c.json({ role: c.var.role, permissions: c.var.permissions }));
+
+projectRoutes.delete('/me', async (c) => {
+  const { user, project, role } = c.var;
+  if (!role) throw notFound();
+  // a non-admin owner leaving could strand the project without anyone able to manage it
+  if (role === 'owner' && !user.admin) throw badRequest('an owner cannot leave the project');
+  await c.var.deps.db.transaction().execute((tx) => removeProjectMember(tx, project.id, user.id, user.id));
+  return c.body(null, 204);
+});

@@ -49,6 +49,15 @@ export function handleError(err: Error, c: Context): Response {
     if (err.status === 413) return c.json({ error: 'request body is too large' }, 413);
     return c.json({ error: err.message || 'bad request' }, err.status);
   }
+  // a race past a handler's own checks (two inserts of the same member) is the client's conflict
+  if (isConstraintViolation(err)) return c.body(null, 409);
   console.error(`[api] ${c.req.method} ${c.req.path} failed:`, err);
   return c.json({ error: 'internal server error' }, 500);
+}
+
+/** Unique or foreign-key violation, as PostgreSQL (23505/23503) or SQLite reports it. */
+function isConstraintViolation(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === '23505' || code === '23503' || code === 'SQLITE_CONSTRAINT_UNIQUE'
+    || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

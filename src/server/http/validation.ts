@@ -27,6 +27,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
+  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) return `${field}: required`;
   return `${field}: ${issue.message}`;
 }
 

@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { ProjectRow } from '../../db/schema.ts';
 import { now, toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
+import { addDemoResources } from './project-demo.ts';
 
 export interface ProjectInput {
   name: string;
@@ -9,6 +10,8 @@ export interface ProjectInput {
   alert_chat?: string | null;
   max_parallel_tasks?: number;
   type?: string;
+  /** also create the demo resources (see project-demo.ts) */
+  demo?: boolean;
 }
 
 /**
@@ -27,6 +30,7 @@ export async function createProject(tx: Tx, input: ProjectInput, ownerId: number
   await tx.insertInto('project_user').values({ project_id: project.id, user_id: ownerId, role: 'owner', created: now() }).execute();
   await tx.insertInto('access_key').values({ project_id: project.id, name: 'None', type: 'none', secret: null, owner: '', environment_id: null, created: now() }).execute();
   await tx.insertInto('environment').values({ project_id: project.id, name: 'Empty', json: '{}', env: null, password: null }).execute();
+  if (input.demo) await addDemoResources(tx, project, ownerId);
   await recordEvent(tx, { projectId: project.id, userId: ownerId, objectType: 'project', objectId: project.id, description: 'Project created' });
   return project;
 }
@@ -38,4 +42,39 @@ export function listProjectsFor(db: Db, user: { id: number; admin: number }): Pr
     query = query.innerJoin('project_user', 'project_user.project_id', 'project.id').where('project_user.user_id', '=', user.id);
   }
   return query.execute();
+}
+
+/** Replaces the project's settings; `type` keeps its value when omitted. */
+export async function updateProject(tx: Tx, project: ProjectRow, input: ProjectInput, actorId: number): Promise<void> {
+  await tx.updateTable('project').set({
+    name: input.name,
+    alert: toFlag(input.alert),
+    alert_chat: input.alert_chat ?? null,
+    max_parallel_tasks: input.max_parallel_tasks ?? 0,
+    type: input.type ?? project.type,
+  }).where('id', '=', project.id).execute();
+  await recordEvent(tx, { projectId: project.id, userId: actorId, objectType: 'project', objectId: project.id, description: 'Project updated' });
+}
+
+/**
+ * Deletes the project and everything in it in one transaction, children before parents so
+ * foreign keys without ON DELETE CASCADE never block (reference §9.3); tables added later cascade
+ * from `project`. Returns the ids of its repositories, whose cached clones the caller removes.
+ */
+export async function deleteProject(tx: Tx, project: ProjectRow, actorId: number): Promise<{ repositoryIds: number[] }> {
+  const id = project.id;
+  const repositories = await tx.selectFrom('repository').select('id').where('project_id', '=', id).execute();
+  await tx.deleteFrom('task').where('project_id', '=', id).execute();
+  await tx.deleteFrom('integration').where('project_id', '=', id).execute();
+  await tx.deleteFrom('schedule').where('project_id', '=', id).execute();
+  await tx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
+  await tx.deleteFrom('template').where('project_id', '=', id).execute();
+  await tx.deleteFrom('project_user').where('project_id', '=', id).execute();
+  await tx.deleteFrom('inventory').where('project_id', '=', id).execute();
+  await tx.deleteFrom('repository').where('project_id', '=', id).execute();
+  await tx.deleteFrom('access_key').where('project_id', '=', id).execute();
+  await tx.deleteFrom('project').where('id', '=', id).execute();
+  // the project's own events went with it; this one outlives it, naming the project by id only
+  await recordEvent(tx, { projectId: null, userId: actorId, objectType: 'project', objectId: id, description: `Project ID ${id} deleted` });
+  return { repositoryIds: repositories.map((r) => r.id) };
 }

@@ -1,0 +1,60 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../http/context.ts';
+import { badRequest } from '../http/errors.ts';
+import { fields, idParam, readJson } from '../http/validation.ts';
+import { can } from '../auth/project-scope.ts';
+import { Permission, PROJECT_ROLES, type ProjectRole } from '../auth/permissions.ts';
+import { addProjectMember, changeProjectMemberRole, listProjectMembers, removeProjectMember } from '../domain/projects/project-members.service.ts';
+
+const role = z.enum(PROJECT_ROLES as [ProjectRole, ...ProjectRole[]], { message: `must be one of ${PROJECT_ROLES.join(', ')}` });
+
+/** Fields of a member object that clients may send back; only `role` is used. */
+const memberEcho = {
+  id: z.number().int().optional(),
+  name: z.string().optional(),
+  username: z.string().optional(),
+  email: z.string().optional(),
+  created: z.string().optional(),
+  admin: z.boolean().optional(),
+  external: z.boolean().optional(),
+  alert: z.boolean().optional(),
+  pro: z.boolean().optional(),
+};
+
+const memberAddSchema = z.strictObject({ ...memberEcho, user_id: fields.id, role });
+const memberRoleSchema = z.strictObject({ ...memberEcho, user_id: fields.id.optional(), role });
+
+/** `/api/project/:project_id/users`: the project's team. Changes need ManageUsers (8). */
+export const projectUsersRoutes = new Hono<AppEnv>();
+
+projectUsersRoutes.get('/', async (c) => {
+  const members = await listProjectMembers(c.var.deps.db, c.var.project.id, c.req.query('sort'), c.req.query('order'));
+  return c.json(members);
+});
+
+projectUsersRoutes.post('/', can(Permission.ManageUsers), async (c) => {
+  const input = await readJson(c, memberAddSchema);
+  await c.var.deps.db.transaction().execute((tx) => addProjectMember(tx, c.var.project.id, input.user_id, input.role, c.var.user.id));
+  return c.body(null, 204);
+});
+
+projectUsersRoutes.put('/:user_id', can(Permission.ManageUsers), async (c) => {
+  const userId = idParam(c, 'user_id');
+  const input = await readJson(c, memberRoleSchema);
+  refuseOwnerActingOnSelf(c, userId, 'an owner cannot change their own role');
+  await c.var.deps.db.transaction().execute((tx) => changeProjectMemberRole(tx, c.var.project.id, userId, input.role, c.var.user.id));
+  return c.body(null, 204);
+});
+
+projectUsersRoutes.delete('/:user_id', can(Permission.ManageUsers), async (c) => {
+  const userId = idParam(c, 'user_id');
+  refuseOwnerActingOnSelf(c, userId, 'an owner cannot remove themselves from the project');
+  await c.var.deps.db.transaction().execute((tx) => removeProjectMember(tx, c.var.project.id, userId, c.var.user.id));
+  return c.body(null, 204);
+});
+
+/** Reference §1.4: a non-admin owner may neither demote nor remove themself. */
+function refuseOwnerActingOnSelf(c: Context<AppEnv>, targetId: number, message: string): void {
+  if (targetId === c.var.user.id && c.var.role === 'owner' && !c.var.user.admin) throw badRequest(message);
+}

@@ -1,0 +1,45 @@
+import type { Db } from '../../db/database.ts';
+
+/** An activity-log entry as the API shows it (reference §3.14; the row id stays hidden). */
+export interface EventView {
+  user_id: number | null;
+  project_id: number | null;
+  integration_id: number | null;
+  object_id: number | null;
+  object_type: string;
+  description: string;
+  created: string;
+  object_name: string;
+  project_name: string | null;
+  username: string | null;
+}
+
+/** Which events to list: one project's, or everything the viewer may see. */
+export type EventScope = { projectId: number } | { viewer: { id: number; admin: number } };
+
+/**
+ * Events newest first. Outside a project, admins see every event; others see their projects'
+ * events plus the project-less ones (reference §9.4).
+ * @example await listEvents(db, { projectId: 3 }, 200);
+ */
+export async function listEvents(db: Db, scope: EventScope, limit?: number): Promise<EventView[]> {
+  let query = db.selectFrom('event')
+    .leftJoin('project', 'project.id', 'event.project_id')
+    .leftJoin('user', 'user.id', 'event.user_id')
+    .select([
+      'event.user_id', 'event.project_id', 'event.integration_id', 'event.object_id', 'event.object_type',
+      'event.description', 'event.created', 'event.object_name', 'project.name as project_name', 'user.username as username',
+    ])
+    .orderBy('event.created', 'desc').orderBy('event.id', 'desc');
+  if ('projectId' in scope) {
+    query = query.where('event.project_id', '=', scope.projectId);
+  } else if (!scope.viewer.admin) {
+    const viewerId = scope.viewer.id;
+    query = query.where((eb) => eb.or([
+      eb('event.project_id', 'is', null),
+      eb('event.project_id', 'in', eb.selectFrom('project_user').select('project_user.project_id').where('project_user.user_id', '=', viewerId)),
+    ]));
+  }
+  if (limit) query = query.limit(limit);
+  return query.execute();
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { fields } from '../../http/validation.ts';
+
+const username = z.string().trim().min(1, 'required').max(255, 'at most 255 characters')
+  .regex(/^[^\s]+$/, 'must not contain spaces');
+const email = z.string().trim().min(1, 'required').max(255, 'at most 255 characters')
+  .regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address');
+const password = z.string().min(1, 'required').max(1024, 'at most 1024 characters');
+
+/** Fields Semaphore's user object carries that clients may send back; read-only here. */
+const readOnly = {
+  id: z.number().int().optional(),
+  created: z.string().optional(),
+  pro: z.boolean().optional(),
+  can_create_project: z.boolean().optional(),
+  has_active_subscription: z.boolean().optional(),
+};
+
+/** `POST /api/users` and `signalbox user add`. */
+export const userCreateSchema = z.strictObject({
+  ...readOnly,
+  name: fields.name,
+  username,
+  email,
+  password: password.optional(),
+  alert: z.boolean().optional(),
+  admin: z.boolean().optional(),
+  external: z.boolean().optional(),
+});
+
+/** `PUT /api/users/{id}`; `external` is settable only at creation and is ignored here. */
+export const userUpdateSchema = z.strictObject({
+  ...readOnly,
+  name: fields.name,
+  username,
+  email,
+  alert: z.boolean().optional(),
+  admin: z.boolean().optional(),
+  external: z.boolean().optional(),
+});
+
+/** `POST /api/users/{id}/password`. */
+export const passwordSchema = z.strictObject({ password });
+
+export type UserCreateInput = z.infer<typeof userCreateSchema>;
+export type UserUpdateInput = z.infer<typeof userUpdateSchema>;

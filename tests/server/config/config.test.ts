@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/server/config/config.ts';
+import { runCli } from '../../support/cli.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'signalbox-config-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('configuration', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000, interface: '', tmp_path: '/tmp/semaphore', web_host: 'http://localhost:3000', max_parallel_tasks: 10,
+      non_admin_can_create_project: false, password_login_disable: false, schedule_timezone: 'UTC', admin: null,
+    });
+    expect(config.db).toMatchObject({ dialect: 'sqlite', host: './data/signalbox.sqlite' });
+  });
+
+  it('accepts a port written as ":3000", as Semaphore writes it', () => {
+    expect(loadConfig({ SEMAPHORE_PORT: ':3000' }).port).toBe(3000);
+    expect(loadConfig({ SEMAPHORE_PORT: '8081' }).port).toBe(8081);
+  });
+
+  it('reads Semaphore JSON keys from --config, and lets the environment win', () => {
+    const file = join(tmp, 'semaphore.json');
+    writeFileSync(file, JSON.stringify({
+      dialect: 'postgres', postgres: { host: 'db.internal:5433', user: 'sema', pass: 'secret', name: 'semaphore' },
+      port: ':8080', interface: '127.0.0.1', tmp_path: '/srv/tmp', web_host: 'https://ci.example.org/', max_parallel_tasks: 4,
+      non_admin_can_create_project: true, password_login_disable: true, schedule: { timezone: 'Europe/Berlin' },
+    }));
+    const config = loadConfig({}, { configPath: file });
+    expect(config).toMatchObject({
+      port: 8080, interface: '127.0.0.1', tmp_path: '/srv/tmp', web_host: 'https://ci.example.org', max_parallel_tasks: 4,
+      non_admin_can_create_project: true, password_login_disable: true, schedule_timezone: 'Europe/Berlin',
+    });
+    expect(config.db).toMatchObject({ dialect: 'postgres', host: 'db.internal:5433', user: 'sema', password: 'secret', name: 'semaphore' });
+    expect(loadConfig({ SEMAPHORE_PORT: '9000', SEMAPHORE_DB_USER: 'env-user' }, { configPath: file })).toMatchObject({ port: 9000, db: { user: 'env-user' } });
+  });
+
+  it.each([
+    ['SEMAPHORE_PORT', 'abc'],
+    ['SEMAPHORE_PORT', '70000'],
+    ['SEMAPHORE_DB_DIALECT', 'mysql'],
+    ['SEMAPHORE_MAX_PARALLEL_TASKS', '-1'],
+    ['SEMAPHORE_ACCESS_KEY_ENCRYPTION', 'short'],
+    ['SEMAPHORE_NON_ADMIN_CAN_CREATE_PROJECT', 'perhaps'],
+    ['SEMAPHORE_SCHEDULE_TIMEZONE', 'Mars/Olympus'],
+    ['SEMAPHORE_WEB_ROOT', 'not a url'],
+  ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+  });
+});
+
+describe('signalbox server with a bad setting', () => {
+  it.each([
+    ['SEMAPHORE_PORT', 'abc'],
+    ['SEMAPHORE_DB_DIALECT', 'mysql'],
+    ['SEMAPHORE_MAX_PARALLEL_TASKS', '-1'],
+    ['SEMAPHORE_ACCESS_KEY_ENCRYPTION', 'short'],
+  ])('exits non-zero with one line naming %s', async (name, value) => {
+    const db = join(tmp, `never-${name}.sqlite`);
+    const r = await runCli(['server'], { [name]: value, SEMAPHORE_DB_HOST: db });
+    expect(r.code).not.toBe(0);
+    expect(r.code).not.toBeNull();
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(name);
+    expect(r.stdout).toBe('');
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('names the JSON key and file when config.json holds the bad value', async () => {
+    const file = join(tmp, 'bad.json');
+    writeFileSync(file, JSON.stringify({ port: 'abc' }));
+    const r = await runCli(['server', '--config', file], {});
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim()).toMatch(new RegExp(`^signalbox: port in ${file}: `));
+  });
+
+  it('migrates the SQLite file named by config.json given with --config', async () => {
+    const db = join(tmp, 'from-config.sqlite');
+    const file = join(tmp, 'good.json');
+    writeFileSync(file, JSON.stringify({ dialect: 'sqlite', sqlite: { host: db }, port: ':3000' }));
+    const r = await runCli(['migrate', '--config', file], {});
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/applied: 2026_11_22_00_foundation/);
+    expect(existsSync(db)).toBe(true);
+  });
+});

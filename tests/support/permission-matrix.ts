@@ -1,0 +1,74 @@
+import { expect } from 'vitest';
+import { Permission, ROLE_PERMISSIONS, hasPermission } from '../../src/server/auth/permissions.ts';
+import type { Db } from '../../src/server/db/database.ts';
+import type { TestServer } from './harness.ts';
+import { buildWorld, CALLERS, type Caller, type World, type WorldUser } from './world.ts';
+
+/**
+ * One route of the permission matrix.
+ * - `route`: "METHOD /api/path/{param}" — the method is taken from here, the rest is the label;
+ * - `path`/`body`: build the request against a fresh world (see world.ts) for one caller;
+ *   `self` is the user the caller acts as (the owner for `bearer`, undefined for `anonymous`);
+ * - `setup` (optional): inserts what the route needs into the world's project (e.g. with
+ *   tests/support/fixtures.ts) before each request and returns ids handed to `path`/`body`;
+ * - `expect`: the status every caller must get.
+ * @example
+ * { route: 'DELETE /api/project/{id}/keys/{key}', setup: async (db, w) => ({ key: await insertKey(db, w.projectId) }),
+ *   path: (w, _self, ids) => `/api/project/${w.projectId}/keys/${ids.key}`, expect: projectWrite(Permission.ManageResources, 204) }
+ */
+export interface MatrixRow {
+  route: string;
+  setup?: (db: Db, w: World) => Promise<Record<string, number>>;
+  path: (w: World, self: WorldUser | undefined, ids: Record<string, number>) => string;
+  body?: (w: World, self: WorldUser | undefined, ids: Record<string, number>) => unknown;
+  expect: Record<Caller, number>;
+}
+
+/** Every caller gets `status`; no session needed. */
+export function publicRoute(status: number): Record<Caller, number> {
+  return Object.fromEntries(CALLERS.map((c) => [c, status])) as Record<Caller, number>;
+}
+
+/** Every signed-in caller gets `status`; anonymous gets 401. */
+export function signedIn(status: number): Record<Caller, number> {
+  return { ...publicRoute(status), anonymous: 401 };
+}
+
+/** Admins get `status`; other signed-in callers get `denied` (Semaphore uses 401 or 403). */
+export function adminOnly(status: number, denied: 401 | 403): Record<Caller, number> {
+  return { ...publicRoute(denied), admin: status };
+}
+
+/** A project route: any member (and an admin) passes; non-members 404; anonymous 401. */
+export function projectRead(status = 200): Record<Caller, number> {
+  return { ...signedIn(status), non_member: 404 };
+}
+
+/** A project write route that needs `bits`: roles lacking them get 403; admins pass. */
+export function projectWrite(bits: number, status: number): Record<Caller, number> {
+  const byRole = (role: keyof typeof ROLE_PERMISSIONS) => (hasPermission(ROLE_PERMISSIONS[role], bits) ? status : 403);
+  return {
+    admin: status, owner: byRole('owner'), manager: byRole('manager'), task_runner: byRole('task_runner'), guest: byRole('guest'),
+    non_member: 404, anonymous: 401, bearer: byRole('owner'),
+  };
+}
+
+export { Permission };
+
+/**
+ * Sends every row's request as every caller, each against a fresh world, and compares all
+ * statuses of the row at once so a failure shows the whole line of the matrix.
+ * @example for (const row of rows) it(row.route, () => checkMatrixRow(server, row));
+ */
+export async function checkMatrixRow(s: TestServer, row: MatrixRow): Promise<void> {
+  const method = row.route.split(' ')[0]!;
+  const actual = {} as Record<Caller, number>;
+  for (const caller of CALLERS) {
+    const w = await buildWorld(s.deps.db);
+    const self = w.self(caller);
+    const ids = (await row.setup?.(s.deps.db, w)) ?? {};
+    const res = await s.call(method, row.path(w, self, ids), row.body?.(w, self, ids), w.auth[caller]);
+    actual[caller] = res.status;
+  }
+  expect(actual, row.route).toEqual(row.expect);
+}
