@@ -79,7 +79,13 @@ async function proxyToRemote(base: string, req: IncomingMessage, res: ServerResp
     const upstream = await fetch(base + req.url, {
       method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, redirect: 'manual',
     });
-    res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
+    // fetch has already decoded the body, so length and encoding headers no longer apply.
+    const answer = new Headers(upstream.headers);
+    answer.delete('content-encoding');
+    answer.delete('content-length');
+    const setCookies = upstream.headers.getSetCookie();
+    answer.delete('set-cookie');
+    res.writeHead(upstream.status, { ...Object.fromEntries(answer), ...(setCookies.length ? { 'set-cookie': setCookies } : {}) });
     res.end(Buffer.from(await upstream.arrayBuffer()));
   } catch {
     res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'runner API unreachable' }));

@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Starts `signalbox server` on a free-ish port and resolves once it says it is listening. */
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, ['src/server/cli/main.ts', 'server'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SEMAPHORE_PORT: `:${port}`, SEMAPHORE_INTERFACE: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (d: Buffer) => {
+      output += d;
+      if (output.includes('listening on')) resolve({ child, port });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('signalbox server process', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'signalbox-process-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves /api/ping, keeps data across a restart and shuts down cleanly on SIGTERM', async () => {
+    const env = {
+      SEMAPHORE_DB_HOST: join(dir, 'db.sqlite'), SEMAPHORE_TMP_PATH: join(dir, 'tmp'),
+      SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: 'process-pass-1',
+    };
+    const first = await startServer(env);
+    const base = `http://127.0.0.1:${first.port}`;
+    const ping = await fetch(`${base}/api/ping`);
+    expect(await ping.text()).toBe('pong');
+    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
+    expect(login.status).toBe(204);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch(`${base}/api/projects`, { method: 'POST', headers: { cookie }, body: JSON.stringify({ name: 'Kept' }) })).status).toBe(201);
+
+    const exited = exitOf(first.child);
+    first.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    const second = await startServer(env);
+    const again = await fetch(`http://127.0.0.1:${second.port}/api/auth/login`, { method: 'POST', body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
+    const cookie2 = again.headers.get('set-cookie')!.split(';')[0]!;
+    const projects = await (await fetch(`http://127.0.0.1:${second.port}/api/projects`, { headers: { cookie: cookie2 } })).json();
+    expect(projects.map((p: { name: string }) => p.name)).toEqual(['Kept']);
+    const users = await (await fetch(`http://127.0.0.1:${second.port}/api/users`, { headers: { cookie: cookie2 } })).json();
+    expect(users.filter((u: { username: string }) => u.username === 'admin')).toHaveLength(1);
+    const exited2 = exitOf(second.child);
+    second.child.kill('SIGINT');
+    expect(await exited2).toBe(0);
+  });
+
+  it('stops at start-up with one line naming a bad setting', async () => {
+    const child = spawn(process.execPath, ['src/server/cli/main.ts', 'server'], {
+      cwd: ROOT, env: { PATH: process.env.PATH ?? '', SEMAPHORE_MAX_PARALLEL_TASKS: 'many' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d) => { stderr += d; });
+    expect(await exitOf(child)).not.toBe(0);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('SEMAPHORE_MAX_PARALLEL_TASKS');
+  });
+});
