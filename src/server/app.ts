@@ -10,6 +10,8 @@ import { systemRoutes } from './api/system.routes.ts';
 import { userRoutes } from './api/user.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { projectRoutes } from './api/project.routes.ts';
+import { integrationWebhookRoutes } from './api/integration-webhook.routes.ts';
+import { integrationDeliveriesRoutes } from './api/integration-deliveries.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -29,6 +31,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
 
   api.route('/api', systemRoutes);
   api.route('/api/auth', authRoutes);
+  api.route('/api/integrations', integrationWebhookRoutes);
 
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
@@ -37,6 +40,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
   secured.route('/project/:project_id', projectRoutes);
+  secured.route('/project/:project_id/integrations/:integration_id/deliveries', integrationDeliveriesRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));
