@@ -21,9 +21,9 @@ export interface Scheduler {
   reload(): Promise<void>;
   /** re-reads one schedule (created, updated, toggled or deleted) */
   scheduleChanged(id: number): Promise<void>;
-  /** fires every schedule due by now (re-scanning first when a rescan is due) */
+  /** fires every schedule due by now (re-scanning first when a rescan is due); settles when those firings are done */
   tick(): Promise<void>;
-  /** stops timers and waits for a firing in progress */
+  /** stops timers and waits for firings in progress */
   stop(): Promise<void>;
 }
 
@@ -71,12 +71,13 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
   const held = new Map<number, HeldSchedule>();
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let nextRescanAt = 0;
   let nextPruneAt = 0;
 
-  // Reads and firings run one after another, so a reload never races a firing.
-  function serially(work: () => Promise<void>): Promise<void> {
+  // Reads of the schedule table run one after another, so a reload never races a due check.
+  function serially<T>(work: () => Promise<T>): Promise<T> {
     const result = chain.then(work);
     chain = result.catch((err) => log(`failed: ${(err as Error).message}`));
     return result;
@@ -104,29 +105,37 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
     }
   }
 
-  async function fireOne(id: number, entry: HeldSchedule, current: Date): Promise<void> {
+  /** Re-reads a due schedule and, if it is still due, starts its firing (not awaited here). */
+  async function startFiring(id: number, entry: HeldSchedule, current: Date): Promise<Promise<void> | undefined> {
     const dueAt = entry.dueAt!;
     const row = await findSchedule(deps.db, id);
     if (!row || !row.active || timingSignature(row) !== entry.signature) {
       // deleted, switched off or re-timed since it was read: follow the row as it is now
       held.delete(id);
       hold(id, row);
-      return;
+      return undefined;
     }
     // advance first, from "now": a stall that skipped several due times fires only once
     entry.dueAt = computeNextDue(row, current, timezone);
-    try {
-      await fireSchedule(deps, row, dueAt);
-    } catch (err) {
-      log(`schedule ${id} (due ${dueAt.toISOString()}): ${(err as Error).message}`);
-    }
+    const firing = fireSchedule(deps, row, dueAt).then(
+      () => {},
+      (err: Error) => log(`schedule ${id} (due ${dueAt.toISOString()}): ${err.message}`),
+    );
+    inFlight.add(firing);
+    void firing.finally(() => inFlight.delete(firing));
+    return firing;
   }
 
-  async function tickNow(): Promise<void> {
+  /**
+   * Starts every due firing. Firings (a slow `git ls-remote`...) run outside the serial chain,
+   * so a reload asked for by a CRUD route never waits for them.
+   */
+  async function startDueFirings(): Promise<Promise<void>[]> {
     if (now().getTime() >= nextRescanAt) await rescan();
     const current = now();
     const due = [...held].filter(([, entry]) => entry.dueAt !== null && entry.dueAt <= current);
-    await Promise.all(due.map(([id, entry]) => fireOne(id, entry, current)));
+    const started = await Promise.all(due.map(([id, entry]) => startFiring(id, entry, current)));
+    return started.filter((firing) => firing !== undefined);
   }
 
   function arm(): void {
@@ -138,18 +147,22 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
     timer = setTimeout(() => void scheduler.tick().catch(() => {}), wait);
   }
 
-  const after = (work: () => Promise<void>) => serially(work).finally(arm);
+  const after = <T>(work: () => Promise<T>) => serially(work).finally(arm);
 
   const scheduler: Scheduler = {
     ready: Promise.resolve(),
     reload: () => after(rescan),
     scheduleChanged: (id) => after(async () => hold(id, await findSchedule(deps.db, id))),
-    tick: () => after(tickNow),
+    tick: async () => {
+      const firings = await after(startDueFirings);
+      await Promise.all(firings);
+    },
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
       running.delete(scheduler);
       await chain;
+      await Promise.all(inFlight);
     },
   };
   scheduler.ready = scheduler.reload();

@@ -35,3 +35,15 @@ describe('cron expressions', () => {
     expect(() => parseCron('* * * * *', 'Mars/Olympus')).toThrow(/timezone/i);
   });
 });
+
+describe('run_at times', () => {
+  it('reads instants as they are and zone-less times in the schedule time zone', async () => {
+    const { parseScheduleTime } = await import('../../../src/server/scheduler/wall-clock.ts');
+    expect(parseScheduleTime('2026-07-01T09:00:00+02:00', 'UTC')?.toISOString()).toBe('2026-07-01T07:00:00.000Z');
+    expect(parseScheduleTime('2026-07-01T09:00:00Z', 'Europe/Berlin')?.toISOString()).toBe('2026-07-01T09:00:00.000Z');
+    expect(parseScheduleTime('2026-07-01T09:00:00', 'Europe/Berlin')?.toISOString()).toBe('2026-07-01T07:00:00.000Z');
+    expect(parseScheduleTime('2026-01-15 09:30', 'America/New_York')?.toISOString()).toBe('2026-01-15T14:30:00.000Z');
+    expect(parseScheduleTime('2026-07-01T09:00:00', 'UTC')?.toISOString()).toBe('2026-07-01T09:00:00.000Z');
+    expect(parseScheduleTime('tomorrow', 'UTC')).toBeNull();
+  });
+});
