@@ -25,10 +25,12 @@ export async function resolveAlias(db: Db, config: Config, alias: string): Promi
   return query.orderBy('id').execute();
 }
 
+/** The matchers of an integration, in creation order. */
 export async function listMatchers(db: Db, integrationId: number): Promise<MatcherRow[]> {
   return db.selectFrom('integration_matcher').selectAll().where('integration_id', '=', integrationId).orderBy('id').execute();
 }
 
+/** The values an integration extracts from deliveries, in creation order. */
 export async function listExtractValues(db: Db, integrationId: number): Promise<ExtractValueRow[]> {
   return db.selectFrom('integration_extract_value').selectAll().where('integration_id', '=', integrationId).orderBy('id').execute();
 }

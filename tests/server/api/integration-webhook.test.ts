@@ -122,6 +122,20 @@ for (const dialect of DIALECTS) {
       expect((await listDeliveryRows(server.deps.db, absent.integration.id))[0]!.reason).toBe('matcher missing-path did not match');
     });
 
+    it('extracts the whole body as text and fills task fields from task-type values', async () => {
+      const { alias } = await hook({ values: [
+        { value_source: 'body', body_data_type: 'string', variable: 'PAYLOAD' },
+        { value_source: 'body', key: 'ref', variable: 'git_branch', variable_type: 'task' },
+        { value_source: 'body', key: 'head_commit.message', variable: 'commit_message', variable_type: 'task' },
+        { value_source: 'header', key: 'X-Release', variable: 'version', variable_type: 'task' },
+        { value_source: 'body', key: 'no.such.path', variable: 'ABSENT' },
+      ] });
+      expect((await deliver(alias, body, { 'X-Release': '1.4.2' })).status).toBe(204);
+      const [task] = await tasks();
+      expect(JSON.parse(task!.environment)).toEqual({ PAYLOAD: body });
+      expect(task).toMatchObject({ git_branch: 'refs/heads/main', commit_message: 'Fix the flux capacitor', version: '1.4.2' });
+    });
+
     it('resolves a project alias to the searchable integrations of the project and the global alias to all of them', async () => {
       const searchable = await hook({ name: 'searchable', searchable: true, alias: null });
       await hook({ name: 'hidden', searchable: false, alias: null });
