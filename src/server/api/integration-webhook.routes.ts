@@ -14,13 +14,15 @@ import { recordDelivery, resolveAlias } from '../integrations/integration.reposi
  * - 204 otherwise, whether or not a task started: the outcome is in the deliveries list
  *   (`GET /api/project/{id}/integrations/{iid}/deliveries`), not in the answer, so callers
  *   cannot probe secrets or matchers;
- * - OPTIONS gets 204 with `Allow` and is not treated as a delivery (CORS preflights must not start tasks).
+ * - OPTIONS gets 204 with `Allow` and is not treated as a delivery (CORS preflights must not start tasks);
+ *   HEAD (which Hono would hand to the GET handler) gets 405, so link checkers start nothing.
  */
 export const integrationWebhookRoutes = new Hono<AppEnv>();
 
 integrationWebhookRoutes.options('/:alias', (c) => c.body(null, 204, { Allow: 'GET, POST, OPTIONS' }));
 
 integrationWebhookRoutes.on(['GET', 'POST'], '/:alias', async (c) => {
+  if (c.req.raw.method === 'HEAD') return c.body(null, 405, { Allow: 'GET, POST, OPTIONS' });
   const { deps } = c.var;
   const integrations = await resolveAlias(deps.db, deps.config, c.req.param('alias'));
   if (!integrations) throw notFound();

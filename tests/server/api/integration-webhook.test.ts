@@ -171,11 +171,13 @@ for (const dialect of DIALECTS) {
       expect((await server.call('GET', '/api/ping')).status).toBe(200);
     });
 
-    it('takes GET deliveries, and answers OPTIONS without starting anything', async () => {
+    it('takes GET deliveries, and answers OPTIONS and HEAD without starting anything', async () => {
       const open = await hook({});
       const preflight = await deliver(open.alias, '', {}, 'OPTIONS');
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('allow')).toBe('GET, POST, OPTIONS');
+      expect(await tasks()).toHaveLength(0);
+      expect((await server.api.request(`/api/integrations/${open.alias}`, { method: 'HEAD' })).status).toBe(405);
       expect(await tasks()).toHaveLength(0);
       expect((await deliver(open.alias, '', {}, 'GET')).status).toBe(204);
       expect(await tasks()).toHaveLength(1);
