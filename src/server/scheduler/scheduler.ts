@@ -15,7 +15,7 @@ export interface SchedulerOptions {
 
 /** A running scheduler. */
 export interface Scheduler {
-  /** settles once the schedules were first read */
+  /** settles once the schedules were first read (or the first read failed; it is retried) */
   ready: Promise<void>;
   /** re-reads all schedules */
   reload(): Promise<void>;
@@ -35,6 +35,7 @@ interface HeldSchedule {
 const RESCAN_INTERVAL_MS = 30_000;
 const FIRING_CLAIM_RETENTION_MS = 24 * 3_600_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+const RETRY_AFTER_ERROR_MS = 1_000;
 
 /** Schedulers running in this process, so the CRUD routes can notify them without holding one. */
 const running = new Set<Scheduler>();
@@ -75,11 +76,15 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
   let stopped = false;
   let nextRescanAt = 0;
   let nextPruneAt = 0;
+  let retryNotBefore = 0;
 
   // Reads of the schedule table run one after another, so a reload never races a due check.
   function serially<T>(work: () => Promise<T>): Promise<T> {
     const result = chain.then(work);
-    chain = result.catch((err) => log(`failed: ${(err as Error).message}`));
+    chain = result.catch((err) => {
+      log(`failed: ${(err as Error).message}`);
+      retryNotBefore = now().getTime() + RETRY_AFTER_ERROR_MS; // the database is away: do not spin
+    });
     return result;
   }
 
@@ -94,11 +99,11 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
   }
 
   async function rescan(): Promise<void> {
+    nextRescanAt = now().getTime() + rescanIntervalMs;
     const rows = await listActiveSchedules(deps.db);
     const active = new Set(rows.map((row) => row.id));
     for (const id of held.keys()) if (!active.has(id)) held.delete(id);
     for (const row of rows) hold(row.id, row);
-    nextRescanAt = now().getTime() + rescanIntervalMs;
     if (now().getTime() >= nextPruneAt) {
       await pruneFirings(deps.db, new Date(now().getTime() - FIRING_CLAIM_RETENTION_MS).toISOString());
       nextPruneAt = now().getTime() + FIRING_CLAIM_RETENTION_MS / 24;
@@ -143,6 +148,7 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
     clearTimeout(timer);
     let wakeAt = nextRescanAt;
     for (const entry of held.values()) if (entry.dueAt && entry.dueAt.getTime() < wakeAt) wakeAt = entry.dueAt.getTime();
+    wakeAt = Math.max(wakeAt, retryNotBefore);
     const wait = Math.min(Math.max(0, wakeAt - now().getTime()), MAX_TIMER_MS);
     timer = setTimeout(() => void scheduler.tick().catch(() => {}), wait);
   }
@@ -165,7 +171,8 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
       await Promise.all(inFlight);
     },
   };
-  scheduler.ready = scheduler.reload();
+  // a failed first read is logged and retried by the timer; `ready` itself never rejects
+  scheduler.ready = scheduler.reload().catch(() => {});
   running.add(scheduler);
   return scheduler;
 }

@@ -48,6 +48,27 @@ describe('scheduler on the real clock (sqlite)', () => {
   }, 15_000);
 });
 
+describe('scheduler when its database goes away (sqlite, real clock)', () => {
+  it('logs and retries about once a second instead of crashing or spinning', async () => {
+    const server = await startTestServer('sqlite');
+    const other = openSecondDeps(server);
+    const lines: string[] = [];
+    try {
+      const fixture = await insertAdminProject(server);
+      await insertSchedule(server.deps.db, { project_id: fixture.project.id, template_id: fixture.template.id, cron_format: '@every 1s' });
+      const scheduler = startScheduler(other, { log: (line) => lines.push(line) });
+      await scheduler.ready;
+      await other.db.destroy();
+      await sleep(2_500);
+      await scheduler.stop();
+      expect(lines.length).toBeGreaterThanOrEqual(1);
+      expect(lines.length).toBeLessThanOrEqual(5);
+    } finally {
+      await server.close();
+    }
+  }, 10_000);
+});
+
 describe.runIf(DIALECTS.includes('postgres'))('two scheduler processes on one PostgreSQL database (real clock)', () => {
   it('start exactly one task per firing', async () => {
     const server = await startTestServer('postgres');
