@@ -10,7 +10,8 @@ import { recordDelivery, resolveAlias } from '../integrations/integration.reposi
  * `/api/integrations/:alias`: the public (no session) endpoint webhooks call.
  * Answers, unlike Semaphore's "always 204":
  * - 404 for an unknown alias (nothing is recorded: there is no integration to record it for);
- * - 413 for a body over 1 MB (recorded as a refused delivery for each addressed integration);
+ * - 413 `{"error": "request body is too large"}` for a body over 1 MB (recorded as a refused
+ *   delivery for each addressed integration; over 10 MB the API-wide body limit answers first, unrecorded);
  * - 204 otherwise, whether or not a task started: the outcome is in the deliveries list
  *   (`GET /api/project/{id}/integrations/{iid}/deliveries`), not in the answer, so callers
  *   cannot probe secrets or matchers;
