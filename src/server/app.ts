@@ -19,6 +19,8 @@ import { tokensRoutes } from './api/tokens.routes.ts';
 import { usersRoutes } from './api/users.routes.ts';
 import { eventsRoutes, projectEventsRoutes } from './api/events.routes.ts';
 import { projectUsersRoutes } from './api/project-users.routes.ts';
+import { integrationWebhookRoutes } from './api/integration-webhook.routes.ts';
+import { integrationDeliveriesRoutes } from './api/integration-deliveries.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -38,6 +40,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
 
   api.route('/api', systemRoutes);
   api.route('/api/auth', authRoutes);
+  api.route('/api/integrations', integrationWebhookRoutes);
 
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
@@ -56,6 +59,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/inventory', inventoryRoutes);
   secured.route('/project/:project_id/environment', environmentRoutes);
   secured.route('/apps', appsRoutes);
+  secured.route('/project/:project_id/integrations/:integration_id/deliveries', integrationDeliveriesRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));

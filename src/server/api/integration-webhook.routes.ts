@@ -1,0 +1,38 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { toDelivery } from '../integrations/delivery.ts';
+import { MAX_DELIVERY_BYTES, readLimitedBody } from '../integrations/read-body.ts';
+import { receiveDelivery } from '../integrations/receive-delivery.ts';
+import { recordDelivery, resolveAlias } from '../integrations/integration.repository.ts';
+
+/**
+ * `/api/integrations/:alias`: the public (no session) endpoint webhooks call.
+ * Answers, unlike Semaphore's "always 204":
+ * - 404 for an unknown alias (nothing is recorded: there is no integration to record it for);
+ * - 413 `{"error": "request body is too large"}` for a body over 1 MB (recorded as a refused
+ *   delivery for each addressed integration; over 10 MB the API-wide body limit answers first, unrecorded);
+ * - 204 otherwise, whether or not a task started: the outcome is in the deliveries list
+ *   (`GET /api/project/{id}/integrations/{iid}/deliveries`), not in the answer, so callers
+ *   cannot probe secrets or matchers;
+ * - OPTIONS gets 204 with `Allow` and is not treated as a delivery (CORS preflights must not start tasks);
+ *   HEAD (which Hono would hand to the GET handler) gets 405, so link checkers start nothing.
+ */
+export const integrationWebhookRoutes = new Hono<AppEnv>();
+
+integrationWebhookRoutes.options('/:alias', (c) => c.body(null, 204, { Allow: 'GET, POST, OPTIONS' }));
+
+integrationWebhookRoutes.on(['GET', 'POST'], '/:alias', async (c) => {
+  if (c.req.raw.method === 'HEAD') return c.body(null, 405, { Allow: 'GET, POST, OPTIONS' });
+  const { deps } = c.var;
+  const integrations = await resolveAlias(deps.db, deps.config, c.req.param('alias'));
+  if (!integrations) throw notFound();
+  const body = await readLimitedBody(c.req.raw, MAX_DELIVERY_BYTES);
+  if (!body) {
+    const reason = `request body larger than ${MAX_DELIVERY_BYTES} bytes`;
+    for (const integration of integrations) await recordDelivery(deps.db, integration, { matched: false, reason });
+    throw new ApiError('too_large', 'request body is too large');
+  }
+  await receiveDelivery(deps, integrations, toDelivery(c.req.raw.headers, body));
+  return c.body(null, 204);
+});
