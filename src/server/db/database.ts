@@ -45,17 +45,19 @@ function postgresDialect(settings: DbSettings): PostgresDialect {
   const [host, port] = settings.host.split(':');
   // PostgreSQL returns bigint (count, sum) as strings; our counts always fit a JS number.
   pg.types.setTypeParser(20, (value: string) => Number(value));
-  return new PostgresDialect({
-    pool: new pg.Pool({
-      host: host || '127.0.0.1',
-      port: port ? Number(port) : 5432,
-      user: settings.user,
-      password: settings.password,
-      database: settings.name,
-      max: 10,
-      ssl: settings.options?.sslmode === 'require' ? { rejectUnauthorized: false } : undefined,
-    }),
+  const pool = new pg.Pool({
+    host: host || '127.0.0.1',
+    port: port ? Number(port) : 5432,
+    user: settings.user,
+    password: settings.password,
+    database: settings.name,
+    max: 10,
+    ssl: settings.options?.sslmode === 'require' ? { rejectUnauthorized: false } : undefined,
   });
+  // An idle connection dropped by the server (restart, failover) must not crash the process;
+  // the pool replaces it on the next query.
+  pool.on('error', (err) => console.warn(`[signalbox] idle PostgreSQL connection closed: ${err.message}`));
+  return new PostgresDialect({ pool });
 }
 
 /** Brings the schema to the newest migration; throws with the failing migration's name. */
