@@ -17,6 +17,8 @@ interface Props {
   closeHref: string;
   back: string;
   startText: string;
+  /** the server's clock when it rendered, so the first client render matches (hydration) */
+  renderedAt: number;
 }
 
 /**
@@ -24,17 +26,19 @@ interface Props {
  * lines, paging through `/output` for long logs, and the task's actions. The server renders the
  * first screen (forms post to /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, initialLines, messages, closeHref, back, startText }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, initialLines, messages, closeHref, back, startText, renderedAt }: Props) {
   const m = (key: string, vars: Record<string, string | number> = {}) =>
     (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
   const [task, setTask] = useState(initialTask);
   const [lines, setLines] = useState(initialLines);
   const [reachedEnd, setReachedEnd] = useState(initialLines.length < FIRST_SCREEN_LINES);
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(renderedAt);
   const [fullscreen, setFullscreen] = useState(false);
   const [error, setError] = useState('');
   const loading = useRef(false);
-  const follow = useRef(true);
+  // A running task's log follows new lines; a finished one opens at its start, so even a huge
+  // log shows at once and further pages load only as the reader scrolls.
+  const follow = useRef(isActive(initialTask.status));
   const scroller = useRef<HTMLDivElement>(null);
   const apiBase = `/api/project/${projectId}/tasks/${task.id}`;
   const active = isActive(task.status);
@@ -119,7 +123,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
   return (
     <article>
       <header>
-        <a href={closeHref} aria-label={m('close')} rel="prev"></a>
+        <a href={closeHref} aria-label={m('close')} className="dialog-close">✕</a>
         <h2 id="task-log-title">{m('title', { id: task.id })}</h2>
       </header>
       <dl className="task-meta">
@@ -156,6 +160,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
           <button type="submit" name="action" value="reject" className="secondary">{m('reject')}</button>
         </> : null}
         {hasRawLog(task.status) ? <a role="button" className="outline" href={`${apiBase}/raw_output`} target="_blank" rel="noopener">{m('rawLog')}</a> : null}
+        <span className="spacer"></span>
         <button type="button" className="outline secondary" onClick={toggleFullscreen} aria-pressed={fullscreen}>{m(fullscreen ? 'exitFullscreen' : 'fullscreen')}</button>
       </form>
     </article>
