@@ -38,8 +38,8 @@ export async function apiGetOr<T>(astro: AstroLike, path: string, fallback: T): 
  * POST/PUT/DELETE to the runner API as the signed-in user; returns the raw response.
  * @example const res = await apiSend(Astro, 'PUT', `/api/project/${id}`, project);
  */
-export async function apiSend(astro: AstroLike, method: string, path: string, body?: unknown): Promise<Response> {
-  const headers = forwardedHeaders(astro.request);
+export async function apiSend(astro: AstroLike, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const headers = { ...forwardedHeaders(astro.request), ...extraHeaders };
   const init: RequestInit = { method, headers };
   if (body !== undefined) {
     headers['content-type'] = 'application/json';
