@@ -6,6 +6,7 @@ import { formatDuration } from '../console/format.ts';
 import { appendNewLines, FIRST_SCREEN_LINES, LOG_ROW_PX, OUTPUT_PAGE_SIZE, lineTime } from './task-log-model.ts';
 import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
 import AnsiLine from './AnsiLine.tsx';
+import { rerunBody } from '../console/task-rerun.ts';
 
 interface Props {
   projectId: number;
@@ -105,6 +106,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
   const act = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const action = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') ?? '';
+    if (action === 'rerun') return rerun();
     const path = action === 'confirm' || action === 'reject' ? action : 'stop';
     const body = path === 'stop' ? JSON.stringify({ force: action === 'force_stop' }) : undefined;
     const res = await fetch(`${apiBase}/${path}`, { method: 'POST', headers: body ? { 'content-type': 'application/json' } : {}, body });
@@ -112,6 +114,17 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
     setError('');
     const fresh = await fetch(apiBase);
     if (fresh.ok) setTask((await fresh.json()) as Task);
+  };
+
+  const rerun = async () => {
+    const res = await fetch(`/api/project/${projectId}/tasks`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rerunBody(task)),
+    });
+    if (!res.ok) return setError(m('actionFailed', { status: res.status }));
+    const created = (await res.json()) as Task;
+    const next = new URL(location.href);
+    next.searchParams.set('t', String(created.id));
+    location.assign(next);
   };
 
   const toggleFullscreen = () => {
@@ -159,6 +172,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
           <button type="submit" name="action" value="confirm">{m('confirm')}</button>
           <button type="submit" name="action" value="reject" className="secondary">{m('reject')}</button>
         </> : null}
+        {!active ? <button type="submit" name="action" value="rerun" className="secondary">{m('rerun')}</button> : null}
         {hasRawLog(task.status) ? <a role="button" className="outline" href={`${apiBase}/raw_output`} target="_blank" rel="noopener">{m('rawLog')}</a> : null}
         <span className="spacer"></span>
         <button type="button" className="outline secondary" onClick={toggleFullscreen} aria-pressed={fullscreen}>{m(fullscreen ? 'exitFullscreen' : 'fullscreen')}</button>
