@@ -38,7 +38,9 @@ export function startLiveDashboard(projectId: number): () => void {
 }
 
 async function replaceLiveRegion(): Promise<void> {
-  const res = await fetch(location.href, { headers: { accept: 'text/html' } });
+  const url = new URL(location.href);
+  url.searchParams.delete('t');
+  const res = await fetch(url, { headers: { accept: 'text/html' } });
   if (!res.ok) return;
   const fresh = new DOMParser().parseFromString(await res.text(), 'text/html').getElementById('live-region');
   const current = document.getElementById('live-region');

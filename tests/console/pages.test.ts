@@ -57,6 +57,8 @@ describe('console pages over plain HTTP', () => {
     const id = created.location!.split('/')[2];
     expect((await client.get(`/project/${id}`)).location).toBe(`/project/${id}/history`);
     expect((await client.get('/')).location).toBe(`/project/${id}/history`);
+    await client.get(`/project/${id}/stats`);
+    expect((await client.get('/')).location).toBe(`/project/${id}/stats`);
     const history = await client.get(created.location!);
     expect(history.html).toContain('Project Payments created');
     expect(history.html).toContain('>PA<');
