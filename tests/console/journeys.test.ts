@@ -80,4 +80,19 @@ describe('console journeys with JavaScript', () => {
     await screenshot(page, 'history-kiosk');
     await context.close();
   });
+
+  it('collapses the drawer under 960 px and opens it from the menu button (CSS only)', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 700 }, locale: 'en-US' });
+    const page = await context.newPage();
+    await signIn(page, server.url, '/project/1/activity');
+    expect(await page.locator('.drawer').boundingBox().then((b) => b!.x + b!.width)).toBeLessThanOrEqual(0);
+    await page.click('label.drawer-button');
+    await page.waitForFunction(() => document.querySelector('.drawer')!.getBoundingClientRect().x >= 0);
+    expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(0);
+    expect(await page.locator('.drawer').boundingBox().then((b) => Math.round(b!.width))).toBe(260);
+    await screenshot(page, 'mobile-drawer');
+    await page.mouse.click(700, 400);
+    await page.waitForFunction(() => document.querySelector('.drawer')!.getBoundingClientRect().right <= 0);
+    await context.close();
+  });
 });
