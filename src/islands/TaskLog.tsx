@@ -75,10 +75,12 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
 
   useEffect(() => {
     setFullscreen(localStorage.getItem('dialog_fullscreen') === '1');
-    const dialog = scroller.current?.closest('dialog');
-    const closeOnEscape = (e: Event) => { e.preventDefault(); location.href = closeHref; };
-    dialog?.addEventListener('cancel', closeOnEscape);
-    return () => dialog?.removeEventListener('cancel', closeOnEscape);
+    // The dialog is opened by the server (not showModal), so Escape is handled here.
+    const closeOnEscape = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) location.assign(closeHref);
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
   }, [closeHref]);
 
   useEffect(() => {
