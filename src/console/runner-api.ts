@@ -1,5 +1,7 @@
 import type { AstroGlobal } from 'astro';
 
+type AstroLike = Pick<AstroGlobal, 'locals' | 'request'>;
+
 export class RunnerApiError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
@@ -12,12 +14,41 @@ export class RunnerApiError extends Error {
  * Calls the runner API as the signed-in user (their cookie forwarded) and returns parsed JSON.
  * @example const projects = await apiGet<Project[]>(Astro, '/api/projects');
  */
-export async function apiGet<T>(astro: Pick<AstroGlobal, 'locals' | 'request'>, path: string): Promise<T> {
+export async function apiGet<T>(astro: AstroLike, path: string): Promise<T> {
   const res = await astro.locals.runnerApi(path, { headers: forwardedHeaders(astro.request) });
-  if (!res.ok) throw new RunnerApiError(res.status, await errorText(res));
+  if (!res.ok) throw new RunnerApiError(res.status, await readErrorText(res));
   return (await res.json()) as T;
 }
 
+/**
+ * Like apiGet, but answers `fallback` when the route is missing (404) — for routes other parts
+ * of the runner API provide, so a screen shows its empty state until they land.
+ * @example const events = await apiGetOr(Astro, `/api/project/${id}/events`, []);
+ */
+export async function apiGetOr<T>(astro: AstroLike, path: string, fallback: T): Promise<T> {
+  try {
+    return await apiGet<T>(astro, path);
+  } catch (err) {
+    if (err instanceof RunnerApiError && (err.status === 404 || err.status === 405)) return fallback;
+    throw err;
+  }
+}
+
+/**
+ * POST/PUT/DELETE to the runner API as the signed-in user; returns the raw response.
+ * @example const res = await apiSend(Astro, 'PUT', `/api/project/${id}`, project);
+ */
+export async function apiSend(astro: AstroLike, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const headers = { ...forwardedHeaders(astro.request), ...extraHeaders };
+  const init: RequestInit = { method, headers };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  return astro.locals.runnerApi(path, init);
+}
+
+/** The session cookie and bearer token of the browser request, to act as that user. */
 export function forwardedHeaders(request: Request): Record<string, string> {
   const headers: Record<string, string> = {};
   const cookie = request.headers.get('cookie');
@@ -27,7 +58,8 @@ export function forwardedHeaders(request: Request): Record<string, string> {
   return headers;
 }
 
-async function errorText(res: Response): Promise<string> {
+/** The `error` field of an API error body, else the status line (seed 000 §8 order). */
+export async function readErrorText(res: Response): Promise<string> {
   const text = await res.text();
   try {
     return (JSON.parse(text) as { error?: string }).error ?? `${res.status} ${res.statusText}`;

@@ -1,0 +1,18 @@
+/** Preferences kept in cookies (so SSR renders them) and mirrored to localStorage when JS runs. */
+export type Theme = '' | 'light' | 'dark';
+
+export const PREFERENCE_COOKIE_MAX_AGE = 60 * 60 * 24 * 365;
+
+/** The theme cookie value, or '' (follow the system's colour scheme). */
+export function readTheme(value: string | undefined): Theme {
+  return value === 'light' || value === 'dark' ? value : '';
+}
+
+/**
+ * A same-site path to go back to after a preference change or sign-in; anything else becomes '/'.
+ * @example safeBackPath('//evil.example') // '/'
+ */
+export function safeBackPath(value: string | null | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  return value;
+}

@@ -1,0 +1,24 @@
+import type { AstroCookies } from 'astro';
+import { PREFERENCE_COOKIE_MAX_AGE } from './preferences.ts';
+
+/** Dashboard views `/` may return to. */
+export const DASHBOARD_VIEWS = ['history', 'activity', 'stats'] as const;
+export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
+
+const COOKIE = { path: '/', maxAge: PREFERENCE_COOKIE_MAX_AGE, sameSite: 'lax' } as const;
+
+/**
+ * Remembers the project and the view last visited in it, so `/` returns there (seed 000 §9:
+ * last project, last visited view per project).
+ * @example rememberProject(Astro.cookies, 3, 'stats')
+ */
+export function rememberProject(cookies: AstroCookies, projectId: number, view: DashboardView): void {
+  if (cookies.get('last_project')?.value !== String(projectId)) cookies.set('last_project', String(projectId), COOKIE);
+  if (cookies.get(`last_view_${projectId}`)?.value !== view) cookies.set(`last_view_${projectId}`, view, COOKIE);
+}
+
+/** The view last visited in the project, else history. */
+export function lastView(cookies: AstroCookies, projectId: number): DashboardView {
+  const value = cookies.get(`last_view_${projectId}`)?.value;
+  return (DASHBOARD_VIEWS as readonly string[]).includes(value ?? '') ? (value as DashboardView) : 'history';
+}

@@ -1,0 +1,17 @@
+/** Shapes of the runner API as the console reads them (reference semaphore-api-2.16.yml). */
+export interface Project { id: number; name: string; alert: boolean; alert_chat: string | null; max_parallel_tasks: number; type: string; created?: string }
+export interface User { id: number; name: string; username: string; email: string; admin: boolean; can_create_project?: boolean }
+export interface ProjectRole { role: string; permissions: number }
+export interface SystemInfo { version: string; use_remote_runner: boolean }
+export interface Task {
+  id: number; project_id: number; template_id: number; status: string; message?: string; commit_message?: string;
+  version?: string | null; user_id?: number | null; integration_id?: number | null; user_name?: string; username?: string;
+  tpl_alias?: string; tpl_name?: string; start?: string | null; end?: string | null; created?: string; runner_id?: number | null;
+}
+export interface TaskOutputLine { time: string; output: string }
+export interface ProjectEvent { created: string; username?: string | null; user_name?: string | null; description: string; object_type?: string }
+export interface StatsEntry { date: string; count_by_status: { success?: number; error?: number; stopped?: number } }
+export interface LoginInfo { oidc_providers: { id: string; name: string; color?: string; icon?: string }[]; login_with_password: boolean }
+
+/** Permission bits of seed 000 §6. */
+export const PERMISSION = { runTasks: 1, updateProject: 2, manageResources: 4, manageUsers: 8 } as const;

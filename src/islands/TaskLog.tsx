@@ -1,0 +1,184 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Task, TaskOutputLine } from '../console/types.ts';
+import { canStop, hasRawLog, isActive, needsConfirmation } from '../console/task-status.ts';
+import { formatDuration } from '../console/format.ts';
+import { appendNewLines, FIRST_SCREEN_LINES, LOG_ROW_PX, OUTPUT_PAGE_SIZE, lineTime } from './task-log-model.ts';
+import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
+import AnsiLine from './AnsiLine.tsx';
+import { rerunBody } from '../console/task-rerun.ts';
+
+interface Props {
+  projectId: number;
+  task: Task;
+  templateName: string;
+  initialLines: TaskOutputLine[];
+  /** the active language's `task` messages, plus `status_<status>` labels */
+  messages: Record<string, string>;
+  closeHref: string;
+  back: string;
+  startText: string;
+  /** the server's clock when it rendered, so the first client render matches (hydration) */
+  renderedAt: number;
+}
+
+/**
+ * The task log dialog body: task facts, the log as a virtual list of 22 px rows that follows new
+ * lines, paging through `/output` for long logs, and the task's actions. The server renders the
+ * first screen (forms post to /project/{id}/task-action without JS); hydrated, it goes live.
+ */
+export default function TaskLog({ projectId, task: initialTask, templateName, initialLines, messages, closeHref, back, startText, renderedAt }: Props) {
+  const m = (key: string, vars: Record<string, string | number> = {}) =>
+    (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
+  const [task, setTask] = useState(initialTask);
+  const [lines, setLines] = useState(initialLines);
+  const [reachedEnd, setReachedEnd] = useState(initialLines.length < FIRST_SCREEN_LINES);
+  const [now, setNow] = useState(renderedAt);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [error, setError] = useState('');
+  const loading = useRef(false);
+  // A running task's log follows new lines; a finished one opens at its start, so even a huge
+  // log shows at once and further pages load only as the reader scrolls.
+  const follow = useRef(isActive(initialTask.status));
+  const scroller = useRef<HTMLDivElement>(null);
+  const apiBase = `/api/project/${projectId}/tasks/${task.id}`;
+  const active = isActive(task.status);
+
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => LOG_ROW_PX,
+    overscan: 20,
+    initialRect: { width: 1000, height: 60 * LOG_ROW_PX },
+  });
+
+  const loadNextPage = useCallback(async () => {
+    if (loading.current || reachedEnd) return;
+    loading.current = true;
+    try {
+      const res = await fetch(`${apiBase}/output?offset=${lines.length}&limit=${OUTPUT_PAGE_SIZE}`);
+      if (!res.ok) return setReachedEnd(true);
+      const page = (await res.json()) as TaskOutputLine[];
+      // An API without paging answers the whole log: take it as is.
+      if (page.length > OUTPUT_PAGE_SIZE) setLines(page);
+      else setLines((current) => appendNewLines(current, page));
+      setReachedEnd(page.length < OUTPUT_PAGE_SIZE);
+    } finally {
+      loading.current = false;
+    }
+  }, [apiBase, lines.length, reachedEnd]);
+
+  useTaskSocket(task, active, (incoming) => {
+    if (reachedEnd) setLines((current) => appendNewLines(current, incoming));
+    else void loadNextPage();
+  }, (update: TaskUpdate) => setTask((t) => ({ ...t, ...update })));
+
+  useEffect(() => {
+    setFullscreen(localStorage.getItem('dialog_fullscreen') === '1');
+    // The dialog is opened by the server (not showModal), so Escape is handled here.
+    const closeOnEscape = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) location.assign(closeHref);
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [closeHref]);
+
+  useEffect(() => {
+    scroller.current?.closest('dialog')?.classList.toggle('fullscreen', fullscreen);
+  }, [fullscreen]);
+
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+
+  useEffect(() => {
+    if (follow.current && lines.length) virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
+  }, [lines.length, virtualizer]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < LOG_ROW_PX * 3;
+    follow.current = nearBottom;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < LOG_ROW_PX * 200) void loadNextPage();
+  };
+
+  const act = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const action = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') ?? '';
+    if (action === 'rerun') return rerun();
+    const path = action === 'confirm' || action === 'reject' ? action : 'stop';
+    const body = path === 'stop' ? JSON.stringify({ force: action === 'force_stop' }) : undefined;
+    const res = await fetch(`${apiBase}/${path}`, { method: 'POST', headers: body ? { 'content-type': 'application/json' } : {}, body });
+    if (!res.ok) return setError(m('actionFailed', { status: res.status }));
+    setError('');
+    const fresh = await fetch(apiBase);
+    if (fresh.ok) setTask((await fresh.json()) as Task);
+  };
+
+  const rerun = async () => {
+    const res = await fetch(`/api/project/${projectId}/tasks`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rerunBody(task)),
+    });
+    if (!res.ok) return setError(m('actionFailed', { status: res.status }));
+    const created = (await res.json()) as Task;
+    const next = new URL(location.href);
+    next.searchParams.set('t', String(created.id));
+    location.assign(next);
+  };
+
+  const toggleFullscreen = () => {
+    localStorage.setItem('dialog_fullscreen', fullscreen ? '0' : '1');
+    setFullscreen(!fullscreen);
+  };
+
+  const author = task.user_name || task.username || (task.integration_id ? m('integration', { id: task.integration_id }) : '—');
+  return (
+    <article>
+      <header>
+        <a href={closeHref} aria-label={m('close')} className="dialog-close">✕</a>
+        <h2 id="task-log-title">{m('title', { id: task.id })}</h2>
+      </header>
+      <dl className="task-meta">
+        <dt>{m('template')}</dt><dd><a href={`/project/${projectId}/templates/${task.template_id}`}>{templateName}</a></dd>
+        <dt>{m('status')}</dt><dd><span className={`status status-${task.status}`} data-status={task.status}>{m(`status_${task.status}`)}</span></dd>
+        <dt>{m('author')}</dt><dd>{author}</dd>
+        <dt>{m('started')}</dt><dd>{startText}</dd>
+        <dt>{m('duration')}</dt><dd>{formatDuration(task.start, task.end, now) || '—'}</dd>
+        {task.message ? <><dt>{m('message')}</dt><dd>{task.message}</dd></> : null}
+        {task.commit_message ? <><dt>{m('commitMessage')}</dt><dd>{task.commit_message}</dd></> : null}
+      </dl>
+      <div className="log" ref={scroller} onScroll={onScroll} role="log" aria-label={m('log')}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((row) => (
+            <div key={row.key} className="log-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}>
+              <span className="log-time">{lineTime(lines[row.index]!.time)}</span>
+              <span><AnsiLine text={lines[row.index]!.output} /></span>
+            </div>
+          ))}
+        </div>
+        {lines.length === 0 ? <p className="empty">{m('noOutput')}</p> : null}
+      </div>
+      {error ? <p role="alert"><mark>{error}</mark></p> : null}
+      <form className="task-actions" method="post" action={`/project/${projectId}/task-action`} onSubmit={act}>
+        <input type="hidden" name="task" value={task.id} />
+        <input type="hidden" name="back" value={back} />
+        {canStop(task.status) ? (
+          task.status === 'stopping'
+            ? <button type="submit" name="action" value="force_stop" className="danger">{m('forceStop')}</button>
+            : <button type="submit" name="action" value="stop" className="secondary">{m('stop')}</button>
+        ) : null}
+        {needsConfirmation(task.status) ? <>
+          <button type="submit" name="action" value="confirm">{m('confirm')}</button>
+          <button type="submit" name="action" value="reject" className="secondary">{m('reject')}</button>
+        </> : null}
+        {!active ? <button type="submit" name="action" value="rerun" className="secondary">{m('rerun')}</button> : null}
+        {hasRawLog(task.status) ? <a role="button" className="outline" href={`${apiBase}/raw_output`} target="_blank" rel="noopener">{m('rawLog')}</a> : null}
+        <span className="spacer"></span>
+        <button type="button" className="outline secondary" onClick={toggleFullscreen} aria-pressed={fullscreen}>{m(fullscreen ? 'exitFullscreen' : 'fullscreen')}</button>
+      </form>
+    </article>
+  );
+}

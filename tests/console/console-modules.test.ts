@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { parseAnsi } from '../../src/console/ansi.ts';
+import { projectColour, projectInitials } from '../../src/console/project-badge.ts';
+import { resolveLanguage } from '../../src/console/languages.ts';
+import { buildStatsChart } from '../../src/console/stats-chart.ts';
+import { formatDuration } from '../../src/console/format.ts';
+import { paginate } from '../../src/console/paging.ts';
+import { safeBackPath } from '../../src/console/preferences.ts';
+import { createTranslator, messagesFor } from '../../src/console/i18n.ts';
+import { readProjectSettings } from '../../src/console/project-settings.ts';
+import { appendNewLines } from '../../src/islands/task-log-model.ts';
+import { canStop, hasRawLog, needsConfirmation } from '../../src/console/task-status.ts';
+
+describe('ANSI parsing', () => {
+  it('turns SGR colour codes into classes and drops other escapes', () => {
+    expect(parseAnsi('\u001b[1;31mfailed\u001b[0m ok\u001b[2K')).toEqual([
+      { text: 'failed', classes: 'ansi-bold fg-red' }, { text: ' ok', classes: '' },
+    ]);
+    expect(parseAnsi('\u001b[92mgreen\u001b[39m')).toEqual([{ text: 'green', classes: 'fg-bright-green' }]);
+  });
+
+  it('keeps HTML in output as plain text', () => {
+    expect(parseAnsi('<img src=x onerror=alert(1)>')).toEqual([{ text: '<img src=x onerror=alert(1)>', classes: '' }]);
+  });
+});
+
+describe('project badge', () => {
+  it('takes the first letters of two words, else the first two letters', () => {
+    expect(projectInitials('Web servers')).toBe('WS');
+    expect(projectInitials('backend')).toBe('BA');
+    expect(projectInitials('  dev   ops  team ')).toBe('DO');
+  });
+
+  it('cycles red, blue, orange, green', () => {
+    expect([0, 1, 2, 3, 4].map(projectColour)).toEqual(['red', 'blue', 'orange', 'green', 'red']);
+  });
+});
+
+describe('language choice', () => {
+  it('prefers the cookie, then Accept-Language, then English', () => {
+    expect(resolveLanguage('de', 'fr-FR')).toBe('de');
+    expect(resolveLanguage(undefined, 'pt-BR,pt;q=0.9')).toBe('pt_br');
+    expect(resolveLanguage(undefined, 'zh-TW')).toBe('zh_tw');
+    expect(resolveLanguage('xx', 'sv-SE,fr;q=0.5')).toBe('fr');
+    expect(resolveLanguage(undefined, null)).toBe('en');
+  });
+
+  it('gives each request its own translator', () => {
+    const de = createTranslator('de');
+    const ja = createTranslator('ja');
+    expect(de('dashboard.history')).toBe('Verlauf');
+    expect(ja('dashboard.history')).toBe('履歴');
+    expect(de('flash.project_created', { name: 'X' })).toBe('Projekt X erstellt');
+    expect(messagesFor('ru', 'task').stop).toBe('Остановить');
+  });
+});
+
+describe('stats chart', () => {
+  it('draws one polyline per status over every day of the period, missing days as 0', () => {
+    const today = new Date('2026-11-22T12:00:00Z');
+    const chart = buildStatsChart([{ date: '2026-11-21', count_by_status: { success: 4, error: 2 } }], 'week', today);
+    expect(chart.days).toHaveLength(7);
+    expect(chart.days[0]).toBe('2026-11-16');
+    expect(chart.max).toBe(4);
+    const success = chart.lines.find((l) => l.status === 'success')!;
+    expect(success.total).toBe(4);
+    expect(success.points.split(' ')[5]).toMatch(/,0$/);
+  });
+});
+
+describe('small helpers', () => {
+  it('formats durations', () => {
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:01:05Z')).toBe('1:05');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T02:00:09Z')).toBe('2:00:09');
+    expect(formatDuration(null, null)).toBe('');
+  });
+
+  it('pages 20 at a time and clamps the page', () => {
+    const all = Array.from({ length: 45 }, (_, i) => i);
+    expect(paginate(all, '3')).toEqual({ items: [40, 41, 42, 43, 44], page: 3, pages: 3 });
+    expect(paginate(all, '99').page).toBe(3);
+    expect(paginate([], null)).toEqual({ items: [], page: 1, pages: 1 });
+  });
+
+  it('accepts only same-site back paths', () => {
+    expect(safeBackPath('/project/1/history?t=2')).toBe('/project/1/history?t=2');
+    expect(safeBackPath('//evil.example/')).toBe('/');
+    expect(safeBackPath('https://evil.example/')).toBe('/');
+  });
+
+  it('validates project settings: name required, max parallel tasks an integer ≥ 0, empty as 0', () => {
+    const t = createTranslator('en');
+    const form = (fields: Record<string, string>) => { const f = new FormData(); for (const [k, v] of Object.entries(fields)) f.set(k, v); return f; };
+    expect(readProjectSettings(form({ name: '', max_parallel_tasks: '1' }), t).error).toBe('Project name is required');
+    expect(readProjectSettings(form({ name: 'A', max_parallel_tasks: '-1' }), t).error).toMatch(/whole number/);
+    expect(readProjectSettings(form({ name: 'A', max_parallel_tasks: '1.5' }), t).error).toMatch(/whole number/);
+    const ok = readProjectSettings(form({ name: 'A', max_parallel_tasks: '', alert: 'on' }), t);
+    expect(ok.error).toBe('');
+    expect(ok.input).toEqual({ name: 'A', alert: true, alert_chat: null, max_parallel_tasks: 0 });
+  });
+
+  it('appends only log lines not already at the tail', () => {
+    const a = { time: '1', output: 'a' };
+    const b = { time: '2', output: 'b' };
+    expect(appendNewLines([a], [a, b])).toEqual([a, b]);
+  });
+
+  it('offers task actions by status', () => {
+    expect(canStop('running') && canStop('stopping') && !canStop('success')).toBe(true);
+    expect(needsConfirmation('waiting_confirmation') && !needsConfirmation('running')).toBe(true);
+    expect(hasRawLog('error') && !hasRawLog('running')).toBe(true);
+  });
+});

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { createClient } from './support/http-client.ts';
+
+let server: ConsoleServer;
+
+beforeAll(async () => {
+  server = await startConsoleServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('console pages over plain HTTP', () => {
+  it('sends a request without a session to sign-in and back to the page afterwards', async () => {
+    const client = createClient(server.url);
+    const res = await client.get('/project/7/stats?period=month');
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/auth/login?next=%2Fproject%2F7%2Fstats%3Fperiod%3Dmonth');
+    const login = await client.post('/auth/login?next=%2Fproject%2F7%2Fstats%3Fperiod%3Dmonth', { step: 'password', auth: ADMIN.login, password: ADMIN.password });
+    expect(login.status).toBe(303);
+    expect(login.location).toBe('/project/7/stats?period=month');
+    expect(client.jar.has('semaphore')).toBe(true);
+  });
+
+  it('refuses an off-site next after sign-in', async () => {
+    const client = createClient(server.url);
+    const login = await client.post('/auth/login?next=%2F%2Fevil.example%2F', { step: 'password', auth: ADMIN.login, password: ADMIN.password });
+    expect(login.location).toBe('/');
+  });
+
+  it('asks for the login and password before calling the API', async () => {
+    const client = createClient(server.url);
+    const res = await client.post('/auth/login', { step: 'password', auth: '', password: 'x' });
+    expect(res.html).toContain('Login is required');
+  });
+
+  it('shows the too-many-attempts message when the API throttles sign-in', async () => {
+    const client = createClient(server.url);
+    let res = await client.post('/auth/login', { step: 'password', auth: 'nobody', password: 'wrong' });
+    for (let i = 0; i < 6 && res.status !== 429; i++) res = await client.post('/auth/login', { step: 'password', auth: 'nobody', password: 'wrong' });
+    expect(res.status).toBe(429);
+    expect(res.html).toContain('Too many sign-in attempts');
+  });
+
+  it('sends a user without projects to /project/new and validates the project name there', async () => {
+    const client = createClient(server.url);
+    await client.signIn();
+    expect((await client.get('/')).location).toBe('/project/new');
+    const empty = await client.post('/project/new', { name: '  ' });
+    expect(empty.status).toBe(400);
+    expect(empty.html).toContain('Project name is required');
+    const created = await client.post('/project/new', { name: 'Payments' });
+    expect(created.status).toBe(303);
+    expect(created.location).toMatch(/^\/project\/\d+\/history\?flash=project_created&name=Payments$/);
+    const id = created.location!.split('/')[2];
+    expect((await client.get(`/project/${id}`)).location).toBe(`/project/${id}/history`);
+    expect((await client.get('/')).location).toBe(`/project/${id}/history`);
+    await client.get(`/project/${id}/stats`);
+    expect((await client.get('/')).location).toBe(`/project/${id}/stats`);
+    const history = await client.get(created.location!);
+    expect(history.html).toContain('Project Payments created');
+    expect(history.html).toContain('>PA<');
+  });
+
+  it('answers 404 for a project the user cannot see', async () => {
+    const client = createClient(server.url);
+    await client.signIn();
+    const res = await client.get('/project/999/history');
+    expect(res.status).toBe(404);
+    expect(res.html).toContain('Page not found');
+  });
+
+  it('sets language and theme cookies from /prefs and goes back to a same-site path only', async () => {
+    const client = createClient(server.url);
+    const res = await client.get('/prefs?lang=uk&theme=dark&back=%2Fauth%2Flogin');
+    expect(res.location).toBe('/auth/login');
+    expect(client.jar.get('lang')).toBe('uk');
+    expect(client.jar.get('theme')).toBe('dark');
+    const page = await client.get('/auth/login');
+    expect(page.html).toContain('<html lang="uk" data-theme="dark">');
+    expect(page.html).toContain('Увійти');
+    expect((await client.get('/prefs?lang=system&back=https://evil.example')).location).toBe('/');
+    expect(client.jar.has('lang')).toBe(false);
+  });
+
+  it('renders the confirmation dialog for deleting a project without JavaScript', async () => {
+    const client = createClient(server.url);
+    await client.signIn();
+    const created = await client.post('/project/new', { name: 'Scratch' });
+    const id = created.location!.split('/')[2];
+    const settings = await client.get(`/project/${id}/settings?confirm=delete`);
+    expect(settings.html).toMatch(/<dialog open[^>]*class="confirm"/);
+    expect(settings.html).toContain('Really delete the project Scratch?');
+    const invalid = await client.post(`/project/${id}/settings`, { action: 'save', name: 'Scratch', max_parallel_tasks: 'many' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.html).toContain('Max parallel tasks must be a whole number');
+  });
+});

@@ -1,0 +1,33 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ADMIN } from './console-server.ts';
+
+export const SCREENSHOTS = new URL('../../screenshots/', import.meta.url);
+
+/** Debian's Chromium, headless, without background traffic. One per test file. */
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Writes a full-page screenshot to tests/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+}
+
+/** Signs in through the sign-in form as the env admin and waits for the redirect. */
+export async function signIn(page: Page, baseUrl: string, next = '/'): Promise<void> {
+  await page.goto(`${baseUrl}/auth/login?next=${encodeURIComponent(next)}`);
+  await page.fill('input[name=auth]', ADMIN.login);
+  await page.fill('input[name=password]', ADMIN.password);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith('/auth/')), page.click('button[type=submit]')]);
+}
+
+/** A fresh context (own cookies) with English as the browser language. */
+export function newContext(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 }, ...options });
+}

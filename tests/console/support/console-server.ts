@@ -1,0 +1,47 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../../src/server/config/config.ts';
+import { boot } from '../../../src/server/boot.ts';
+import { createHostServer, type HostServer } from '../../../src/server/host/http-server.ts';
+import type { Deps } from '../../../src/server/deps.ts';
+import { ADMIN } from '../../support/harness.ts';
+
+export { ADMIN };
+
+export interface ConsoleServer {
+  url: string;
+  deps: Deps;
+  host: HostServer;
+  close: () => Promise<void>;
+}
+
+/**
+ * The real host server (runner API + built console) on a temp SQLite database and a free port.
+ * The console must be built first (`npm run build`; `npm test` does it).
+ * @example const server = await startConsoleServer(); await page.goto(server.url + '/');
+ */
+export async function startConsoleServer(): Promise<ConsoleServer> {
+  if (!existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url))) {
+    throw new Error('The console is not built: run `bash scripts/with-node.sh astro build` before the console tests.');
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'signalbox-console-'));
+  const config = loadConfig({
+    SEMAPHORE_ADMIN: ADMIN.login, SEMAPHORE_ADMIN_PASSWORD: ADMIN.password, SEMAPHORE_ADMIN_NAME: ADMIN.name,
+    SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'),
+  });
+  config.db = { dialect: 'sqlite', host: join(tmp, 'console.sqlite') };
+  const deps = await boot(config, () => {});
+  const host = await createHostServer(deps);
+  await new Promise<void>((resolve) => host.server.listen(0, '127.0.0.1', resolve));
+  const { port } = host.server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`, deps, host,
+    close: async () => {
+      await host.close();
+      await deps.db.destroy();
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
