@@ -9,7 +9,7 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   npm ci --no-audit --no-fund --loglevel=error >&2 || npm install --no-audit --no-fund --loglevel=error >&2
   touch "$stamp"
 fi
-if [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/islands src/console locales astro.config.mjs public -newer dist/server/entry.mjs 2>/dev/null | head -n 1)" ]; then
+if [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/islands src/console src/middleware.ts locales astro.config.mjs public -newer dist/server/entry.mjs 2>/dev/null | head -n 1)" ]; then
   echo "signalbox: building the console" >&2
   astro build >&2
 fi
