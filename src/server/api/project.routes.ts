@@ -30,6 +30,14 @@ projectRoutes.delete('/', can(Permission.UpdateProject), async (c) => {
   return c.body(null, 204);
 });
 
+/** Clear cache: drops the project's work folder and cached clones; the next run clones afresh. */
+projectRoutes.delete('/cache', can(Permission.UpdateProject), async (c) => {
+  const { db, config } = c.var.deps;
+  const repositories = await db.selectFrom('repository').select('id').where('project_id', '=', c.var.project.id).execute();
+  await removeProjectFiles(config.tmp_path, c.var.project.id, repositories.map((r) => r.id));
+  return c.body(null, 204);
+});
+
 projectRoutes.get('/role', (c) => c.json({ role: c.var.role, permissions: c.var.permissions }));
 
 projectRoutes.delete('/me', async (c) => {

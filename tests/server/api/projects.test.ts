@@ -36,6 +36,21 @@ for (const dialect of DIALECTS) {
       expect(events).toEqual([expect.objectContaining({ description: 'Project created', object_type: 'project', object_id: id, project_name: 'Alpha' })]);
     });
 
+    it('clears the cache: the project work folder and its repositories\' clones, not other projects\' clones', async () => {
+      const { project, repository } = await insertProjectWithTemplate(s.deps.db, { ownerId: adminId });
+      const tmp = s.config.tmp_path;
+      for (const dir of [`project_${project.id}`, `repository_${repository.id}_1`, `repository_${repository.id + 1000}_1`]) {
+        mkdirSync(join(tmp, dir), { recursive: true });
+        writeFileSync(join(tmp, dir, 'f'), 'x');
+      }
+      const guest = (await buildWorld(s.deps.db));
+      expect((await s.call('DELETE', `/api/project/${guest.projectId}/cache`, undefined, guest.auth.manager)).status).toBe(403);
+      expect((await s.call('DELETE', `/api/project/${project.id}/cache`, undefined, admin)).status).toBe(204);
+      expect(existsSync(join(tmp, `project_${project.id}`))).toBe(false);
+      expect(existsSync(join(tmp, `repository_${repository.id}_1`))).toBe(false);
+      expect(existsSync(join(tmp, `repository_${repository.id + 1000}_1`))).toBe(true);
+    });
+
     it('accepts the demo flag', async () => {
       const res = await s.call('POST', '/api/projects', { name: 'Demo', demo: true }, admin);
       expect(res.status).toBe(201);
