@@ -13,6 +13,8 @@ import { projectRoutes } from './api/project.routes.ts';
 import { templatesRoutes } from './api/templates.routes.ts';
 import { viewsRoutes } from './api/views.routes.ts';
 import { schedulesRoutes } from './api/schedules.routes.ts';
+import { integrationsRoutes } from './api/integrations.routes.ts';
+import { statsRoutes } from './api/stats.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -43,6 +45,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/templates', templatesRoutes);
   secured.route('/project/:project_id/views', viewsRoutes);
   secured.route('/project/:project_id/schedules', schedulesRoutes);
+  secured.route('/project/:project_id/integrations', integrationsRoutes);
+  secured.route('/project/:project_id/stats', statsRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));
