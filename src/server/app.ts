@@ -15,6 +15,8 @@ import { viewsRoutes } from './api/views.routes.ts';
 import { schedulesRoutes } from './api/schedules.routes.ts';
 import { integrationsRoutes } from './api/integrations.routes.ts';
 import { statsRoutes } from './api/stats.routes.ts';
+import { backupRoutes } from './api/backup.routes.ts';
+import { restoreRoutes } from './api/restore.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -38,6 +40,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
   secured.route('/user', userRoutes);
+  secured.route('/projects/restore', restoreRoutes);
   secured.route('/projects', projectsRoutes);
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
@@ -47,6 +50,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/schedules', schedulesRoutes);
   secured.route('/project/:project_id/integrations', integrationsRoutes);
   secured.route('/project/:project_id/stats', statsRoutes);
+  secured.route('/project/:project_id/backup', backupRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));
