@@ -21,7 +21,7 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => { await s.close(); });
 
-    const integration = (patch: Record<string, unknown> = {}) => ({ name: 'Push', template_id: f.template.id, auth_method: 'none', ...patch });
+    const integration = (patch: Record<string, unknown> = {}): Record<string, unknown> => ({ name: 'Push', template_id: f.template.id, auth_method: 'none', ...patch });
 
     it('creates (201), reads, updates (204) and deletes (204) an integration, logging events', async () => {
       const created = await s.call('POST', base, integration({ auth_method: 'github', auth_secret_id: secretKeyId, searchable: true, task_params: { message: 'from hook' } }), admin);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { smallCount } from '../shared/project-refs.ts';
 
 /**
  * Semaphore's project backup (reference §9.1; spec `ProjectBackup`). References between
@@ -24,7 +25,7 @@ export const backupInventorySchema = z.looseObject({
 export const backupEnvironmentSchema = z.looseObject({ name, password: text, json: text, env: text });
 
 export const backupViewSchema = z.looseObject({
-  title: name, position: z.number().int().min(0).nullable().optional(), hidden: bool,
+  title: name, position: smallCount.nullable().optional(), hidden: bool,
   type: z.enum(['', 'all']).nullable().optional(), sort_column: text, sort_reverse: bool,
 });
 
@@ -59,7 +60,7 @@ export const backupIntegrationSchema = z.looseObject({
 export const backupSchema = z.looseObject({
   meta: z.looseObject({
     name: z.string().nullable().optional(), alert: bool, alert_chat: text,
-    max_parallel_tasks: z.number().int().min(0).nullable().optional(), type: text,
+    max_parallel_tasks: smallCount.nullable().optional(), type: text,
   }),
   keys: z.array(backupKeySchema).nullable().optional(),
   repositories: z.array(backupRepositorySchema).nullable().optional(),

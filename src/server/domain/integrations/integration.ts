@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Selectable } from 'kysely';
 import type { IntegrationExtractValueTable, IntegrationMatcherTable, IntegrationTable } from '../../db/schema.ts';
-import { parseJsonColumn } from '../shared/project-refs.ts';
+import { parseJsonColumn, refId } from '../shared/project-refs.ts';
 
 export const AUTH_METHODS = ['', 'none', 'github', 'bitbucket', 'token', 'hmac', 'basic'] as const;
 
@@ -11,9 +11,9 @@ export const integrationInputSchema = z.strictObject({
   id: z.number().int().optional(),
   project_id: z.number().int().optional(),
   name: shortText.optional(),
-  template_id: z.number().int().positive().optional(),
+  template_id: refId.optional(),
   auth_method: z.enum(AUTH_METHODS).optional(),
-  auth_secret_id: z.number().int().positive().nullable().optional(),
+  auth_secret_id: refId.nullable().optional(),
   auth_header: shortText.nullable().optional(),
   searchable: z.boolean().optional(),
   task_params: z.record(z.string(), z.unknown()).nullable().optional(),

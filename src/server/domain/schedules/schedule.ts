@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import type { Selectable } from 'kysely';
 import type { ScheduleTable } from '../../db/schema.ts';
-import { parseJsonColumn } from '../shared/project-refs.ts';
+import { parseJsonColumn, refId } from '../shared/project-refs.ts';
 
 export const scheduleInputSchema = z.strictObject({
   id: z.number().int().optional(),
   project_id: z.number().int().optional(),
-  template_id: z.number().int().positive().optional(),
+  template_id: refId.optional(),
   tpl_name: z.string().optional(),
   name: z.string().max(255, 'at most 255 characters').optional(),
   cron_format: z.string().max(255, 'at most 255 characters').nullable().optional(),
   type: z.enum(['', 'run_at']).optional(),
   run_at: z.string().nullable().optional(),
   active: z.boolean().optional(),
-  repository_id: z.number().int().positive().nullable().optional(),
+  repository_id: refId.nullable().optional(),
   task_params: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type ScheduleInput = z.infer<typeof scheduleInputSchema>;

@@ -1,5 +1,15 @@
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/database.ts';
 import { badRequest } from '../../http/errors.ts';
+
+/** Largest value of the integer id/position columns (PostgreSQL `integer`). */
+export const INT32_MAX = 2_147_483_647;
+
+/** An id in a request body: a positive integer that fits the id columns. */
+export const refId = z.number().int().positive().max(INT32_MAX, 'no such id');
+
+/** A position or count in a request body that fits an integer column. */
+export const smallCount = z.number().int().min(0, 'must be 0 or greater').max(INT32_MAX, 'too large');
 
 /** Tables whose rows belong to one project through a `project_id` column. */
 type ProjectTable = 'inventory' | 'repository' | 'environment' | 'view' | 'template' | 'access_key' | 'integration' | 'schedule';

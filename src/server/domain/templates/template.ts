@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Selectable } from 'kysely';
 import type { TemplateRow, TemplateVaultTable } from '../../db/schema.ts';
 import { fields } from '../../http/validation.ts';
-import { parseJsonColumn } from '../shared/project-refs.ts';
+import { parseJsonColumn, refId } from '../shared/project-refs.ts';
 import type { TemplateTask } from './template-tasks.ts';
 
 /** Apps a template may run (reference §3.7); the configured `apps` add more. */
@@ -11,7 +11,7 @@ export const BUILT_IN_APPS = ['ansible', 'terraform', 'tofu', 'terragrunt', 'bas
 /** Apps whose "playbook" is optional: Terraform-style apps run the repository directory. */
 export const TERRAFORM_APPS = new Set(['terraform', 'tofu', 'terragrunt']);
 
-const optionalRef = z.number().int().positive().nullable().optional();
+const optionalRef = refId.nullable().optional();
 const flag = z.boolean().optional();
 
 export const surveyVarSchema = z.looseObject({
@@ -47,7 +47,7 @@ export const templateInputSchema = z.strictObject({
   inventory_id: optionalRef,
   repository_id: optionalRef,
   environment_id: optionalRef,
-  environment_ids: z.array(z.number().int()).nullable().optional(),
+  environment_ids: z.array(refId).nullable().optional(),
   view_id: optionalRef,
   vaults: z.array(vaultSchema).nullable().optional(),
   name: z.string().max(255, 'at most 255 characters').optional(),

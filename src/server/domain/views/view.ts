@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { Selectable } from 'kysely';
 import type { ViewTable } from '../../db/schema.ts';
+import { smallCount } from '../shared/project-refs.ts';
 
 export const viewInputSchema = z.strictObject({
   id: z.number().int().optional(),
   project_id: z.number().int().optional(),
   title: z.string().max(255, 'at most 255 characters').optional(),
-  position: z.number().int().min(0, 'must be 0 or greater').optional(),
+  position: smallCount.optional(),
   hidden: z.boolean().optional(),
   type: z.enum(['', 'all']).optional(),
   sort_column: z.string().max(64).nullable().optional(),
@@ -15,7 +16,7 @@ export const viewInputSchema = z.strictObject({
 export type ViewInput = z.infer<typeof viewInputSchema>;
 
 /** `{"<view id>": position}` of POST /views/positions. */
-export const viewPositionsSchema = z.record(z.string().regex(/^\d+$/, 'keys must be view ids'), z.number().int().min(0, 'must be 0 or greater'));
+export const viewPositionsSchema = z.record(z.string().regex(/^\d+$/, 'keys must be view ids'), smallCount);
 
 export type ViewRow = Selectable<ViewTable>;
 
