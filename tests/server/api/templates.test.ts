@@ -111,6 +111,8 @@ for (const dialect of DIALECTS) {
       expect(deploy.body).toMatchObject({ build_template_id: build.body.id, autorun: true, start_version: null });
       const refs = await s.call('GET', `${base}/${build.body.id}/refs`, undefined, admin);
       expect(refs.body.templates).toEqual([{ id: deploy.body.id, name: 'Deploy prod' }]);
+      const retype = await s.call('PUT', `${base}/${build.body.id}`, { type: '' }, admin);
+      expect(retype.body).toEqual({ error: 'type: deploy template "Deploy prod" deploys the builds of this template' });
       const del = await s.call('DELETE', `${base}/${build.body.id}`, undefined, admin);
       expect(del.status).toBe(400);
       expect(del.body.inUse).toBe(true);
@@ -191,6 +193,19 @@ for (const dialect of DIALECTS) {
       expect((await s.call('DELETE', `${base}/${tpl.id}`, undefined, admin)).status).toBe(204);
       expect((await s.call('GET', `${base}/${tpl.id}`, undefined, admin)).status).toBe(404);
       expect(await s.deps.db.selectFrom('task').select('id').where('template_id', '=', tpl.id).execute()).toEqual([]);
+    });
+
+    it('records update and delete events with the reference wording and sorts the list on request', async () => {
+      const tpl = (await s.call('POST', base, { ...ansible(), name: 'zz evented' }, admin)).body;
+      await s.call('PUT', `${base}/${tpl.id}`, { description: 'changed' }, admin);
+      await s.call('DELETE', `${base}/${tpl.id}`, undefined, admin);
+      const events = await s.deps.db.selectFrom('event').select(['description', 'user_id', 'project_id']).where('object_type', '=', 'template').where('object_id', '=', tpl.id).orderBy('id').execute();
+      expect(events.map((e) => e.description)).toEqual([`Template ID ${tpl.id} created`, `Template ID ${tpl.id} updated`, `Template ID ${tpl.id} deleted`]);
+      expect(events.every((e) => e.project_id === f.project.id && e.user_id !== null)).toBe(true);
+      const desc = (await s.call('GET', `${base}?sort=name&order=desc`, undefined, admin)).body.map((t: any) => t.name);
+      const asc = (await s.call('GET', `${base}?sort=name`, undefined, admin)).body.map((t: any) => t.name);
+      expect(new Set(asc).size).toBe(asc.length);
+      expect(desc).toEqual([...asc].reverse());
     });
 
     it('refuses references of another project', async () => {

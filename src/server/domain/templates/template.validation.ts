@@ -57,6 +57,10 @@ export async function validateTemplate(
   await requireOptionalInProject(db, 'environment', environmentId, projectId, 'environment_id');
   await requireOptionalInProject(db, 'view', viewId, projectId, 'view_id');
 
+  if (current?.type === 'build' && type !== 'build') {
+    const deploy = await db.selectFrom('template').select('name').where('build_template_id', '=', current.id).executeTakeFirst();
+    if (deploy) throw badRequest(`type: deploy template "${deploy.name}" deploys the builds of this template`);
+  }
   const startVersion = type === 'build' ? ((pick('start_version', null) as string | null | undefined) ?? '').trim() : '';
   if (type === 'build' && !startVersion) throw badRequest('Start version is required for a build template');
   const buildTemplateId = type === 'deploy' ? (pick('build_template_id', null) as number | null | undefined ?? null) : null;
