@@ -134,6 +134,19 @@ for (const dialect of DIALECTS) {
       expect(moved.body.error).toBe('Template cannot be moved to another project');
     });
 
+    it('keeps vault ids on update, adds new vaults and drops the ones left out', async () => {
+      const created = (await s.call('POST', base, { ...ansible(), name: 'Vaulted', vaults: [{ name: 'a', vault_key_id: f.key.id }, { name: 'b', vault_key_id: f.key.id }] }, admin)).body;
+      const [a] = created.vaults;
+      const put = await s.call('PUT', `${base}/${created.id}`, { vaults: [{ ...a, name: 'a2' }, { name: 'c', type: 'script', script: 'c-client' }] }, admin);
+      expect(put.status).toBe(204);
+      const vaults = (await s.call('GET', `${base}/${created.id}`, undefined, admin)).body.vaults;
+      expect(vaults.map((v: any) => v.name)).toEqual(['a2', 'c']);
+      expect(vaults[0].id).toBe(a.id);
+      const foreign = await s.call('PUT', `${base}/${created.id}`, { vaults: [{ id: 999999, name: 'x', vault_key_id: f.key.id }] }, admin);
+      expect(foreign.status).toBe(204);
+      expect((await s.call('GET', `${base}/${created.id}`, undefined, admin)).body.vaults.map((v: any) => v.name)).toEqual(['x']);
+    });
+
     it('sets the description alone with PUT /description', async () => {
       const res = await s.call('PUT', `${base}/${f.template.id}/description`, { description: 'inline' }, admin);
       expect(res.status).toBe(204);

@@ -21,9 +21,9 @@ type ProjectTable = 'inventory' | 'repository' | 'environment' | 'view' | 'templ
  * @example await requireInProject(tx, 'inventory', input.inventory_id, projectId, 'inventory_id');
  */
 export async function requireInProject(db: Db | Tx, table: ProjectTable, id: number, projectId: number, field: string) {
-  let query = db.selectFrom(table).select('id').where('id', '=', id).where('project_id', '=', projectId);
-  if (table === 'access_key') query = (query as any).where('owner', '=', '');
-  const row = await query.executeTakeFirst();
+  const row = table === 'access_key'
+    ? await db.selectFrom('access_key').select('id').where('id', '=', id).where('project_id', '=', projectId).where('owner', '=', '').executeTakeFirst()
+    : await db.selectFrom(table).select('id').where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
   if (!row) throw badRequest(`${field}: no ${table.replace('_', ' ')} ${id} in this project`);
 }
 

@@ -71,10 +71,16 @@ export async function updateTemplate(tx: Tx, actor: Actor, current: TemplateRow,
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: row.id, description: `Template ID ${row.id} updated` });
 }
 
+/** Makes the template's vaults exactly `vaults`: known ids are updated in place, others inserted, the rest deleted. */
 async function replaceVaults(tx: Tx, template: TemplateRow, vaults: VaultValues[]) {
-  await tx.deleteFrom('template_vault').where('template_id', '=', template.id).execute();
-  for (const vault of vaults) {
-    await tx.insertInto('template_vault').values({ ...vault, project_id: template.project_id, template_id: template.id }).execute();
+  const existing = new Set((await tx.selectFrom('template_vault').select('id').where('template_id', '=', template.id).execute()).map((v) => v.id));
+  const kept = vaults.filter((v) => v.id !== undefined && existing.has(v.id)).map((v) => v.id!);
+  let removal = tx.deleteFrom('template_vault').where('template_id', '=', template.id);
+  if (kept.length) removal = removal.where('id', 'not in', kept);
+  await removal.execute();
+  for (const { id, ...vault } of vaults) {
+    if (id !== undefined && existing.has(id)) await tx.updateTable('template_vault').set(vault).where('id', '=', id).execute();
+    else await tx.insertInto('template_vault').values({ ...vault, project_id: template.project_id, template_id: template.id }).execute();
   }
 }
 

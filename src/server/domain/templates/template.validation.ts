@@ -11,6 +11,8 @@ export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
 
 /** A vault ready to insert (after the name/type rules of seed 001 §5). */
 export interface VaultValues {
+  /** id of an existing vault of the template to keep (update in place) */
+  id?: number;
   vault_key_id: number | null;
   name: string | null;
   type: string;
@@ -172,12 +174,12 @@ async function validateVaults(db: Db | Tx, projectId: number, vaults: VaultInput
     if (type === 'password') {
       if (!vault.vault_key_id) throw badRequest(`${at}: Vault password key is required`);
       await requireInProject(db, 'access_key', vault.vault_key_id, projectId, `${at}.vault_key_id`);
-      result.push({ name, type, vault_key_id: vault.vault_key_id, script: null });
+      result.push({ id: vault.id, name, type, vault_key_id: vault.vault_key_id, script: null });
     } else {
       const script = vault.script?.trim() ?? '';
       if (!script) throw badRequest(`${at}: Vault script is required`);
       if (!/-client(\.[^/\\.]+)?$/.test(script)) throw badRequest(`${at}: Vault script name must end with -client (optionally followed by an extension)`);
-      result.push({ name, type, vault_key_id: null, script });
+      result.push({ id: vault.id, name, type, vault_key_id: null, script });
     }
   }
   return result;
