@@ -14,9 +14,10 @@ export const restoreRoutes = new Hono<AppEnv>();
 
 restoreRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;
+  const deps = c.var.deps;
   const user = c.var.user;
   if (!user.admin && !config.non_admin_can_create_project) throw unauthorized();
   const backup = await readBody(c, backupSchema);
-  const { project, emptyKeys } = await db.transaction().execute((tx) => restoreProject(tx, config, backup, user.id));
+  const { project, emptyKeys } = await db.transaction().execute((tx) => restoreProject(tx, deps, backup, user.id));
   return c.json({ ...projectRowToProject(project), empty_keys: emptyKeys }, 200);
 });

@@ -97,6 +97,19 @@ for (const dialect of DIALECTS) {
       expect(keys.every((k) => k.secret === null)).toBe(true);
     });
 
+    it('never exports the variable-group password and seals one found in a backup', async () => {
+      await s.deps.db.updateTable('environment').set({ password: s.deps.secrets.seal('group-pass-123') }).where('id', '=', f.environment.id).execute();
+      const backup = (await s.call('GET', `${p}/backup`, undefined, admin)).body;
+      expect(backup.environments.every((e: any) => e.password === null)).toBe(true);
+      const example = specBackupExample();
+      example.environments[0].password = 'plain-vault-pass';
+      const res = await s.call('POST', '/api/projects/restore', example, admin);
+      const env = await s.deps.db.selectFrom('environment').selectAll().where('project_id', '=', res.body.id).executeTakeFirstOrThrow();
+      expect(env.password).not.toBe('plain-vault-pass');
+      expect(s.deps.secrets.open(env.password!)).toBe('plain-vault-pass');
+      expect(JSON.stringify((await s.call('GET', `/api/project/${res.body.id}/backup`, undefined, admin)).body)).not.toContain('plain-vault-pass');
+    });
+
     it('restores the ProjectBackup example of the 2.16 spec', async () => {
       const example = specBackupExample();
       const res = await s.call('POST', '/api/projects/restore', example, admin);

@@ -65,7 +65,8 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       name: invName.get(i.id)!, inventory: i.inventory, type: i.type as 'static', ssh_key: name(keyName, i.ssh_key_id),
       become_key: name(keyName, i.become_key_id), repository: name(repoName, i.repository_id), holder: name(tplName, i.holder_id),
     }))),
-    environments: nameSort(environments.map((e) => ({ name: envName.get(e.id)!, password: e.password, json: e.json, env: e.env }))),
+    // The variable-group password is a secret (sealed at rest): like key secrets it is not exported.
+    environments: nameSort(environments.map((e) => ({ name: envName.get(e.id)!, password: null, json: e.json, env: e.env }))),
     views: views.map((v) => ({
       title: viewName.get(v.id)!, position: v.position, hidden: Boolean(v.hidden), type: v.type as '', sort_column: v.sort_column, sort_reverse: Boolean(v.sort_reverse),
     })),

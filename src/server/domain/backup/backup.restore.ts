@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/database.ts';
-import type { Config } from '../../config/config.ts';
+import type { Deps } from '../../deps.ts';
 import type { ProjectRow } from '../../db/schema.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
 import { now, toFlag } from '../../lib/time.ts';
@@ -36,10 +36,14 @@ function requireJsonObjectText(path: string, text: string | null | undefined, fa
  * Creates a new project from a backup, owned by `userId`, inside the caller's transaction:
  * verification first, then environments, views, keys (without secrets), repositories,
  * inventories, templates (builds before deploys), schedules, integrations and aliases.
+ * A variable-group password found in the backup (Semaphore exports it) is sealed like any secret.
+ * A template `cron` (Semaphore's format) becomes a plain cron schedule of that template, not a
+ * commit-check schedule as 2.10 made it; Signalbox backups carry every schedule in `schedules`.
  * Any error aborts the transaction, so a failed restore leaves nothing behind.
  * @returns the project and how many keys came back without the secret they need
  */
-export async function restoreProject(tx: Tx, config: Config, backup: Backup, userId: number): Promise<{ project: ProjectRow; emptyKeys: number }> {
+export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secrets'>, backup: Backup, userId: number): Promise<{ project: ProjectRow; emptyKeys: number }> {
+  const { config, secrets } = deps;
   verifyBackup(backup);
   const name = backup.meta.name?.trim();
   if (!name) throw badRequest('meta.name: required');
@@ -54,7 +58,7 @@ export async function restoreProject(tx: Tx, config: Config, backup: Backup, use
   const envIds = new Map<string, number>();
   for (const [i, env] of (backup.environments ?? []).entries()) {
     const row = await tx.insertInto('environment').values({
-      project_id: project.id, name: env.name, password: env.password ?? null,
+      project_id: project.id, name: env.name, password: env.password ? secrets.seal(env.password) : null,
       json: requireJsonObjectText(`environments[${i}].json`, env.json, '{}')!, env: requireJsonObjectText(`environments[${i}].env`, env.env, null),
     }).returningAll().executeTakeFirstOrThrow();
     envIds.set(row.name, row.id);
