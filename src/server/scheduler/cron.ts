@@ -1,14 +1,10 @@
 import { Cron } from 'croner';
 
-/** A cron expression that cannot be parsed; `message` is what `Cron: <message>` shows. */
-export class CronError extends Error {}
+/** A parsed schedule expression: either a calendar pattern or a fixed interval. */
+export type CronSchedule =
+  | { kind: 'pattern'; cron: Cron }
+  | { kind: 'every'; intervalMs: number };
 
-/** A parsed schedule expression: a cron pattern or a fixed `@every` interval. */
-export type ParsedCron =
-  | { kind: 'pattern'; expression: string; timezone: string; cron: Cron }
-  | { kind: 'every'; expression: string; intervalMs: number };
-
-/** Descriptors of robfig/cron's standard parser, written as the 5-field patterns they mean. */
 const DESCRIPTORS: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
@@ -19,60 +15,47 @@ const DESCRIPTORS: Record<string, string> = {
   '@hourly': '0 * * * *',
 };
 
-const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
- * Parses a schedule's `cron_format`: five fields `minute hour day-of-month month day-of-week`,
- * an @-descriptor (@yearly @monthly @weekly @daily @hourly) or `@every <Go duration>` such as
- * `@every 1h30m`. Throws CronError with a readable message otherwise.
+ * Parses a Semaphore cron expression (robfig/cron "standard" syntax): five fields
+ * `minute hour day-of-month month day-of-week`, the @yearly/@monthly/@weekly/@daily/@hourly
+ * descriptors, or `@every <Go duration>` such as `@every 1h30m`. Throws an Error carrying the
+ * parser's message when the expression or the time zone is invalid.
  * @example parseCron('*\/5 * * * *', 'UTC'); parseCron('@every 90s', 'Europe/Berlin');
  */
-export function parseCron(expression: string, timezone: string): ParsedCron {
-  const expr = expression.trim();
-  if (!expr) throw new CronError('empty spec string');
-  if (expr.startsWith('@every')) {
-    const intervalMs = parseGoDuration(expr.slice('@every'.length).trim());
-    return { kind: 'every', expression: expr, intervalMs };
-  }
-  let pattern = expr;
-  if (expr.startsWith('@')) {
-    const known = DESCRIPTORS[expr.toLowerCase()];
-    if (!known) throw new CronError(`unrecognized descriptor: ${expr}`);
-    pattern = known;
-  } else if (expr.split(/\s+/).length !== 5) {
-    throw new CronError(`expected exactly 5 fields, found ${expr.split(/\s+/).length}: [${expr}]`);
-  }
-  try {
-    const cron = new Cron(pattern, { timezone, paused: true, mode: '5-part' });
-    return { kind: 'pattern', expression: expr, timezone, cron };
-  } catch (err) {
-    throw new CronError(String((err as Error).message).replace(/^CronPattern: /, ''));
-  }
+export function parseCron(expr: string, timezone: string): CronSchedule {
+  const text = expr.trim();
+  if (text.startsWith('@every')) return { kind: 'every', intervalMs: parseEveryDuration(text.slice('@every'.length).trim()) };
+  const pattern = DESCRIPTORS[text.toLowerCase()] ?? text;
+  if (pattern.startsWith('@')) throw new Error(`unrecognized descriptor: ${text}`);
+  const cron = new Cron(pattern, { timezone, paused: true, mode: '5-part' });
+  // croner checks the time zone only when it computes a time, so compute one now.
+  cron.nextRun(new Date(0));
+  return { kind: 'pattern', cron };
 }
 
 /**
- * The first time the schedule is due strictly after `after`, or null when it never is again.
- * `@every d` is due at `after + d` (the caller passes the previous due time).
- * @example nextDue('0 9 * * 1-5', new Date(), 'UTC') // next weekday 09:00 UTC
+ * The first due time strictly after `after`, or null when the expression never fires again.
+ * `@every` intervals are aligned to the Unix epoch (not to the moment the server started), so
+ * every server process computes the same due times and the firing claim can deduplicate them.
+ * @example nextDue('0 * * * *', new Date('2026-01-01T10:15:00Z'), 'UTC') // 2026-01-01T11:00:00Z
  */
-export function nextDue(expression: string | ParsedCron, after: Date, timezone: string): Date | null {
-  const parsed = typeof expression === 'string' ? parseCron(expression, timezone) : expression;
-  if (parsed.kind === 'every') return new Date(after.getTime() + parsed.intervalMs);
-  return parsed.cron.nextRun(after);
+export function nextDue(expr: string, after: Date, timezone: string): Date | null {
+  const schedule = parseCron(expr, timezone);
+  if (schedule.kind === 'every') {
+    const step = schedule.intervalMs;
+    return new Date((Math.floor(after.getTime() / step) + 1) * step);
+  }
+  return schedule.cron.nextRun(after);
 }
 
-/** Reads a Go duration (`1h30m`, `90s`, `1.5h`); it must come to at least one second. */
-function parseGoDuration(text: string): number {
-  if (!text) throw new CronError('failed to parse duration @every : missing duration');
-  const part = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let consumed = 0;
-  let match: RegExpExecArray | null;
-  while ((match = part.exec(text)) !== null) {
-    total += Number(match[1]) * DURATION_UNITS[match[2]!]!;
-    consumed = part.lastIndex;
-  }
-  if (consumed !== text.length) throw new CronError(`failed to parse duration @every ${text}: invalid duration "${text}"`);
-  if (total < 1000) throw new CronError(`@every ${text}: the interval must be at least 1s`);
-  return Math.round(total);
+/** Go's time.ParseDuration subset robfig/cron accepts; the interval is rounded down to seconds (at least 1 s). */
+function parseEveryDuration(text: string): number {
+  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(text)) throw new Error(`failed to parse duration @every ${text}: invalid duration`);
+  let ms = 0;
+  for (const [, amount, , unit] of text.matchAll(/(\d+(\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) ms += Number(amount) * DURATION_UNITS_MS[unit!]!;
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 1) throw new Error(`@every ${text}: the interval must be at least one second`);
+  return seconds * 1000;
 }

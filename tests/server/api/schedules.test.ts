@@ -44,6 +44,9 @@ for (const dialect of DIALECTS) {
       const once = await s.call('POST', base, { name: 'Once', template_id: f.template.id, type: 'run_at', run_at: when }, admin);
       expect(once.status).toBe(201);
       expect(once.body).toMatchObject({ type: 'run_at', run_at: when, cron_format: '' });
+      // a time without zone is wall-clock time in the schedule time zone (UTC here)
+      const local = await s.call('POST', base, { name: 'Local', template_id: f.template.id, type: 'run_at', run_at: '2099-07-01T09:00:00' }, admin);
+      expect(local.body.run_at).toBe('2099-07-01T09:00:00.000Z');
     });
 
     it('validates cron expressions with POST /validate', async () => {

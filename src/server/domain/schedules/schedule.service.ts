@@ -2,7 +2,8 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { Config } from '../../config/config.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
-import { CronError, parseCron } from '../../scheduler/cron.ts';
+import { parseCron } from '../../scheduler/cron.ts';
+import { parseScheduleTime } from '../../scheduler/wall-clock.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
 import type { Actor } from '../templates/template.service.ts';
@@ -10,11 +11,13 @@ import type { ScheduleInput, ScheduleRow } from './schedule.ts';
 
 /** Throws the 400 `Cron: <message>` of Semaphore when the expression does not parse. */
 export function requireValidCron(expression: string | null | undefined, timezone: string): void {
+  const text = (expression ?? '').trim();
+  if (!text) throw badRequest('Cron: the cron format is required');
   try {
-    parseCron(expression ?? '', timezone);
+    parseCron(text, timezone);
   } catch (err) {
-    if (err instanceof CronError) throw badRequest(`Cron: ${err.message}`);
-    throw err;
+    // The parser's own words, without croner's class-name prefix.
+    throw badRequest(`Cron: ${String((err as Error).message ?? err).replace(/^CronPattern: /, '')}`);
   }
 }
 
@@ -45,13 +48,13 @@ async function scheduleValues(db: Db | Tx, config: Config, projectId: number, in
   let runAt: string | null = null;
   if (type === 'run_at') {
     const raw = input.run_at !== undefined ? input.run_at : current?.run_at;
-    const at = raw ? Date.parse(raw) : Number.NaN;
-    if (Number.isNaN(at)) throw badRequest('run_at: must be a date-time such as 2026-12-24T18:00:00Z');
-    if (at <= Date.now()) throw badRequest('run_at: must be in the future');
-    runAt = new Date(at).toISOString();
+    // A time without a zone is wall-clock time in the schedule time zone, as the scheduler reads it.
+    const at = raw ? parseScheduleTime(raw, config.schedule_timezone) : null;
+    if (!at) throw badRequest('run_at: must be a date-time such as 2026-12-24T18:00:00Z');
+    if (at.getTime() <= Date.now()) throw badRequest('run_at: must be in the future');
+    runAt = at.toISOString();
     cron = '';
   } else {
-    if (!cron.trim()) throw badRequest('Cron: the cron format is required');
     requireValidCron(cron, config.schedule_timezone);
     cron = cron.trim();
   }
