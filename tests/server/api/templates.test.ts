@@ -147,6 +147,15 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `${base}/${created.id}`, undefined, admin)).body.vaults.map((v: any) => v.name)).toEqual(['x']);
     });
 
+    it('drops a kept working directory when the template stops being ansible, but refuses one sent for bash', async () => {
+      const created = (await s.call('POST', base, { ...ansible(), name: 'Moving', working_directory: 'play' }, admin)).body;
+      expect(created.working_directory).toBe('play');
+      expect((await s.call('PUT', `${base}/${created.id}`, { app: 'bash', playbook: 'run.sh' }, admin)).status).toBe(204);
+      expect((await s.call('GET', `${base}/${created.id}`, undefined, admin)).body.working_directory).toBeNull();
+      const sent = await s.call('PUT', `${base}/${created.id}`, { working_directory: 'x' }, admin);
+      expect(sent.body).toEqual({ error: 'working_directory: only ansible templates have a working directory' });
+    });
+
     it('sets the description alone with PUT /description', async () => {
       const res = await s.call('PUT', `${base}/${f.template.id}/description`, { description: 'inline' }, admin);
       expect(res.status).toBe(204);

@@ -69,7 +69,7 @@ export async function validateTemplate(
   if (type === 'deploy') await requireBuildTemplate(db, projectId, buildTemplateId, current?.id);
 
   const args = pick('arguments', null) as string | null | undefined;
-  const workingDirectory = normaliseWorkingDirectory(app, pick('working_directory', null) as string | null | undefined);
+  const workingDirectory = normaliseWorkingDirectory(app, pick('working_directory', null) as string | null | undefined, input.working_directory !== undefined);
   const surveyVars = (input.survey_vars !== undefined ? input.survey_vars ?? [] : current ? JSON.parse(current.survey_vars) : []) as SurveyVar[];
   const taskParams = input.task_params !== undefined ? input.task_params ?? {} : current ? JSON.parse(current.task_params) : {};
   const bool = (key: 'allow_override_args_in_task' | 'allow_override_branch_in_task' | 'allow_parallel_tasks' | 'suppress_success_alerts' | 'suppress_error_alerts' | 'autorun') =>
@@ -130,11 +130,17 @@ function normaliseArguments(args: string | null | undefined): string | null {
   return args;
 }
 
-/** Ansible only; a repository-relative path that stays inside the repository. */
-function normaliseWorkingDirectory(app: string, dir: string | null | undefined): string | null {
+/**
+ * Ansible only; a repository-relative path that stays inside the repository. A value kept from
+ * before (not sent) is dropped when the template stops being an ansible template.
+ */
+function normaliseWorkingDirectory(app: string, dir: string | null | undefined, sent: boolean): string | null {
   const value = emptyToNull(dir);
   if (value === null) return null;
-  if (app !== 'ansible') throw badRequest('working_directory: only ansible templates have a working directory');
+  if (app !== 'ansible') {
+    if (!sent) return null;
+    throw badRequest('working_directory: only ansible templates have a working directory');
+  }
   if (value.startsWith('/') || value.split(/[\\/]/).includes('..')) throw badRequest('working_directory: must stay inside the repository');
   return value;
 }

@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
+import { INT32_MAX } from '../shared/project-refs.ts';
 import type { Actor } from '../templates/template.service.ts';
 import type { ViewInput, ViewRow } from './view.ts';
 
@@ -54,6 +55,8 @@ export async function deleteView(tx: Tx, actor: Actor, view: ViewRow): Promise<v
 export async function setViewPositions(tx: Tx, actor: Actor, positions: Record<string, number>): Promise<void> {
   const ids = Object.keys(positions).map(Number);
   if (ids.length === 0) return;
+  const outOfRange = ids.find((id) => id > INT32_MAX);
+  if (outOfRange !== undefined) throw badRequest(`${outOfRange}: no view ${outOfRange} in this project`);
   const found = await tx.selectFrom('view').select('id').where('project_id', '=', actor.projectId).where('id', 'in', ids).execute();
   const missing = ids.find((id) => !found.some((f) => f.id === id));
   if (missing !== undefined) throw badRequest(`${missing}: no view ${missing} in this project`);
