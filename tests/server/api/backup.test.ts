@@ -81,6 +81,11 @@ for (const dialect of DIALECTS) {
       expect(b.templates.find((t: any) => t.name === 'Infra').workspaces).toEqual(['Infra - default', 'staging']);
       expect(b.integrations[0]).toMatchObject({ name: 'GitHub push', template: 'Build', auth_secret: 'Vault pass', matchers: [{ name: 'branch' }], extract_values: [{ variable: 'SHA' }] });
       expect(JSON.stringify(b)).not.toMatch(/"id":/);
+      const sealed = s.deps.secrets.seal(JSON.stringify({ login: 'deploy', password: 'key-secret-456' }));
+      await s.deps.db.updateTable('access_key').set({ secret: sealed }).where('project_id', '=', f.project.id).where('name', '=', 'Vault pass').execute();
+      const again = (await s.call('GET', `${p}/backup`, undefined, admin)).text;
+      expect(again).not.toContain('key-secret-456');
+      expect(again).not.toContain(sealed);
     });
 
     it('restores a backup and exports it again unchanged (apart from name and aliases)', async () => {
