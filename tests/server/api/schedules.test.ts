@@ -44,6 +44,9 @@ for (const dialect of DIALECTS) {
       const once = await s.call('POST', base, { name: 'Once', template_id: f.template.id, type: 'run_at', run_at: when }, admin);
       expect(once.status).toBe(201);
       expect(once.body).toMatchObject({ type: 'run_at', run_at: when, cron_format: '' });
+      await s.deps.db.updateTable('schedule').set({ run_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', once.body.id).execute();
+      expect((await s.call('PUT', `${base}/${once.body.id}`, { name: 'Once, renamed' }, admin)).status).toBe(204);
+      expect((await s.call('PUT', `${base}/${once.body.id}`, { run_at: '2021-01-01T00:00:00Z' }, admin)).body).toEqual({ error: 'run_at: must be in the future' });
       // a time without zone is wall-clock time in the schedule time zone (UTC here)
       const local = await s.call('POST', base, { name: 'Local', template_id: f.template.id, type: 'run_at', run_at: '2099-07-01T09:00:00' }, admin);
       expect(local.body.run_at).toBe('2099-07-01T09:00:00.000Z');

@@ -51,8 +51,9 @@ async function scheduleValues(db: Db | Tx, config: Config, projectId: number, in
     // A time without a zone is wall-clock time in the schedule time zone, as the scheduler reads it.
     const at = raw ? parseScheduleTime(raw, config.schedule_timezone) : null;
     if (!at) throw badRequest('run_at: must be a date-time such as 2026-12-24T18:00:00Z');
-    if (at.getTime() <= Date.now()) throw badRequest('run_at: must be in the future');
     runAt = at.toISOString();
+    // Only a new time must lie ahead: renaming or toggling a one-shot schedule that already ran stays possible.
+    if (runAt !== current?.run_at && at.getTime() <= Date.now()) throw badRequest('run_at: must be in the future');
     cron = '';
   } else {
     requireValidCron(cron, config.schedule_timezone);
