@@ -5,7 +5,8 @@ import { now } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { TERRAFORM_APPS, templateRowToTemplate, type Template } from './template.ts';
 import { summariseTemplateTasks } from './template-tasks.ts';
-import type { TemplateValues, VaultValues } from './template.validation.ts';
+import type { TemplateValues } from './template.validation.ts';
+import type { VaultValues } from './vaults.validation.ts';
 
 /** Who makes a change, for the activity log. */
 export interface Actor {

@@ -4,20 +4,12 @@ import type { TemplateRow } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
-import { BUILT_IN_APPS, TERRAFORM_APPS, type SurveyVar, type TemplateInput, type VaultInput } from './template.ts';
+import { BUILT_IN_APPS, TERRAFORM_APPS, type SurveyVar, type TemplateInput } from './template.ts';
+import { normaliseSurveyVars } from './survey-vars.validation.ts';
+import { validateVaults, type VaultValues } from './vaults.validation.ts';
 
 /** Column values of a template row, ready to insert or update. */
 export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
-
-/** A vault ready to insert (after the name/type rules of seed 001 §5). */
-export interface VaultValues {
-  /** id of an existing vault of the template to keep (update in place) */
-  id?: number;
-  vault_key_id: number | null;
-  name: string | null;
-  type: string;
-  script: string | null;
-}
 
 /** Apps a template may use: the built-in ones plus configured or admin-added ones. */
 export async function listKnownApps(db: Db | Tx, config: Config): Promise<Set<string>> {
@@ -143,50 +135,4 @@ function normaliseWorkingDirectory(app: string, dir: string | null | undefined, 
   }
   if (value.startsWith('/') || value.split(/[\\/]/).includes('..')) throw badRequest('working_directory: must stay inside the repository');
   return value;
-}
-
-/** Survey variables: name and title, enum values present, unique and named (seed 001 §5). */
-function normaliseSurveyVars(vars: SurveyVar[]): SurveyVar[] {
-  return vars.map((v, i) => {
-    const at = `survey_vars[${i}]`;
-    if (!v.name?.trim()) throw badRequest(`${at}: Name is required`);
-    if (!v.title?.trim()) throw badRequest(`${at}: Title is required`);
-    const type = v.type === 'string' ? '' : (v.type ?? '');
-    if (type === 'enum') {
-      const values = v.values ?? [];
-      if (values.length === 0) throw badRequest(`${at}: Enumeration must have values.`);
-      if (values.some((x) => !x.name?.trim())) throw badRequest(`${at}: Value name cannot be empty.`);
-      if (new Set(values.map((x) => x.name!.trim())).size !== values.length) throw badRequest(`${at}: Enumeration values must have unique names.`);
-    }
-    return { ...v, name: v.name.trim(), title: v.title.trim(), type };
-  });
-}
-
-/**
- * Vault rules (seed 001 §5): names trimmed and lower-cased; unique; one unnamed default vault;
- * a type; `password` needs a key of the project; `script` needs a `*-client[.ext]` script.
- */
-async function validateVaults(db: Db | Tx, projectId: number, vaults: VaultInput[]): Promise<VaultValues[]> {
-  const seen = new Set<string>();
-  const result: VaultValues[] = [];
-  for (const [i, vault] of vaults.entries()) {
-    const at = `vaults[${i}]`;
-    const name = vault.name?.trim().toLowerCase() || null;
-    const key = name ?? '';
-    if (seen.has(key)) throw badRequest(name === null ? `${at}: Only one default (unnamed) vault is allowed` : `${at}: Vault name must be unique`);
-    seen.add(key);
-    if (vault.type === null || vault.type === '') throw badRequest(`${at}: Vault type is required`);
-    const type = vault.type ?? 'password';
-    if (type === 'password') {
-      if (!vault.vault_key_id) throw badRequest(`${at}: Vault password key is required`);
-      await requireInProject(db, 'access_key', vault.vault_key_id, projectId, `${at}.vault_key_id`);
-      result.push({ id: vault.id, name, type, vault_key_id: vault.vault_key_id, script: null });
-    } else {
-      const script = vault.script?.trim() ?? '';
-      if (!script) throw badRequest(`${at}: Vault script is required`);
-      if (!/-client(\.[^/\\.]+)?$/.test(script)) throw badRequest(`${at}: Vault script name must end with -client (optionally followed by an extension)`);
-      result.push({ id: vault.id, name, type, vault_key_id: null, script });
-    }
-  }
-  return result;
 }
