@@ -95,7 +95,8 @@ export async function updateTemplateDescription(tx: Tx, actor: Actor, template: 
 export async function findTemplateRefs(db: Db | Tx, projectId: number, templateId: number) {
   const integrations = await db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId).where('template_id', '=', templateId).orderBy('name').execute();
   const templates = await db.selectFrom('template').select(['id', 'name']).where('project_id', '=', projectId).where('build_template_id', '=', templateId).orderBy('name').execute();
-  return { templates, inventories: [] as { id: number; name: string }[], repositories: [] as { id: number; name: string }[], integrations };
+  const none: { id: number; name: string }[] = [];
+  return { templates, inventories: none, repositories: none, schedules: none, integrations };
 }
 
 /**
