@@ -138,6 +138,9 @@ for (const dialect of DIALECTS) {
       ['a deploy template without build template', (b) => { b.templates[0].type = 'deploy'; }, 'templates[0]: a deploy template needs a build_template'],
       ['a template failing template validation', (b) => { b.templates[0].playbook = ''; }, 'templates[0]: Playbook filename is required'],
       ['a bad cron', (b) => { b.templates[0].cron = '61 * * * *'; }, /^schedules\[0\]: Cron: /],
+      ['an integration with an unknown auth method', (b) => { b.integrations = [{ name: 'i', template: 'Build', auth_method: 'magic' }]; }, /^integrations\[0\]: auth_method: use one of/],
+      ['a matcher with an unknown match type', (b) => { b.integrations = [{ name: 'i', template: 'Build', matchers: [{ name: 'm', match_type: 'cookie', method: 'equals', key: 'k', value: 'v' }] }]; }, /^integrations\[0\]\.matchers\[0\]: match_type: use one of/],
+      ['an extracted value with an unknown variable type', (b) => { b.integrations = [{ name: 'i', template: 'Build', extract_values: [{ name: 'v', value_source: 'header', key: 'k', variable: 'V', variable_type: 'both' }] }]; }, /^integrations\[0\]\.extract_values\[0\]: variable_type: use one of/],
       ['a missing meta name', (b) => { b.meta.name = ' '; }, 'meta.name: required'],
       ['a wrong key type', (b) => { b.keys[0].type = 'gpg'; }, /^keys\.0\.type: /],
     ];

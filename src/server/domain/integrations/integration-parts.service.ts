@@ -6,9 +6,18 @@ import type { ExtractValueInput, ExtractValueRow, IntegrationRow, MatcherInput, 
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';
 
+/** Restored backups skip the API schema, so the allowed values are checked here as well. */
+function oneOf(field: string, value: string | null | undefined, allowed: string[]) {
+  if (!blank(value) && !allowed.includes(value!)) throw badRequest(`${field}: use one of ${allowed.join(', ')}`);
+}
+const BODY_TYPES = ['json', 'xml', 'string'];
+
 /** Matcher rules of seed 001 §5, with the console's own messages. `current` fills omitted fields on update. */
 export function matcherValues(input: MatcherInput, current?: MatcherRow) {
   const merged = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) } as MatcherInput;
+  oneOf('match_type', merged.match_type, ['body', 'header']);
+  oneOf('method', merged.method, ['equals', 'unequals', 'contains']);
+  oneOf('body_data_type', merged.body_data_type, BODY_TYPES);
   if (blank(merged.name)) throw badRequest('Name is required');
   if (blank(merged.match_type)) throw badRequest('Match source is required');
   const isBody = merged.match_type === 'body';
@@ -25,6 +34,9 @@ export function matcherValues(input: MatcherInput, current?: MatcherRow) {
 /** Extracted-value rules of seed 001 §5; `variable_type` left out means `environment` (2.10 clients). */
 export function extractValueValues(input: ExtractValueInput, current?: ExtractValueRow) {
   const merged = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) } as ExtractValueInput;
+  oneOf('value_source', merged.value_source, ['body', 'header']);
+  oneOf('body_data_type', merged.body_data_type, BODY_TYPES);
+  oneOf('variable_type', merged.variable_type, ['environment', 'task']);
   if (blank(merged.name)) throw badRequest('Name is required');
   if (blank(merged.value_source)) throw badRequest('Value Source is required');
   const isBody = merged.value_source === 'body';

@@ -4,7 +4,7 @@ import { toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
 import type { Actor } from '../templates/template.service.ts';
-import type { IntegrationInput, IntegrationRow } from './integration.ts';
+import { AUTH_METHODS, type IntegrationInput, type IntegrationRow } from './integration.ts';
 
 /** Methods that check a secret, and those that also need the header it arrives in. */
 const NEEDS_SECRET = new Set(['github', 'bitbucket', 'token', 'hmac', 'basic']);
@@ -30,6 +30,8 @@ export async function integrationValues(db: Db | Tx, projectId: number, input: I
   if (!templateId) throw badRequest('Template is required');
   await requireInProject(db, 'template', templateId, projectId, 'template_id');
   const authMethod = input.auth_method ?? current?.auth_method ?? 'none';
+  // Restored backups skip the API schema, so the method is checked here as well.
+  if (!(AUTH_METHODS as readonly string[]).includes(authMethod)) throw badRequest(`auth_method: use one of ${AUTH_METHODS.filter(Boolean).join(', ')}`);
   const secretId = input.auth_secret_id !== undefined ? input.auth_secret_id : current?.auth_secret_id ?? null;
   const header = (input.auth_header !== undefined ? input.auth_header : current?.auth_header ?? null)?.trim() || null;
   if (NEEDS_SECRET.has(authMethod) && !secretId) throw badRequest(`auth_secret_id: a key is required for ${authMethod} authentication`);
