@@ -141,6 +141,8 @@ for (const dialect of DIALECTS) {
       ['an integration with an unknown auth method', (b) => { b.integrations = [{ name: 'i', template: 'Build', auth_method: 'magic' }]; }, /^integrations\[0\]: auth_method: use one of/],
       ['a matcher with an unknown match type', (b) => { b.integrations = [{ name: 'i', template: 'Build', matchers: [{ name: 'm', match_type: 'cookie', method: 'equals', key: 'k', value: 'v' }] }]; }, /^integrations\[0\]\.matchers\[0\]: match_type: use one of/],
       ['an extracted value with an unknown variable type', (b) => { b.integrations = [{ name: 'i', template: 'Build', extract_values: [{ name: 'v', value_source: 'header', key: 'k', variable: 'V', variable_type: 'both' }] }]; }, /^integrations\[0\]\.extract_values\[0\]: variable_type: use one of/],
+      ['a file inventory escaping the repository', (b) => { b.inventories[1].inventory = '../../etc/hosts'; }, 'inventories[1]: the inventory file must stay inside the repository'],
+      ['a one-shot schedule without a time', (b) => { b.schedules = [{ template: 'Build', name: 's', type: 'run_at', run_at: 'soon' }]; }, 'schedules[0]: run_at must be a date-time'],
       ['a missing meta name', (b) => { b.meta.name = ' '; }, 'meta.name: required'],
       ['a wrong key type', (b) => { b.keys[0].type = 'gpg'; }, /^keys\.0\.type: /],
     ];

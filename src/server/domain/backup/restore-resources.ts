@@ -44,14 +44,16 @@ export async function restoreResources(ctx: RestoreContext, backup: Backup): Pro
     ids.keys.set(row.name, row.id);
     await log('key', row.id, `Access Key ${row.name} created`);
   }
-  for (const repo of backup.repositories ?? []) {
+  for (const [i, repo] of (backup.repositories ?? []).entries()) {
+    if (!repo.git_url.trim()) throw badRequest(`repositories[${i}]: git_url is required`);
     const row = await tx.insertInto('repository').values({
       project_id: projectId, name: repo.name, git_url: repo.git_url, git_branch: repo.git_branch ?? '', ssh_key_id: idOf(ids.keys, repo.ssh_key)!,
     }).returningAll().executeTakeFirstOrThrow();
     ids.repositories.set(row.name, row.id);
     await log('repository', row.id, `Repository ${row.git_url} created`);
   }
-  for (const inv of backup.inventories ?? []) {
+  for (const [i, inv] of (backup.inventories ?? []).entries()) {
+    if (inv.type === 'file' && (inv.inventory ?? '').split(/[\\/]/).includes('..')) throw badRequest(`inventories[${i}]: the inventory file must stay inside the repository`);
     const row = await tx.insertInto('inventory').values({
       project_id: projectId, name: inv.name, type: inv.type, inventory: inv.inventory ?? '', ssh_key_id: idOf(ids.keys, inv.ssh_key),
       become_key_id: idOf(ids.keys, inv.become_key), repository_id: idOf(ids.repositories, inv.repository), holder_id: null,
