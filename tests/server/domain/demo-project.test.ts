@@ -29,6 +29,8 @@ for (const dialect of DIALECTS) {
       const build = templates.find((t: any) => t.name === 'Build');
       expect(build.start_version).toBe('1.0.0');
       expect(templates.find((t: any) => t.name === 'Deploy to Dev')).toMatchObject({ autorun: true, build_template_id: build.id });
+      // the demo templates satisfy the same rules as templates made through the API
+      for (const t of templates) expect([t.name, (await s.call('PUT', `${p}/templates/${t.id}`, t, admin)).status]).toEqual([t.name, 204]);
       const db = s.deps.db;
       const keys = await db.selectFrom('access_key').select(['name', 'type', 'secret']).where('project_id', '=', res.body.id).orderBy('name').execute();
       expect(keys.map((k) => k.name)).toEqual(['None', 'Vault Password']);
