@@ -21,6 +21,13 @@ import { eventsRoutes, projectEventsRoutes } from './api/events.routes.ts';
 import { projectUsersRoutes } from './api/project-users.routes.ts';
 import { integrationWebhookRoutes } from './api/integration-webhook.routes.ts';
 import { integrationDeliveriesRoutes } from './api/integration-deliveries.routes.ts';
+import { templatesRoutes } from './api/templates.routes.ts';
+import { viewsRoutes } from './api/views.routes.ts';
+import { schedulesRoutes } from './api/schedules.routes.ts';
+import { integrationsRoutes } from './api/integrations.routes.ts';
+import { statsRoutes } from './api/stats.routes.ts';
+import { backupRoutes } from './api/backup.routes.ts';
+import { restoreRoutes } from './api/restore.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -47,6 +54,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/user/tokens', tokensRoutes);
   secured.route('/user', userRoutes);
   secured.route('/users', usersRoutes);
+  secured.route('/projects/restore', restoreRoutes);
   secured.route('/projects', projectsRoutes);
   secured.route('/events', eventsRoutes);
   secured.use('/project/:project_id/*', projectScope());
@@ -60,6 +68,12 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/environment', environmentRoutes);
   secured.route('/apps', appsRoutes);
   secured.route('/project/:project_id/integrations/:integration_id/deliveries', integrationDeliveriesRoutes);
+  secured.route('/project/:project_id/templates', templatesRoutes);
+  secured.route('/project/:project_id/views', viewsRoutes);
+  secured.route('/project/:project_id/schedules', schedulesRoutes);
+  secured.route('/project/:project_id/integrations', integrationsRoutes);
+  secured.route('/project/:project_id/stats', statsRoutes);
+  secured.route('/project/:project_id/backup', backupRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));

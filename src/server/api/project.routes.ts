@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { rm } from 'node:fs/promises';
+import { demoRepositoryPath } from '../domain/demo/demo-repository.ts';
 import type { AppEnv } from '../http/context.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
@@ -27,6 +29,7 @@ projectRoutes.delete('/', can(Permission.UpdateProject), async (c) => {
   const project = c.var.project;
   const { repositoryIds } = await db.transaction().execute((tx) => deleteProject(tx, project, c.var.user.id));
   await removeProjectFiles(config.tmp_path, project.id, repositoryIds);
+  await rm(demoRepositoryPath(config.tmp_path, project.id), { recursive: true, force: true });
   return c.body(null, 204);
 });
 

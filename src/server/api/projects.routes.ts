@@ -5,6 +5,7 @@ import { unauthorized } from '../http/errors.ts';
 import { fields, readJson } from '../http/validation.ts';
 import { createProject, listProjectsFor } from '../domain/projects/project.service.ts';
 import { projectRowToProject } from '../domain/projects/project.ts';
+import { addDemoResources } from '../domain/demo/demo-project.service.ts';
 
 export const projectInputSchema = z.strictObject({
   id: z.number().int().optional(),
@@ -30,6 +31,10 @@ projectsRoutes.post('/', async (c) => {
   const user = c.var.user;
   if (!user.admin && !config.non_admin_can_create_project) throw unauthorized();
   const input = await readJson(c, projectInputSchema);
-  const project = await db.transaction().execute((tx) => createProject(tx, input, user.id));
+  const project = await db.transaction().execute(async (tx) => {
+    const created = await createProject(tx, input, user.id);
+    if (input.demo) await addDemoResources(tx, created, c.var.deps);
+    return created;
+  });
   return c.json(projectRowToProject(project), 201);
 });

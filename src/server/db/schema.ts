@@ -179,6 +179,8 @@ export interface TemplateTable {
   runner_tag: string | null;
   working_directory: string | null;
   created: string;
+  suppress_error_alerts: Generated<Flag>;
+  executor_image: Generated<string | null>;
 }
 
 export interface TemplateVaultTable {

@@ -2,7 +2,6 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { ProjectRow } from '../../db/schema.ts';
 import { now, toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
-import { addDemoResources } from './project-demo.ts';
 
 export interface ProjectInput {
   name: string;
@@ -10,8 +9,6 @@ export interface ProjectInput {
   alert_chat?: string | null;
   max_parallel_tasks?: number;
   type?: string;
-  /** also create the demo resources (see project-demo.ts) */
-  demo?: boolean;
 }
 
 /**
@@ -30,7 +27,6 @@ export async function createProject(tx: Tx, input: ProjectInput, ownerId: number
   await tx.insertInto('project_user').values({ project_id: project.id, user_id: ownerId, role: 'owner', created: now() }).execute();
   await tx.insertInto('access_key').values({ project_id: project.id, name: 'None', type: 'none', secret: null, owner: '', environment_id: null, created: now() }).execute();
   await tx.insertInto('environment').values({ project_id: project.id, name: 'Empty', json: '{}', env: null, password: null }).execute();
-  if (input.demo) await addDemoResources(tx, project, ownerId);
   await recordEvent(tx, { projectId: project.id, userId: ownerId, objectType: 'project', objectId: project.id, description: 'Project created' });
   return project;
 }

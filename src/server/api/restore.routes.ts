@@ -1,0 +1,25 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { unauthorized } from '../http/errors.ts';
+import { readBody } from './read-body.ts';
+import { backupSchema } from '../domain/backup/backup.schema.ts';
+import { reloadSchedules } from '../scheduler/scheduler.ts';
+import { restoreProject } from '../domain/backup/backup.restore.ts';
+import { projectRowToProject } from '../domain/projects/project.ts';
+
+/**
+ * `POST /api/projects/restore`: a new project from a backup (reference §9.2). The console puts
+ * the name the user typed into `meta.name`. Answers 200 with the project plus `empty_keys`.
+ */
+export const restoreRoutes = new Hono<AppEnv>();
+
+restoreRoutes.post('/', async (c) => {
+  const { db, config } = c.var.deps;
+  const deps = c.var.deps;
+  const user = c.var.user;
+  if (!user.admin && !config.non_admin_can_create_project) throw unauthorized();
+  const backup = await readBody(c, backupSchema);
+  const { project, emptyKeys } = await db.transaction().execute((tx) => restoreProject(tx, deps, backup, user.id));
+  await reloadSchedules();
+  return c.json({ ...projectRowToProject(project), empty_keys: emptyKeys }, 200);
+});

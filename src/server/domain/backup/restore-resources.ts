@@ -1,0 +1,64 @@
+import { badRequest } from '../../http/errors.ts';
+import { now, toFlag } from '../../lib/time.ts';
+import { recordEvent } from '../events/event.repository.ts';
+import type { Backup } from './backup.schema.ts';
+import { idOf, type RestoreContext } from './restore-context.ts';
+
+function requireJsonObjectText(path: string, text: string | null | undefined, fallback: string | null): string | null {
+  if (text === null || text === undefined || text === '') return fallback;
+  let parsed: unknown;
+  try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest(`${path}: must be a JSON object`);
+  return text;
+}
+
+/**
+ * Restores variable groups, views, keys (empty shells: backups carry no secrets), repositories
+ * and inventories, recording each id by name in `ctx.ids`. A variable-group password found in
+ * the backup (Semaphore exports it) is sealed like any secret.
+ */
+export async function restoreResources(ctx: RestoreContext, backup: Backup): Promise<void> {
+  const { tx, actor, ids } = ctx;
+  const projectId = actor.projectId;
+  const log = (objectType: string, objectId: number, description: string) => recordEvent(tx, { ...actor, objectType, objectId, description });
+
+  for (const [i, env] of (backup.environments ?? []).entries()) {
+    const row = await tx.insertInto('environment').values({
+      project_id: projectId, name: env.name, password: env.password ? ctx.deps.secrets.seal(env.password) : null,
+      json: requireJsonObjectText(`environments[${i}].json`, env.json, '{}')!, env: requireJsonObjectText(`environments[${i}].env`, env.env, null),
+    }).returningAll().executeTakeFirstOrThrow();
+    ids.environments.set(row.name, row.id);
+    await log('environment', row.id, `Environment ${row.name} created`);
+  }
+  for (const view of backup.views ?? []) {
+    const row = await tx.insertInto('view').values({
+      project_id: projectId, title: view.title, position: view.position ?? 0, hidden: toFlag(view.hidden), type: view.type ?? '',
+      sort_column: view.sort_column ?? null, sort_reverse: toFlag(view.sort_reverse),
+    }).returningAll().executeTakeFirstOrThrow();
+    ids.views.set(row.title, row.id);
+    await log('view', row.id, `View ${row.title} created`);
+  }
+  for (const key of backup.keys ?? []) {
+    const row = await tx.insertInto('access_key').values({ project_id: projectId, name: key.name, type: key.type, secret: null, owner: '', environment_id: null, created: now() })
+      .returningAll().executeTakeFirstOrThrow();
+    ids.keys.set(row.name, row.id);
+    await log('key', row.id, `Access Key ${row.name} created`);
+  }
+  for (const [i, repo] of (backup.repositories ?? []).entries()) {
+    if (!repo.git_url.trim()) throw badRequest(`repositories[${i}]: git_url is required`);
+    const row = await tx.insertInto('repository').values({
+      project_id: projectId, name: repo.name, git_url: repo.git_url, git_branch: repo.git_branch ?? '', ssh_key_id: idOf(ids.keys, repo.ssh_key)!,
+    }).returningAll().executeTakeFirstOrThrow();
+    ids.repositories.set(row.name, row.id);
+    await log('repository', row.id, `Repository ${row.git_url} created`);
+  }
+  for (const [i, inv] of (backup.inventories ?? []).entries()) {
+    if (inv.type === 'file' && (inv.inventory ?? '').split(/[\\/]/).includes('..')) throw badRequest(`inventories[${i}]: the inventory file must stay inside the repository`);
+    const row = await tx.insertInto('inventory').values({
+      project_id: projectId, name: inv.name, type: inv.type, inventory: inv.inventory ?? '', ssh_key_id: idOf(ids.keys, inv.ssh_key),
+      become_key_id: idOf(ids.keys, inv.become_key), repository_id: idOf(ids.repositories, inv.repository), holder_id: null,
+    }).returningAll().executeTakeFirstOrThrow();
+    ids.inventories.set(row.name, row.id);
+    await log('inventory', row.id, `Inventory ${row.name} created`);
+  }
+}

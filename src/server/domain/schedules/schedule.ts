@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import type { Selectable } from 'kysely';
+import type { ScheduleTable } from '../../db/schema.ts';
+import { parseJsonColumn, refId } from '../shared/project-refs.ts';
+
+export const scheduleInputSchema = z.strictObject({
+  id: z.number().int().optional(),
+  project_id: z.number().int().optional(),
+  template_id: refId.optional(),
+  tpl_name: z.string().optional(),
+  name: z.string().max(255, 'at most 255 characters').optional(),
+  cron_format: z.string().max(255, 'at most 255 characters').nullable().optional(),
+  type: z.enum(['', 'run_at']).optional(),
+  run_at: z.string().nullable().optional(),
+  active: z.boolean().optional(),
+  repository_id: refId.nullable().optional(),
+  task_params: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type ScheduleInput = z.infer<typeof scheduleInputSchema>;
+
+export const cronCheckSchema = z.looseObject({ cron_format: z.string().max(255).nullable().optional() });
+
+export type ScheduleRow = Selectable<ScheduleTable>;
+
+/** A schedule as the API shows it (reference §3.9); `last_commit_hash` stays inside. */
+export function scheduleRowToSchedule(row: ScheduleRow & { tpl_name?: string }) {
+  return {
+    id: row.id, project_id: row.project_id, template_id: row.template_id, name: row.name,
+    cron_format: row.cron_format, type: row.type, run_at: row.run_at, active: Boolean(row.active),
+    repository_id: row.repository_id, task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
+    ...(row.tpl_name !== undefined ? { tpl_name: row.tpl_name } : {}),
+  };
+}

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import type { Selectable } from 'kysely';
+import type { TemplateRow, TemplateVaultTable } from '../../db/schema.ts';
+import { fields } from '../../http/validation.ts';
+import { parseJsonColumn, refId } from '../shared/project-refs.ts';
+import type { TemplateTask } from './template-tasks.ts';
+
+/** Apps a template may run (reference §3.7); the configured `apps` add more. */
+export const BUILT_IN_APPS = ['ansible', 'terraform', 'tofu', 'terragrunt', 'bash', 'python', 'powershell', 'pulumi'] as const;
+
+/** Apps whose "playbook" is optional: Terraform-style apps run the repository directory. */
+export const TERRAFORM_APPS = new Set(['terraform', 'tofu', 'terragrunt']);
+
+const optionalRef = refId.nullable().optional();
+const flag = z.boolean().optional();
+
+export const surveyVarSchema = z.looseObject({
+  name: z.string().optional(),
+  title: z.string().optional(),
+  description: z.string().nullable().optional(),
+  type: z.enum(['', 'string', 'int', 'enum', 'secret', 'text']).optional(),
+  target: z.enum(['', 'env']).optional(),
+  required: z.boolean().optional(),
+  default_value: z.string().nullable().optional(),
+  values: z.array(z.looseObject({ name: z.string().nullable().optional(), value: z.string().nullable().optional() })).nullable().optional(),
+});
+export type SurveyVar = z.infer<typeof surveyVarSchema>;
+
+export const vaultSchema = z.strictObject({
+  id: z.number().int().optional(),
+  project_id: z.number().int().optional(),
+  template_id: z.number().int().optional(),
+  vault_key_id: optionalRef,
+  name: z.string().nullable().optional(),
+  type: z.enum(['password', 'script', '']).nullable().optional(),
+  script: z.string().nullable().optional(),
+});
+export type VaultInput = z.infer<typeof vaultSchema>;
+
+/**
+ * Body of POST/PUT `/templates`. Every field Semaphore's own Template carries is accepted
+ * (read-only ones are ignored), so posting back an object read from GET creates a copy.
+ */
+export const templateInputSchema = z.strictObject({
+  id: z.number().int().optional(),
+  project_id: z.number().int().optional(),
+  inventory_id: optionalRef,
+  repository_id: optionalRef,
+  environment_id: optionalRef,
+  environment_ids: z.array(refId).nullable().optional(),
+  view_id: optionalRef,
+  vaults: z.array(vaultSchema).nullable().optional(),
+  name: z.string().max(255, 'at most 255 characters').optional(),
+  playbook: fields.text(4096).optional(),
+  working_directory: fields.text(4096).nullable().optional(),
+  arguments: z.string().nullable().optional(),
+  description: fields.text().nullable().optional(),
+  allow_override_args_in_task: flag,
+  allow_override_branch_in_task: flag,
+  allow_parallel_tasks: flag,
+  limit: z.string().optional(),
+  suppress_success_alerts: flag,
+  suppress_error_alerts: flag,
+  app: z.string().max(64).optional(),
+  git_branch: z.string().max(255).nullable().optional(),
+  survey_vars: z.array(surveyVarSchema).nullable().optional(),
+  type: z.enum(['', 'task', 'build', 'deploy']).optional(),
+  start_version: z.string().max(255).nullable().optional(),
+  build_template_id: optionalRef,
+  autorun: flag,
+  task_params: z.record(z.string(), z.unknown()).nullable().optional(),
+  runner_tag: z.string().max(255).nullable().optional(),
+  executor_image: z.string().max(1024).nullable().optional(),
+  params: z.record(z.string(), z.unknown()).nullable().optional(),
+  last_task: z.unknown().optional(),
+  last_task_id: z.number().int().nullable().optional(),
+  tasks: z.number().int().optional(),
+  created: z.string().optional(),
+});
+export type TemplateInput = z.infer<typeof templateInputSchema>;
+
+export type VaultRow = Selectable<TemplateVaultTable>;
+
+export interface TemplateVault {
+  id: number;
+  project_id: number;
+  template_id: number;
+  vault_key_id: number | null;
+  name: string | null;
+  type: string;
+  script: string | null;
+}
+
+/** A template as the API shows it (reference §3.7 plus the 2.16 additions). */
+export interface Template {
+  id: number;
+  project_id: number;
+  inventory_id: number | null;
+  repository_id: number | null;
+  environment_id: number | null;
+  environment_ids: number[];
+  view_id: number | null;
+  name: string;
+  playbook: string;
+  working_directory: string | null;
+  arguments: string | null;
+  description: string;
+  allow_override_args_in_task: boolean;
+  allow_override_branch_in_task: boolean;
+  allow_parallel_tasks: boolean;
+  suppress_success_alerts: boolean;
+  suppress_error_alerts: boolean;
+  app: string;
+  git_branch: string | null;
+  type: string;
+  start_version: string | null;
+  build_template_id: number | null;
+  autorun: boolean;
+  survey_vars: SurveyVar[];
+  vaults: TemplateVault[];
+  task_params: Record<string, unknown>;
+  runner_tag: string | null;
+  executor_image: string | null;
+  last_task: TemplateTask | null;
+  last_task_id: number | null;
+  tasks: number;
+}
+
+export function vaultRowToVault(row: VaultRow): TemplateVault {
+  return {
+    id: row.id, project_id: row.project_id, template_id: row.template_id, vault_key_id: row.vault_key_id,
+    name: row.name, type: row.type, script: row.script,
+  };
+}
+
+/** Builds the API object from a row, its vaults, its latest task and its task count. */
+export function templateRowToTemplate(row: TemplateRow, extra: { vaults: VaultRow[]; lastTask: TemplateTask | null; taskCount: number }): Template {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    inventory_id: row.inventory_id,
+    repository_id: row.repository_id,
+    environment_id: row.environment_id,
+    environment_ids: row.environment_id ? [row.environment_id] : [],
+    view_id: row.view_id,
+    name: row.name,
+    playbook: row.playbook,
+    working_directory: row.working_directory,
+    arguments: row.arguments,
+    description: row.description,
+    allow_override_args_in_task: Boolean(row.allow_override_args_in_task),
+    allow_override_branch_in_task: Boolean(row.allow_override_branch_in_task),
+    allow_parallel_tasks: Boolean(row.allow_parallel_tasks),
+    suppress_success_alerts: Boolean(row.suppress_success_alerts),
+    suppress_error_alerts: Boolean(row.suppress_error_alerts),
+    app: row.app,
+    git_branch: row.git_branch,
+    type: row.type,
+    start_version: row.start_version,
+    build_template_id: row.build_template_id,
+    autorun: Boolean(row.autorun),
+    survey_vars: parseJsonColumn<SurveyVar[]>(row.survey_vars, []),
+    vaults: extra.vaults.map(vaultRowToVault),
+    task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
+    runner_tag: row.runner_tag,
+    executor_image: row.executor_image,
+    last_task: extra.lastTask,
+    last_task_id: extra.lastTask?.id ?? null,
+    tasks: extra.taskCount,
+  };
+}

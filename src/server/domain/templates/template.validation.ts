@@ -1,0 +1,138 @@
+import type { Db, Tx } from '../../db/database.ts';
+import type { Config } from '../../config/config.ts';
+import type { TemplateRow } from '../../db/schema.ts';
+import { badRequest } from '../../http/errors.ts';
+import { toFlag } from '../../lib/time.ts';
+import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
+import { BUILT_IN_APPS, TERRAFORM_APPS, type SurveyVar, type TemplateInput } from './template.ts';
+import { normaliseSurveyVars } from './survey-vars.validation.ts';
+import { validateVaults, type VaultValues } from './vaults.validation.ts';
+
+/** Column values of a template row, ready to insert or update. */
+export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
+
+/** Apps a template may use: the built-in ones plus configured or admin-added ones. */
+export async function listKnownApps(db: Db | Tx, config: Config): Promise<Set<string>> {
+  const apps = new Set<string>([...BUILT_IN_APPS, ...Object.keys(config.apps ?? {})]);
+  const options = await db.selectFrom('option').select('key').where('key', 'like', 'apps.%').execute();
+  for (const o of options) apps.add(o.key.split('.')[1]!);
+  return apps;
+}
+
+/**
+ * Checks a template body against the rules of its app and type, and every reference against
+ * the project, BEFORE anything is written. Returns the normalised column values and vaults.
+ * `current` is the stored row on update: fields the body leaves out keep their value.
+ */
+export async function validateTemplate(
+  db: Db | Tx, config: Config, projectId: number, input: TemplateInput, current?: TemplateRow,
+): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined }> {
+  if (current && input.project_id !== undefined && input.project_id !== projectId) throw badRequest('Template cannot be moved to another project');
+  const pick = <K extends keyof TemplateInput & keyof TemplateRow>(key: K, fallback: TemplateRow[K]) =>
+    (input[key] !== undefined ? input[key] : current ? current[key] : fallback) as TemplateInput[K];
+
+  const name = (pick('name', '') as string | undefined ?? '').trim();
+  if (!name) throw badRequest('Template name is required');
+  const app = (pick('app', 'ansible') as string | undefined) || 'ansible';
+  if (!(await listKnownApps(db, config)).has(app)) throw badRequest(`Invalid app id: ${app}`);
+  const rawType = (pick('type', '') as string | undefined) ?? '';
+  const type = rawType === 'task' ? '' : rawType;
+  const playbook = ((pick('playbook', '') as string | null | undefined) ?? '').trim();
+  if (!playbook && !TERRAFORM_APPS.has(app)) throw badRequest('Playbook filename is required');
+
+  const inventoryId = pick('inventory_id', null) as number | null | undefined ?? null;
+  const repositoryId = pick('repository_id', null) as number | null | undefined ?? null;
+  const environmentId = (pick('environment_id', null) as number | null | undefined) ?? input.environment_ids?.[0] ?? null;
+  const viewId = pick('view_id', null) as number | null | undefined ?? null;
+  if (app === 'ansible' && !inventoryId) throw badRequest('Inventory is required for ansible templates');
+  if (!repositoryId) throw badRequest('Repository is required');
+  await requireOptionalInProject(db, 'inventory', inventoryId, projectId, 'inventory_id');
+  await requireInProject(db, 'repository', repositoryId, projectId, 'repository_id');
+  await requireOptionalInProject(db, 'environment', environmentId, projectId, 'environment_id');
+  await requireOptionalInProject(db, 'view', viewId, projectId, 'view_id');
+
+  if (current?.type === 'build' && type !== 'build') {
+    const deploy = await db.selectFrom('template').select('name').where('build_template_id', '=', current.id).executeTakeFirst();
+    if (deploy) throw badRequest(`type: deploy template "${deploy.name}" deploys the builds of this template`);
+  }
+  const startVersion = type === 'build' ? ((pick('start_version', null) as string | null | undefined) ?? '').trim() : '';
+  if (type === 'build' && !startVersion) throw badRequest('Start version is required for a build template');
+  const buildTemplateId = type === 'deploy' ? (pick('build_template_id', null) as number | null | undefined ?? null) : null;
+  if (type === 'deploy') await requireBuildTemplate(db, projectId, buildTemplateId, current?.id);
+
+  const args = pick('arguments', null) as string | null | undefined;
+  const workingDirectory = normaliseWorkingDirectory(app, pick('working_directory', null) as string | null | undefined, input.working_directory !== undefined);
+  const surveyVars = (input.survey_vars !== undefined ? input.survey_vars ?? [] : current ? JSON.parse(current.survey_vars) : []) as SurveyVar[];
+  const taskParams = input.task_params !== undefined ? input.task_params ?? {} : current ? JSON.parse(current.task_params) : {};
+  const bool = (key: 'allow_override_args_in_task' | 'allow_override_branch_in_task' | 'allow_parallel_tasks' | 'suppress_success_alerts' | 'suppress_error_alerts' | 'autorun') =>
+    input[key] !== undefined ? toFlag(input[key]) : current ? current[key] : 0;
+
+  const values: TemplateValues = {
+    name,
+    app,
+    type,
+    playbook,
+    description: ((pick('description', '') as string | null | undefined) ?? ''),
+    inventory_id: inventoryId,
+    repository_id: repositoryId,
+    environment_id: environmentId,
+    view_id: viewId,
+    arguments: normaliseArguments(args),
+    allow_override_args_in_task: bool('allow_override_args_in_task'),
+    allow_override_branch_in_task: bool('allow_override_branch_in_task'),
+    allow_parallel_tasks: bool('allow_parallel_tasks'),
+    suppress_success_alerts: bool('suppress_success_alerts'),
+    suppress_error_alerts: bool('suppress_error_alerts'),
+    autorun: bool('autorun'),
+    start_version: startVersion || null,
+    build_template_id: buildTemplateId,
+    git_branch: emptyToNull(pick('git_branch', null) as string | null | undefined),
+    survey_vars: JSON.stringify(normaliseSurveyVars(surveyVars)),
+    task_params: JSON.stringify(taskParams),
+    runner_tag: emptyToNull(pick('runner_tag', null) as string | null | undefined),
+    working_directory: workingDirectory,
+    executor_image: emptyToNull(pick('executor_image', null) as string | null | undefined),
+  };
+  const vaults = input.vaults === undefined ? undefined : await validateVaults(db, projectId, input.vaults ?? []);
+  return { values, vaults };
+}
+
+function emptyToNull(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value.trim() === '' ? null : value.trim();
+}
+
+async function requireBuildTemplate(db: Db | Tx, projectId: number, id: number | null, selfId: number | undefined) {
+  if (!id) throw badRequest('Build template is required for a deploy template');
+  if (id === selfId) throw badRequest('build_template_id: a template cannot deploy its own builds');
+  const build = await db.selectFrom('template').select(['id', 'type']).where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+  if (!build) throw badRequest(`build_template_id: no template ${id} in this project`);
+  if (build.type !== 'build') throw badRequest(`build_template_id: template ${id} is not a build template`);
+}
+
+/** `arguments` is a JSON array of strings; empty means none (null). */
+function normaliseArguments(args: string | null | undefined): string | null {
+  if (args === undefined || args === null || args.trim() === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    throw badRequest('arguments: must be valid JSON (a JSON array of strings)');
+  }
+  if (!Array.isArray(parsed) || !parsed.every((a) => typeof a === 'string')) throw badRequest('arguments: must be a JSON array of strings');
+  return args;
+}
+
+/**
+ * Ansible only; a repository-relative path that stays inside the repository. A value kept from
+ * before (not sent) is dropped when the template stops being an ansible template.
+ */
+function normaliseWorkingDirectory(app: string, dir: string | null | undefined, sent: boolean): string | null {
+  const value = emptyToNull(dir);
+  if (value === null) return null;
+  if (app !== 'ansible') {
+    if (!sent) return null;
+    throw badRequest('working_directory: only ansible templates have a working directory');
+  }
+  if (value.startsWith('/') || value.split(/[\\/]/).includes('..')) throw badRequest('working_directory: must stay inside the repository');
+  return value;
+}

@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../support/dialects.ts';
+import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
+import { insertProjectWithTemplate } from '../../support/fixtures.ts';
+import { countProjectRows, insertInventory, insertKey, insertMember, insertRepository, insertUserWithToken } from '../../support/project-rows.ts';
+
+/** The `ProjectBackup` example of the 2.16 spec, read from the spec file itself. */
+function specBackupExample(): any {
+  const spec = readFileSync('/work/shared/reference/semaphore-api-2.16.yml', 'utf8');
+  const section = spec.slice(spec.indexOf('  ProjectBackup:'));
+  const line = section.split('\n').find((l) => l.trim().startsWith('example:'))!;
+  return JSON.parse(line.trim().slice('example:'.length));
+}
+
+/** A backup with the parts that legitimately change on restore blanked: project name and webhook aliases. */
+function comparable(backup: any) {
+  return {
+    ...backup,
+    meta: { ...backup.meta, name: '' },
+    integrations: backup.integrations.map((i: any) => ({ ...i, aliases: i.aliases.length })),
+    integration_aliases: backup.integration_aliases.length,
+  };
+}
+
+for (const dialect of DIALECTS) {
+  describe(`backup and restore (${dialect})`, () => {
+    let s: TestServer;
+    let admin: Auth;
+    let f: Awaited<ReturnType<typeof insertProjectWithTemplate>>;
+    let p: string;
+    beforeAll(async () => {
+      s = await startTestServer(dialect);
+      admin = await s.login(ADMIN.login, ADMIN.password);
+      const adminRow = await s.deps.db.selectFrom('user').select('id').where('username', '=', ADMIN.login).executeTakeFirstOrThrow();
+      f = await insertProjectWithTemplate(s.deps.db, { ownerId: adminRow.id, app: 'ansible', playbook: 'site.yml' });
+      p = `/api/project/${f.project.id}`;
+      // a project with every kind of resource
+      const db = s.deps.db;
+      const vaultKey = await insertKey(db, f.project.id, 'Vault pass', 'login_password');
+      const sshKey = await insertKey(db, f.project.id, 'Deploy key', 'ssh');
+      const repo2 = await insertRepository(db, f.project.id, sshKey.id, 'Infra repo', 'git@example.com:infra.git');
+      await insertInventory(db, f.project.id, { name: 'Prod', type: 'static-yaml', inventory: 'all: {}', keyId: sshKey.id });
+      const view = (await s.call('POST', `${p}/views`, { title: 'Ops', position: 2 }, admin)).body;
+      await s.call('POST', `${p}/views`, { title: 'Dev', position: 1, hidden: true }, admin);
+      const build = (await s.call('POST', `${p}/templates`, {
+        name: 'Build', app: 'bash', playbook: 'build.sh', repository_id: f.repository.id, type: 'build', start_version: '1.0.0', view_id: view.id,
+        survey_vars: [{ name: 'v', title: 'V', type: 'enum', values: [{ name: 'a', value: '1' }] }], arguments: '["x"]',
+        vaults: [{ name: 'prod', vault_key_id: vaultKey.id }, { type: 'script', script: 'get-client.sh' }], task_params: { allow_debug: true },
+      }, admin)).body;
+      await s.call('POST', `${p}/templates`, {
+        name: 'Deploy', app: 'ansible', playbook: 'deploy.yml', inventory_id: f.inventory.id, repository_id: f.repository.id, environment_id: f.environment.id,
+        type: 'deploy', build_template_id: build.id, autorun: true, working_directory: 'ansible',
+      }, admin);
+      const tf = (await s.call('POST', `${p}/templates`, { name: 'Infra', app: 'terraform', repository_id: repo2.id }, admin)).body;
+      const ws = await insertInventory(db, f.project.id, { name: 'staging', type: 'terraform-workspace', inventory: 'staging' });
+      await s.call('POST', `${p}/templates/${tf.id}/inventory/${ws.id}/attach`, undefined, admin);
+      await s.call('POST', `${p}/schedules`, { name: 'nightly', template_id: build.id, cron_format: '0 3 * * *' }, admin);
+      await s.call('POST', `${p}/schedules`, { name: 'commits', template_id: build.id, cron_format: '*/5 * * * *', repository_id: f.repository.id, active: false }, admin);
+      const integration = (await s.call('POST', `${p}/integrations`, {
+        name: 'GitHub push', template_id: build.id, auth_method: 'github', auth_secret_id: vaultKey.id, searchable: true, task_params: { message: 'hook' },
+      }, admin)).body;
+      await s.call('POST', `${p}/integrations/${integration.id}/matchers`, { name: 'branch', match_type: 'body', body_data_type: 'json', key: 'ref', method: 'equals', value: 'refs/heads/main' }, admin);
+      await s.call('POST', `${p}/integrations/${integration.id}/values`, { name: 'sha', value_source: 'body', body_data_type: 'json', key: 'after', variable: 'SHA', variable_type: 'environment' }, admin);
+      await s.call('POST', `${p}/integrations/${integration.id}/aliases`, undefined, admin);
+      await s.call('POST', `${p}/integrations/aliases`, undefined, admin);
+    });
+    afterAll(async () => { await s.close(); });
+
+    it('exports every section by name, without ids or secrets', async () => {
+      const res = await s.call('GET', `${p}/backup`, undefined, admin);
+      expect(res.status).toBe(200);
+      const b = res.body;
+      expect(b.meta).toMatchObject({ name: 'Fixture', alert: false, max_parallel_tasks: 0 });
+      expect(b.keys.map((k: any) => k.name)).toEqual(['Deploy key', 'None', 'Vault pass']);
+      expect(b.repositories.find((r: any) => r.name === 'Infra repo')).toEqual({ name: 'Infra repo', git_url: 'git@example.com:infra.git', git_branch: 'main', ssh_key: 'Deploy key' });
+      const build = b.templates.find((t: any) => t.name === 'Build');
+      expect(build).toMatchObject({ type: 'build', start_version: '1.0.0', view: 'Ops', repository: 'Repo', cron: '0 3 * * *' });
+      expect(build.vaults).toEqual([{ name: 'prod', type: 'password', vault_key: 'Vault pass', script: null }, { name: null, type: 'script', vault_key: null, script: 'get-client.sh' }]);
+      expect(b.templates.find((t: any) => t.name === 'Deploy').build_template).toBe('Build');
+      expect(b.templates.find((t: any) => t.name === 'Infra').workspaces).toEqual(['Infra - default', 'staging']);
+      expect(b.integrations[0]).toMatchObject({ name: 'GitHub push', template: 'Build', auth_secret: 'Vault pass', matchers: [{ name: 'branch' }], extract_values: [{ variable: 'SHA' }] });
+      expect(JSON.stringify(b)).not.toMatch(/"id":/);
+      const sealed = s.deps.secrets.seal(JSON.stringify({ login: 'deploy', password: 'key-secret-456' }));
+      await s.deps.db.updateTable('access_key').set({ secret: sealed }).where('project_id', '=', f.project.id).where('name', '=', 'Vault pass').execute();
+      const again = (await s.call('GET', `${p}/backup`, undefined, admin)).text;
+      expect(again).not.toContain('key-secret-456');
+      expect(again).not.toContain(sealed);
+    });
+
+    it('restores a backup and exports it again unchanged (apart from name and aliases)', async () => {
+      const first = (await s.call('GET', `${p}/backup`, undefined, admin)).body;
+      const restored = await s.call('POST', '/api/projects/restore', { ...first, meta: { ...first.meta, name: 'Restored' } }, admin);
+      expect(restored.status).toBe(200);
+      expect(restored.body).toMatchObject({ name: 'Restored', empty_keys: 2 });
+      const second = (await s.call('GET', `/api/project/${restored.body.id}/backup`, undefined, admin)).body;
+      expect(second.meta.name).toBe('Restored');
+      expect(comparable(second)).toEqual(comparable(first));
+      const tpl = await s.deps.db.selectFrom('inventory').selectAll().where('project_id', '=', restored.body.id).where('name', '=', 'Infra - default').executeTakeFirstOrThrow();
+      expect(tpl.holder_id).not.toBeNull();
+      const keys = await s.deps.db.selectFrom('access_key').select('secret').where('project_id', '=', restored.body.id).execute();
+      expect(keys.every((k) => k.secret === null)).toBe(true);
+    });
+
+    it('never exports the variable-group password and seals one found in a backup', async () => {
+      await s.deps.db.updateTable('environment').set({ password: s.deps.secrets.seal('group-pass-123') }).where('id', '=', f.environment.id).execute();
+      const backup = (await s.call('GET', `${p}/backup`, undefined, admin)).body;
+      expect(backup.environments.every((e: any) => e.password === null)).toBe(true);
+      const example = specBackupExample();
+      example.environments[0].password = 'plain-vault-pass';
+      const res = await s.call('POST', '/api/projects/restore', example, admin);
+      const env = await s.deps.db.selectFrom('environment').selectAll().where('project_id', '=', res.body.id).executeTakeFirstOrThrow();
+      expect(env.password).not.toBe('plain-vault-pass');
+      expect(s.deps.secrets.open(env.password!)).toBe('plain-vault-pass');
+      expect(JSON.stringify((await s.call('GET', `/api/project/${res.body.id}/backup`, undefined, admin)).body)).not.toContain('plain-vault-pass');
+    });
+
+    it('restores the ProjectBackup example of the 2.16 spec', async () => {
+      const example = specBackupExample();
+      const res = await s.call('POST', '/api/projects/restore', example, admin);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ name: 'homelab', alert: true, alert_chat: 'Test', type: '', empty_keys: 1 });
+      const templates = (await s.call('GET', `/api/project/${res.body.id}/templates`, undefined, admin)).body;
+      expect(templates).toHaveLength(1);
+      expect(templates[0]).toMatchObject({ name: 'Build', type: 'build', start_version: '1.0.0', working_directory: '.' });
+      const schedules = (await s.call('GET', `/api/project/${res.body.id}/schedules`, undefined, admin)).body;
+      expect(schedules).toMatchObject([{ cron_format: '* * * * *', tpl_name: 'Build', active: true }]);
+      const member = await s.deps.db.selectFrom('project_user').selectAll().where('project_id', '=', res.body.id).executeTakeFirstOrThrow();
+      expect(member.role).toBe('owner');
+    });
+
+    const broken: [string, (b: any) => void, string | RegExp][] = [
+      ['a template whose repository is missing', (b) => { b.templates[0].repository = 'Nope'; }, 'templates[0]: repository "Nope" does not exist'],
+      ['a repository whose key is missing', (b) => { b.repositories[0].ssh_key = 'Ghost'; }, 'repositories[0]: ssh_key "Ghost" does not exist'],
+      ['an inventory whose become key is missing', (b) => { b.inventories[1].become_key = 'Ghost'; }, 'inventories[1]: become_key "Ghost" does not exist'],
+      ['a template whose view is missing', (b) => { b.templates[0].view = 'Nope'; }, 'templates[0]: view "Nope" does not exist'],
+      ['two keys with one name', (b) => { b.keys.push({ name: 'None', type: 'none' }); }, 'keys[2]: name "None" is used twice'],
+      ['a deploy template without build template', (b) => { b.templates[0].type = 'deploy'; }, 'templates[0]: a deploy template needs a build_template'],
+      ['a template failing template validation', (b) => { b.templates[0].playbook = ''; }, 'templates[0]: Playbook filename is required'],
+      ['a bad cron', (b) => { b.templates[0].cron = '61 * * * *'; }, /^schedules\[0\]: Cron: /],
+      ['an integration with an unknown auth method', (b) => { b.integrations = [{ name: 'i', template: 'Build', auth_method: 'magic' }]; }, /^integrations\[0\]: auth_method: use one of/],
+      ['a matcher with an unknown match type', (b) => { b.integrations = [{ name: 'i', template: 'Build', matchers: [{ name: 'm', match_type: 'cookie', method: 'equals', key: 'k', value: 'v' }] }]; }, /^integrations\[0\]\.matchers\[0\]: match_type: use one of/],
+      ['an extracted value with an unknown variable type', (b) => { b.integrations = [{ name: 'i', template: 'Build', extract_values: [{ name: 'v', value_source: 'header', key: 'k', variable: 'V', variable_type: 'both' }] }]; }, /^integrations\[0\]\.extract_values\[0\]: variable_type: use one of/],
+      ['a file inventory escaping the repository', (b) => { b.inventories[1].inventory = '../../etc/hosts'; }, 'inventories[1]: the inventory file must stay inside the repository'],
+      ['a one-shot schedule without a time', (b) => { b.schedules = [{ template: 'Build', name: 's', type: 'run_at', run_at: 'soon' }]; }, 'schedules[0]: run_at must be a date-time'],
+      ['a missing meta name', (b) => { b.meta.name = ' '; }, 'meta.name: required'],
+      ['a wrong key type', (b) => { b.keys[0].type = 'gpg'; }, /^keys\.0\.type: /],
+    ];
+    for (const [what, breakIt, message] of broken) {
+      it(`refuses ${what} with a path in the message and leaves nothing behind`, async () => {
+        const backup = specBackupExample();
+        breakIt(backup);
+        const before = await countProjectRows(s.deps.db);
+        const res = await s.call('POST', '/api/projects/restore', backup, admin);
+        expect(res.status).toBe(400);
+        if (typeof message === 'string') expect(res.body.error).toBe(message);
+        else expect(res.body.error).toMatch(message);
+        expect(await countProjectRows(s.deps.db)).toEqual(before);
+      });
+    }
+
+    it('needs manage-resources for the backup and project creation rights for restore', async () => {
+      for (const role of ['task_runner', 'guest']) {
+        const auth = await insertMember(s.deps.db, f.project.id, role);
+        expect((await s.call('GET', `${p}/backup`, undefined, auth)).status).toBe(403);
+      }
+      const manager = await insertMember(s.deps.db, f.project.id, 'manager');
+      expect((await s.call('GET', `${p}/backup`, undefined, manager)).status).toBe(200);
+      const outsider = await insertUserWithToken(s.deps.db);
+      expect((await s.call('GET', `${p}/backup`, undefined, outsider.auth)).status).toBe(404);
+      expect((await s.call('POST', '/api/projects/restore', specBackupExample(), outsider.auth)).status).toBe(401);
+    });
+  });
+}
