@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 
 /** Semaphore's Swagger 2.0 document, the API contract Signalbox follows. */
@@ -24,7 +26,22 @@ export interface Schema {
   additionalProperties?: boolean | Schema;
 }
 
-export const SPEC_PATH = new URL('../../../shared/reference/semaphore-api-2.16.yml', import.meta.url);
+/**
+ * The spec lives in the shared reference folder beside the checkout (`../shared/reference`),
+ * however deep the checkout sits (main or a worktree); SIGNALBOX_API_SPEC overrides.
+ */
+export const SPEC_PATH = process.env.SIGNALBOX_API_SPEC ?? findUpwards(join('shared', 'reference', 'semaphore-api-2.16.yml'));
+
+function findUpwards(relative: string): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, relative);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`${relative} not found above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+}
 
 export function loadSpec(): SwaggerSpec {
   return yaml.load(readFileSync(SPEC_PATH, 'utf8')) as SwaggerSpec;

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import type { Actor } from '../domain/templates/template.service.ts';
+import type { Actor } from '../domain/project-resource.ts';
 
 /** The project and user a project-scoped change is made by, for events. */
 export function actorOf(c: Context<AppEnv>): Actor {

@@ -3,7 +3,7 @@ import type { AppEnv } from '../http/context.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { pathId, readBody } from './read-body.ts';
+import { idParam, readJson } from '../http/validation.ts';
 import {
   extractValueInputSchema, extractValueRowToExtractValue, integrationInputSchema, integrationRowToIntegration,
   matcherInputSchema, matcherRowToMatcher,
@@ -25,7 +25,7 @@ export const integrationsRoutes = new Hono<AppEnv>();
 
 /** The URL's integration, read through `db` (pass the transaction inside one: SQLite has one connection). */
 function integrationOf(c: Context<AppEnv>, db: Db | Tx = c.var.deps.db) {
-  return findIntegration(db, c.var.project.id, pathId(c, 'integration_id'));
+  return findIntegration(db, c.var.project.id, idParam(c, 'integration_id'));
 }
 
 // Project-level aliases come first: "aliases" must not be read as an integration id.
@@ -37,7 +37,7 @@ integrationsRoutes.post('/aliases', manage, async (c) => {
 });
 
 integrationsRoutes.delete('/aliases/:alias_id', manage, async (c) => {
-  const aliasId = pathId(c, 'alias_id');
+  const aliasId = idParam(c, 'alias_id');
   await c.var.deps.db.transaction().execute((tx) => deleteAlias(tx, actorOf(c), null, aliasId));
   return c.body(null, 204);
 });
@@ -46,7 +46,7 @@ integrationsRoutes.get('/', async (c) =>
   c.json((await listIntegrations(c.var.deps.db, c.var.project.id, c.req.query('order') === 'desc' ? 'desc' : 'asc')).map(integrationRowToIntegration)));
 
 integrationsRoutes.post('/', manage, async (c) => {
-  const input = await readBody(c, integrationInputSchema);
+  const input = await readJson(c, integrationInputSchema);
   const row = await c.var.deps.db.transaction().execute((tx) => createIntegration(tx, actorOf(c), input));
   return c.json(integrationRowToIntegration(row), 201);
 });
@@ -54,7 +54,7 @@ integrationsRoutes.post('/', manage, async (c) => {
 integrationsRoutes.get('/:integration_id', async (c) => c.json(integrationRowToIntegration(await integrationOf(c))));
 
 integrationsRoutes.put('/:integration_id', manage, async (c) => {
-  const input = await readBody(c, integrationInputSchema);
+  const input = await readJson(c, integrationInputSchema);
   await c.var.deps.db.transaction().execute(async (tx) => updateIntegration(tx, actorOf(c), await integrationOf(c, tx), input));
   return c.body(null, 204);
 });
@@ -71,19 +71,19 @@ integrationsRoutes.get('/:integration_id/matchers', async (c) =>
   c.json((await listMatchers(c.var.deps.db, (await integrationOf(c)).id)).map(matcherRowToMatcher)));
 
 integrationsRoutes.post('/:integration_id/matchers', manage, async (c) => {
-  const input = await readBody(c, matcherInputSchema);
+  const input = await readJson(c, matcherInputSchema);
   const row = await c.var.deps.db.transaction().execute(async (tx) => createMatcher(tx, actorOf(c), await integrationOf(c, tx), input));
   return c.json(matcherRowToMatcher(row), 200);
 });
 
 integrationsRoutes.get('/:integration_id/matchers/:matcher_id', async (c) =>
-  c.json(matcherRowToMatcher(await findMatcher(c.var.deps.db, (await integrationOf(c)).id, pathId(c, 'matcher_id')))));
+  c.json(matcherRowToMatcher(await findMatcher(c.var.deps.db, (await integrationOf(c)).id, idParam(c, 'matcher_id')))));
 
 integrationsRoutes.put('/:integration_id/matchers/:matcher_id', manage, async (c) => {
-  const input = await readBody(c, matcherInputSchema);
+  const input = await readJson(c, matcherInputSchema);
   await c.var.deps.db.transaction().execute(async (tx) => {
     const integration = await integrationOf(c, tx);
-    await updateMatcher(tx, actorOf(c), integration, await findMatcher(tx, integration.id, pathId(c, 'matcher_id')), input);
+    await updateMatcher(tx, actorOf(c), integration, await findMatcher(tx, integration.id, idParam(c, 'matcher_id')), input);
   });
   return c.body(null, 204);
 });
@@ -91,7 +91,7 @@ integrationsRoutes.put('/:integration_id/matchers/:matcher_id', manage, async (c
 integrationsRoutes.delete('/:integration_id/matchers/:matcher_id', manage, async (c) => {
   await c.var.deps.db.transaction().execute(async (tx) => {
     const integration = await integrationOf(c, tx);
-    await deleteMatcher(tx, actorOf(c), integration, await findMatcher(tx, integration.id, pathId(c, 'matcher_id')));
+    await deleteMatcher(tx, actorOf(c), integration, await findMatcher(tx, integration.id, idParam(c, 'matcher_id')));
   });
   return c.body(null, 204);
 });
@@ -101,19 +101,19 @@ integrationsRoutes.get('/:integration_id/values', async (c) =>
   c.json((await listExtractValues(c.var.deps.db, (await integrationOf(c)).id)).map(extractValueRowToExtractValue)));
 
 integrationsRoutes.post('/:integration_id/values', manage, async (c) => {
-  const input = await readBody(c, extractValueInputSchema);
+  const input = await readJson(c, extractValueInputSchema);
   const row = await c.var.deps.db.transaction().execute(async (tx) => createExtractValue(tx, actorOf(c), await integrationOf(c, tx), input));
   return c.json(extractValueRowToExtractValue(row), 201);
 });
 
 integrationsRoutes.get('/:integration_id/values/:value_id', async (c) =>
-  c.json(extractValueRowToExtractValue(await findExtractValue(c.var.deps.db, (await integrationOf(c)).id, pathId(c, 'value_id')))));
+  c.json(extractValueRowToExtractValue(await findExtractValue(c.var.deps.db, (await integrationOf(c)).id, idParam(c, 'value_id')))));
 
 integrationsRoutes.put('/:integration_id/values/:value_id', manage, async (c) => {
-  const input = await readBody(c, extractValueInputSchema);
+  const input = await readJson(c, extractValueInputSchema);
   await c.var.deps.db.transaction().execute(async (tx) => {
     const integration = await integrationOf(c, tx);
-    await updateExtractValue(tx, actorOf(c), integration, await findExtractValue(tx, integration.id, pathId(c, 'value_id')), input);
+    await updateExtractValue(tx, actorOf(c), integration, await findExtractValue(tx, integration.id, idParam(c, 'value_id')), input);
   });
   return c.body(null, 204);
 });
@@ -121,7 +121,7 @@ integrationsRoutes.put('/:integration_id/values/:value_id', manage, async (c) =>
 integrationsRoutes.delete('/:integration_id/values/:value_id', manage, async (c) => {
   await c.var.deps.db.transaction().execute(async (tx) => {
     const integration = await integrationOf(c, tx);
-    await deleteExtractValue(tx, actorOf(c), integration, await findExtractValue(tx, integration.id, pathId(c, 'value_id')));
+    await deleteExtractValue(tx, actorOf(c), integration, await findExtractValue(tx, integration.id, idParam(c, 'value_id')));
   });
   return c.body(null, 204);
 });
@@ -136,7 +136,7 @@ integrationsRoutes.post('/:integration_id/aliases', manage, async (c) => {
 });
 
 integrationsRoutes.delete('/:integration_id/aliases/:alias_id', manage, async (c) => {
-  const aliasId = pathId(c, 'alias_id');
+  const aliasId = idParam(c, 'alias_id');
   await c.var.deps.db.transaction().execute(async (tx) => deleteAlias(tx, actorOf(c), (await integrationOf(c, tx)).id, aliasId));
   return c.body(null, 204);
 });

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { unauthorized } from '../http/errors.ts';
-import { readBody } from './read-body.ts';
+import { readJson } from '../http/validation.ts';
 import { backupSchema } from '../domain/backup/backup.schema.ts';
 import { reloadSchedules } from '../scheduler/scheduler.ts';
 import { restoreProject } from '../domain/backup/backup.restore.ts';
@@ -18,7 +18,7 @@ restoreRoutes.post('/', async (c) => {
   const deps = c.var.deps;
   const user = c.var.user;
   if (!user.admin && !config.non_admin_can_create_project) throw unauthorized();
-  const backup = await readBody(c, backupSchema);
+  const backup = await readJson(c, backupSchema);
   const { project, emptyKeys } = await db.transaction().execute((tx) => restoreProject(tx, deps, backup, user.id));
   await reloadSchedules();
   return c.json({ ...projectRowToProject(project), empty_keys: emptyKeys }, 200);

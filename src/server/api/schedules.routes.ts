@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { pathId, readBody } from './read-body.ts';
+import { idParam, readJson } from '../http/validation.ts';
 import { cronCheckSchema, scheduleInputSchema, scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
 import {
   createSchedule, deleteSchedule, findSchedule, listSchedules, requireValidCron, setScheduleActive, updateSchedule,
@@ -21,40 +21,40 @@ schedulesRoutes.get('/', async (c) => c.json((await listSchedules(c.var.deps.db,
 
 schedulesRoutes.post('/', manage, async (c) => {
   const { db, config } = c.var.deps;
-  const input = await readBody(c, scheduleInputSchema);
+  const input = await readJson(c, scheduleInputSchema);
   const row = await db.transaction().execute((tx) => createSchedule(tx, config, actorOf(c), input));
   await scheduleChanged(row.id);
   return c.json(scheduleRowToSchedule(row), 201);
 });
 
 schedulesRoutes.post('/validate', manage, async (c) => {
-  const input = await readBody(c, cronCheckSchema);
+  const input = await readJson(c, cronCheckSchema);
   requireValidCron(input.cron_format, c.var.deps.config.schedule_timezone);
   return c.body(null, 200);
 });
 
 schedulesRoutes.get('/:schedule_id', async (c) =>
-  c.json(scheduleRowToSchedule(await findSchedule(c.var.deps.db, c.var.project.id, pathId(c, 'schedule_id')))));
+  c.json(scheduleRowToSchedule(await findSchedule(c.var.deps.db, c.var.project.id, idParam(c, 'schedule_id')))));
 
 schedulesRoutes.put('/:schedule_id', manage, async (c) => {
   const { db, config } = c.var.deps;
-  const id = pathId(c, 'schedule_id');
-  const input = await readBody(c, scheduleInputSchema);
+  const id = idParam(c, 'schedule_id');
+  const input = await readJson(c, scheduleInputSchema);
   await db.transaction().execute(async (tx) => updateSchedule(tx, config, actorOf(c), await findSchedule(tx, c.var.project.id, id), input));
   await scheduleChanged(id);
   return c.body(null, 204);
 });
 
 schedulesRoutes.put('/:schedule_id/active', manage, async (c) => {
-  const id = pathId(c, 'schedule_id');
-  const { active } = await readBody(c, activeSchema);
+  const id = idParam(c, 'schedule_id');
+  const { active } = await readJson(c, activeSchema);
   await c.var.deps.db.transaction().execute(async (tx) => setScheduleActive(tx, actorOf(c), await findSchedule(tx, c.var.project.id, id), active));
   await scheduleChanged(id);
   return c.body(null, 204);
 });
 
 schedulesRoutes.delete('/:schedule_id', manage, async (c) => {
-  const id = pathId(c, 'schedule_id');
+  const id = idParam(c, 'schedule_id');
   await c.var.deps.db.transaction().execute(async (tx) => deleteSchedule(tx, actorOf(c), await findSchedule(tx, c.var.project.id, id)));
   await scheduleChanged(id);
   return c.body(null, 204);

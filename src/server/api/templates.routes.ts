@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { pathId, readBody } from './read-body.ts';
+import { idParam, readJson } from '../http/validation.ts';
 import { badRequest } from '../http/errors.ts';
 import { templateInputSchema } from '../domain/templates/template.ts';
 import { validateTemplate } from '../domain/templates/template.validation.ts';
@@ -30,7 +30,7 @@ templatesRoutes.get('/', async (c) => {
 
 templatesRoutes.post('/', manage, async (c) => {
   const { db, config } = c.var.deps;
-  const input = await readBody(c, templateInputSchema);
+  const input = await readJson(c, templateInputSchema);
   const row = await db.transaction().execute(async (tx) => {
     const { values, vaults } = await validateTemplate(tx, config, c.var.project.id, input);
     return createTemplate(tx, actorOf(c), values, vaults ?? []);
@@ -40,15 +40,15 @@ templatesRoutes.post('/', manage, async (c) => {
 });
 
 templatesRoutes.get('/:template_id', async (c) => {
-  const row = await findTemplate(c.var.deps.db, c.var.project.id, pathId(c, 'template_id'));
+  const row = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
   const [template] = await presentTemplates(c.var.deps.db, [row]);
   return c.json(template);
 });
 
 templatesRoutes.put('/:template_id', manage, async (c) => {
   const { db, config } = c.var.deps;
-  const id = pathId(c, 'template_id');
-  const input = await readBody(c, templateInputSchema);
+  const id = idParam(c, 'template_id');
+  const input = await readJson(c, templateInputSchema);
   await db.transaction().execute(async (tx) => {
     const current = await findTemplate(tx, c.var.project.id, id);
     if (input.id !== undefined && input.id !== id) throw badRequest('Template ID in body and URL must be the same');
@@ -60,50 +60,50 @@ templatesRoutes.put('/:template_id', manage, async (c) => {
 
 templatesRoutes.delete('/:template_id', manage, async (c) => {
   const { db } = c.var.deps;
-  const id = pathId(c, 'template_id');
+  const id = idParam(c, 'template_id');
   await db.transaction().execute(async (tx) => deleteTemplate(tx, actorOf(c), await findTemplate(tx, c.var.project.id, id)));
   return c.body(null, 204);
 });
 
 templatesRoutes.put('/:template_id/description', manage, async (c) => {
   const { db } = c.var.deps;
-  const id = pathId(c, 'template_id');
-  const input = await readBody(c, descriptionSchema);
+  const id = idParam(c, 'template_id');
+  const input = await readJson(c, descriptionSchema);
   await db.transaction().execute(async (tx) =>
     updateTemplateDescription(tx, actorOf(c), await findTemplate(tx, c.var.project.id, id), input.description ?? ''));
   return c.body(null, 204);
 });
 
 templatesRoutes.get('/:template_id/tasks', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, pathId(c, 'template_id'));
+  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
   const status = c.req.query('status') || undefined;
   return c.json(await listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 1000), status }));
 });
 
 templatesRoutes.get('/:template_id/tasks/last', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, pathId(c, 'template_id'));
+  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
   return c.json(await listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 200) }));
 });
 
 templatesRoutes.get('/:template_id/schedules', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, pathId(c, 'template_id'));
+  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
   return c.json(await listSchedules(c.var.deps.db, c.var.project.id, { templateId: template.id }));
 });
 
 templatesRoutes.get('/:template_id/refs', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, pathId(c, 'template_id'));
+  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
   return c.json(await findTemplateRefs(c.var.deps.db, c.var.project.id, template.id));
 });
 
 templatesRoutes.get('/:template_id/stats', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, pathId(c, 'template_id'));
+  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
   return c.json(await countTasksByDay(c.var.deps.db, readStatsQuery(c, c.var.project.id, template.id)));
 });
 
 templatesRoutes.post('/:template_id/inventory/:inventory_id/:action{set_default|attach|detach}', manage, async (c) => {
   const { db } = c.var.deps;
-  const templateId = pathId(c, 'template_id');
-  const inventoryId = pathId(c, 'inventory_id');
+  const templateId = idParam(c, 'template_id');
+  const inventoryId = idParam(c, 'inventory_id');
   const action = c.req.param('action') as WorkspaceAction;
   await db.transaction().execute(async (tx) =>
     changeWorkspace(tx, actorOf(c), await findTemplate(tx, c.var.project.id, templateId), inventoryId, action));

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { pathId, readBody } from './read-body.ts';
+import { idParam, readJson } from '../http/validation.ts';
 import { viewInputSchema, viewPositionsSchema, viewRowToView } from '../domain/views/view.ts';
 import { createView, deleteView, findView, listViews, setViewPositions, updateView } from '../domain/views/view.service.ts';
 import { listTemplates } from '../domain/templates/template.service.ts';
@@ -16,33 +16,33 @@ export const viewsRoutes = new Hono<AppEnv>();
 viewsRoutes.get('/', async (c) => c.json((await listViews(c.var.deps.db, c.var.project.id)).map(viewRowToView)));
 
 viewsRoutes.post('/', manage, async (c) => {
-  const input = await readBody(c, viewInputSchema);
+  const input = await readJson(c, viewInputSchema);
   const row = await c.var.deps.db.transaction().execute((tx) => createView(tx, actorOf(c), input));
   return c.json(viewRowToView(row), 201);
 });
 
 viewsRoutes.post('/positions', manage, async (c) => {
-  const positions = await readBody(c, viewPositionsSchema);
+  const positions = await readJson(c, viewPositionsSchema);
   await c.var.deps.db.transaction().execute((tx) => setViewPositions(tx, actorOf(c), positions));
   return c.body(null, 204);
 });
 
-viewsRoutes.get('/:view_id', async (c) => c.json(viewRowToView(await findView(c.var.deps.db, c.var.project.id, pathId(c, 'view_id')))));
+viewsRoutes.get('/:view_id', async (c) => c.json(viewRowToView(await findView(c.var.deps.db, c.var.project.id, idParam(c, 'view_id')))));
 
 viewsRoutes.get('/:view_id/templates', async (c) => {
-  const view = await findView(c.var.deps.db, c.var.project.id, pathId(c, 'view_id'));
+  const view = await findView(c.var.deps.db, c.var.project.id, idParam(c, 'view_id'));
   return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { viewId: view.id }));
 });
 
 viewsRoutes.put('/:view_id', manage, async (c) => {
-  const id = pathId(c, 'view_id');
-  const input = await readBody(c, viewInputSchema);
+  const id = idParam(c, 'view_id');
+  const input = await readJson(c, viewInputSchema);
   await c.var.deps.db.transaction().execute(async (tx) => updateView(tx, actorOf(c), await findView(tx, c.var.project.id, id), input));
   return c.body(null, 204);
 });
 
 viewsRoutes.delete('/:view_id', manage, async (c) => {
-  const id = pathId(c, 'view_id');
+  const id = idParam(c, 'view_id');
   await c.var.deps.db.transaction().execute(async (tx) => deleteView(tx, actorOf(c), await findView(tx, c.var.project.id, id)));
   return c.body(null, 204);
 });

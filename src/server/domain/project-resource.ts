@@ -1,7 +1,5 @@
-import type { Context } from 'hono';
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { AppEnv } from '../http/context.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 
@@ -31,12 +29,4 @@ export function assertBodyMatchesUrl(input: { project_id?: number | null; id?: n
 }
 
 /** Who is acting on which project; services use it for events. */
-export interface Actor { projectId: number; userId: number }
-
-/**
- * The actor of a project-scoped request.
- * @example const actor = actorOf(c); await createKey(tx, deps, actor, input);
- */
-export function actorOf(c: Context<AppEnv>): Actor {
-  return { projectId: c.var.project.id, userId: c.var.user.id };
-}
+export interface Actor { projectId: number; userId: number | null }

@@ -1,10 +1,14 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { badRequest } from './errors.ts';
+import { badRequest, notFound } from './errors.ts';
+
+/** Largest value of the integer id/position columns (PostgreSQL `integer`). */
+export const INT32_MAX = 2_147_483_647;
 
 /**
  * Reads and validates a JSON body. Malformed JSON, wrong types, unknown enum values and missing
- * fields all become 400 `{"error": "<field>: <problem>"}`.
+ * fields all become 400 `{"error": "<field>: <problem>"}`; so do NUL characters in any string
+ * or key (PostgreSQL refuses them, which would otherwise surface as a 500).
  * @example const input = await readJson(c, userCreateSchema);
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -15,7 +19,27 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   } catch {
     throw badRequest('body: not valid JSON');
   }
-  return parseWith(schema, body);
+  const input = parseWith(schema, body);
+  const path = findNul(input, '');
+  if (path !== null) throw badRequest(`${path || 'body'}: must not contain NUL characters`);
+  return input;
+}
+
+function findNul(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = findNul(item, `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return path ? `${path}.${key}` : key;
+      const found = findNul(item, path ? `${path}.${key}` : key);
+      if (found !== null) return found;
+    }
+  }
+  return null;
 }
 
 /** Validates a value already in hand (query strings, nested documents). */
@@ -31,11 +55,16 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${field}: ${issue.message}`;
 }
 
-/** A numeric path parameter; anything else is a 400, as in Semaphore. */
+/**
+ * A numeric path parameter; anything else is a 400, as in Semaphore. Well-formed ids beyond the
+ * id columns' range cannot exist, so they are empty 404s.
+ */
 export function idParam(c: Context, name: string): number {
   const raw = c.req.param(name);
   if (!raw || !/^\d+$/.test(raw) || raw.length > 15) throw badRequest(`${name}: must be a positive integer`);
-  return Number(raw);
+  const id = Number(raw);
+  if (id > INT32_MAX) throw notFound();
+  return id;
 }
 
 /** Shared field shapes, so every route words its limits the same way. */

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
-import type { Actor } from '../templates/template.service.ts';
+import type { Actor } from '../project-resource.ts';
 
 /** What each restore step needs: the transaction, the new project, and the ids made so far, by name. */
 export interface RestoreContext {

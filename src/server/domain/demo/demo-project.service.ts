@@ -5,7 +5,8 @@ import type { Deps } from '../../deps.ts';
 import type { ProjectRow } from '../../db/schema.ts';
 import { now } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
-import { createTemplate, type Actor } from '../templates/template.service.ts';
+import { createTemplate } from '../templates/template.service.ts';
+import type { Actor } from '../project-resource.ts';
 import type { TemplateValues } from '../templates/template.validation.ts';
 import { createDemoRepository, demoRepositoryPath } from './demo-repository.ts';
 

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Db, Tx } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { recordEvent } from '../events/event.repository.ts';
-import type { Actor } from '../templates/template.service.ts';
+import type { Actor } from '../project-resource.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 

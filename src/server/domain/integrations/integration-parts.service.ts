@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../db/database.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { recordEvent } from '../events/event.repository.ts';
-import type { Actor } from '../templates/template.service.ts';
+import type { Actor } from '../project-resource.ts';
 import type { ExtractValueInput, ExtractValueRow, IntegrationRow, MatcherInput, MatcherRow } from './integration.ts';
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
-import type { Actor } from '../templates/template.service.ts';
+import type { Actor } from '../project-resource.ts';
 import { AUTH_METHODS, type IntegrationInput, type IntegrationRow } from './integration.ts';
 
 /** Methods that check a secret, and those that also need the header it arrives in. */

@@ -6,7 +6,7 @@ import { parseCron } from '../../scheduler/cron.ts';
 import { parseScheduleTime } from '../../scheduler/wall-clock.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
-import type { Actor } from '../templates/template.service.ts';
+import type { Actor } from '../project-resource.ts';
 import type { ScheduleInput, ScheduleRow } from './schedule.ts';
 
 /** Throws the 400 `Cron: <message>` of Semaphore when the expression does not parse. */

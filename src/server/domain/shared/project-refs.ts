@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/database.ts';
 import { badRequest } from '../../http/errors.ts';
+import { INT32_MAX } from '../../http/validation.ts';
 
-/** Largest value of the integer id/position columns (PostgreSQL `integer`). */
-export const INT32_MAX = 2_147_483_647;
+export { INT32_MAX };
 
 /** An id in a request body: a positive integer that fits the id columns. */
 export const refId = z.number().int().positive().max(INT32_MAX, 'no such id');

@@ -3,16 +3,12 @@ import type { TemplateRow } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
+import type { Actor } from '../project-resource.ts';
 import { TERRAFORM_APPS, templateRowToTemplate, type Template } from './template.ts';
 import { summariseTemplateTasks } from './template-tasks.ts';
 import type { TemplateValues } from './template.validation.ts';
 import type { VaultValues } from './vaults.validation.ts';
 
-/** Who makes a change, for the activity log. */
-export interface Actor {
-  projectId: number;
-  userId: number | null;
-}
 
 /** Loads a template of the project or throws 404. */
 export async function findTemplate(db: Db | Tx, projectId: number, id: number): Promise<TemplateRow> {

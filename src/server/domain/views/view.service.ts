@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { INT32_MAX } from '../shared/project-refs.ts';
-import type { Actor } from '../templates/template.service.ts';
+import type { Actor } from '../project-resource.ts';
 import type { ViewInput, ViewRow } from './view.ts';
 
 export async function findView(db: Db | Tx, projectId: number, id: number): Promise<ViewRow> {

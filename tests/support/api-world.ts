@@ -1,0 +1,111 @@
+import { insertTask } from './project-rows.ts';
+import { ADMIN, type Auth, type TestResponse, type TestServer } from './harness.ts';
+
+/** The secret values an API world stores, so tests can look for them in responses and logs. */
+export const WORLD_SECRETS = {
+  privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nworld-private-key-5d2e8f\n-----END OPENSSH PRIVATE KEY-----',
+  passphrase: 'world-passphrase-81c4',
+  keyPassword: 'world-login-password-3b9a',
+  varSecret: 'world-var-secret-6e1f',
+  envSecret: 'world-env-secret-0a7d',
+  environmentPassword: 'world-vault-password-47cc',
+  integrationSecret: 'world-hmac-secret-92fe',
+  memberPassword: 'world-member-password-d41b',
+} as const;
+
+/** Ids of everything an API world holds, named as the spec's path parameters. */
+export interface ApiWorld {
+  admin: Auth;
+  /** bearer header of the admin's API token */
+  bearer: Auth;
+  /** the admin's API token, as shown once at creation */
+  token: string;
+  base: string;
+  ids: {
+    project_id: number; key_id: number; login_key_id: number; repository_id: number; inventory_id: number;
+    environment_id: number; view_id: number; template_id: number; schedule_id: number; integration_id: number;
+    matcher_id: number; extractvalue_id: number; project_alias_id: number; integration_alias_id: number;
+    user_id: number; task_id: number; api_token_id: string;
+    /** a user in no project */
+    outsider_id: number;
+  };
+  /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
+  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number };
+}
+
+/**
+ * A project with one of every resource, created through the API as the env admin (ssh and
+ * login_password keys, repository, inventory, variable group with secrets, view, template,
+ * schedule, integration with matcher, value and aliases, a manager member), plus a task row
+ * inserted straight into the database (the tasks API is another part's).
+ * @example const w = await createApiWorld(s); await s.call('GET', `${w.base}/keys`, undefined, w.admin);
+ */
+export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.floor(Math.random() * 1e6)}`): Promise<ApiWorld> {
+  const admin = await s.login(ADMIN.login, ADMIN.password);
+  const post = async (path: string, body: unknown, expected = [200, 201]): Promise<TestResponse> => {
+    const res = await s.call('POST', path, body, admin);
+    if (!expected.includes(res.status)) throw new Error(`world: POST ${path} answered ${res.status} ${res.text}`);
+    return res;
+  };
+  const project = (await post('/api/projects', { name: `World ${tag}` })).body;
+  const base = `/api/project/${project.id}`;
+  const key = (await post(`${base}/keys`, {
+    name: 'Deploy key', type: 'ssh', ssh: { login: 'deploy', private_key: WORLD_SECRETS.privateKey, passphrase: WORLD_SECRETS.passphrase },
+  })).body;
+  const loginKey = (await post(`${base}/keys`, {
+    name: 'Vault password', type: 'login_password', login_password: { login: 'vault', password: WORLD_SECRETS.keyPassword },
+  })).body;
+  const integrationKey = (await post(`${base}/keys`, {
+    name: 'Webhook secret', type: 'login_password', login_password: { login: '', password: WORLD_SECRETS.integrationSecret },
+  })).body;
+  const repository = (await post(`${base}/repositories`, { name: 'Repo', git_url: '/srv/world-repo', git_branch: 'main', ssh_key_id: key.id })).body;
+  const inventory = (await post(`${base}/inventory`, { name: 'Hosts', type: 'static', inventory: 'localhost', ssh_key_id: key.id, become_key_id: loginKey.id })).body;
+  const environment = (await post(`${base}/environment`, {
+    name: 'Prod', json: '{"region":"eu"}', env: '{"MODE":"prod"}', password: WORLD_SECRETS.environmentPassword,
+    secrets: [
+      { operation: 'create', type: 'var', name: 'DB_PASSWORD', secret: WORLD_SECRETS.varSecret },
+      { operation: 'create', type: 'env', name: 'API_TOKEN', secret: WORLD_SECRETS.envSecret },
+    ],
+  })).body;
+  const view = (await post(`${base}/views`, { title: 'Deploys', position: 0 })).body;
+  const template = (await post(`${base}/templates`, {
+    name: 'Deploy', app: 'ansible', playbook: 'site.yml', repository_id: repository.id, inventory_id: inventory.id,
+    environment_id: environment.id, view_id: view.id, vaults: [{ type: 'password', vault_key_id: loginKey.id }],
+  })).body;
+  const schedule = (await post(`${base}/schedules`, { name: 'Nightly', template_id: template.id, cron_format: '0 3 * * *', active: true })).body;
+  const integration = (await post(`${base}/integrations`, {
+    name: 'Hook', template_id: template.id, auth_method: 'hmac', auth_header: 'X-Hub-Signature-256', auth_secret_id: integrationKey.id, searchable: true,
+  })).body;
+  const integrationsBase = `${base}/integrations/${integration.id}`;
+  const matcher = (await post(`${integrationsBase}/matchers`, { name: 'main only', match_type: 'body', key: 'ref', method: 'equals', value: 'refs/heads/main', body_data_type: 'json' })).body;
+  const value = (await post(`${integrationsBase}/values`, { name: 'commit', value_source: 'body', body_data_type: 'json', key: 'after', variable: 'COMMIT' })).body;
+  const projectAlias = (await post(`${base}/integrations/aliases`, undefined)).body;
+  const integrationAlias = (await post(`${integrationsBase}/aliases`, undefined)).body;
+  const member = (await post('/api/users', {
+    name: 'Member', username: `member-${tag}`, email: `member-${tag}@example.test`, password: WORLD_SECRETS.memberPassword,
+  })).body;
+  await post(`${base}/users`, { user_id: member.id, role: 'manager' }, [204]);
+  const outsider = (await post('/api/users', { name: 'Outsider', username: `outsider-${tag}`, email: `outsider-${tag}@example.test`, password: WORLD_SECRETS.memberPassword })).body;
+  const spareKey = (await post(`${base}/keys`, { name: 'Spare key', type: 'none' })).body;
+  const spare = {
+    key_id: spareKey.id,
+    repository_id: (await post(`${base}/repositories`, { name: 'Spare repo', git_url: '/srv/spare', git_branch: 'main', ssh_key_id: key.id })).body.id,
+    inventory_id: (await post(`${base}/inventory`, { name: 'Spare hosts', type: 'static', inventory: 'localhost', ssh_key_id: key.id })).body.id,
+    environment_id: (await post(`${base}/environment`, { name: 'Spare vars', json: '{}' })).body.id,
+    template_id: (await post(`${base}/templates`, {
+      name: 'Spare', app: 'bash', playbook: 'run.sh', repository_id: repository.id, inventory_id: inventory.id, environment_id: environment.id,
+    })).body.id,
+  };
+  const token = (await post('/api/user/tokens', { name: `world ${tag}` })).body;
+  const task = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'success', userId: member.id });
+  return {
+    admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
+    ids: {
+      project_id: project.id, key_id: key.id, login_key_id: loginKey.id, repository_id: repository.id, inventory_id: inventory.id,
+      environment_id: environment.id, view_id: view.id, template_id: template.id, schedule_id: schedule.id, integration_id: integration.id,
+      matcher_id: matcher.id, extractvalue_id: value.id, project_alias_id: projectAlias.id, integration_alias_id: integrationAlias.id,
+      user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id,
+    },
+    spare,
+  };
+}
