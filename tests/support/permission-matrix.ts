@@ -1,7 +1,8 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Permission, ROLE_PERMISSIONS, hasPermission } from '../../src/server/auth/permissions.ts';
 import type { Db } from '../../src/server/db/database.ts';
-import type { TestServer } from './harness.ts';
+import { DIALECTS } from './dialects.ts';
+import { startTestServer, type TestServer } from './harness.ts';
 import { buildWorld, CALLERS, type Caller, type World, type WorldUser } from './world.ts';
 
 /**
@@ -55,20 +56,63 @@ export function projectWrite(bits: number, status: number): Record<Caller, numbe
 
 export { Permission };
 
+/** Tables a refused request must leave alone (sessions and login attempts may move). */
+const GUARDED_TABLES = [
+  'user', 'api_token', 'project', 'project_user', 'event', 'access_key', 'repository', 'inventory', 'environment', 'template',
+  'template_vault', 'template_inventory', 'view', 'schedule', 'integration', 'integration_matcher', 'integration_extract_value',
+  'integration_alias', 'integration_delivery', 'task', 'option',
+] as const;
+
+async function countGuardedRows(db: Db): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of GUARDED_TABLES) {
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
+
 /**
  * Sends every row's request as every caller, each against a fresh world, and compares all
- * statuses of the row at once so a failure shows the whole line of the matrix.
+ * statuses of the row at once so a failure shows the whole line of the matrix. A refused
+ * request (401/403/404) must also change no row, and a 403 has an empty body, as in Semaphore.
  * @example for (const row of rows) it(row.route, () => checkMatrixRow(server, row));
  */
 export async function checkMatrixRow(s: TestServer, row: MatrixRow): Promise<void> {
   const method = row.route.split(' ')[0]!;
   const actual = {} as Record<Caller, number>;
+  const sideEffects: string[] = [];
   for (const caller of CALLERS) {
     const w = await buildWorld(s.deps.db);
     const self = w.self(caller);
     const ids = (await row.setup?.(s.deps.db, w)) ?? {};
+    const before = await countGuardedRows(s.deps.db);
     const res = await s.call(method, row.path(w, self, ids), row.body?.(w, self, ids), w.auth[caller]);
     actual[caller] = res.status;
+    if ([401, 403, 404].includes(res.status)) {
+      const after = await countGuardedRows(s.deps.db);
+      const changed = GUARDED_TABLES.filter((t) => after[t] !== before[t]);
+      if (changed.length) sideEffects.push(`${caller} got ${res.status} but changed ${changed.join(', ')}`);
+      if (res.status === 403 && res.text !== '') sideEffects.push(`${caller} got 403 with body ${res.text.slice(0, 80)}`);
+    }
   }
   expect(actual, row.route).toEqual(row.expect);
+  expect(sideEffects, row.route).toEqual([]);
+}
+
+/**
+ * Declares one test per row, for every dialect, on a server shared by the rows.
+ * @example describeMatrix('keys and repositories', RESOURCE_MATRIX);
+ */
+export function describeMatrix(area: string, rows: MatrixRow[]): void {
+  for (const dialect of DIALECTS) {
+    describe(`permission matrix: ${area} (${dialect})`, () => {
+      let s: TestServer;
+      beforeAll(async () => { s = await startTestServer(dialect); });
+      afterAll(async () => { await s.close(); });
+      for (const row of rows) {
+        it(`answers ${row.route} with the expected status for every caller`, () => checkMatrixRow(s, row));
+      }
+    });
+  }
 }

@@ -71,7 +71,7 @@ export function idParam(c: Context, name: string): number {
 export const fields = {
   name: z.string().trim().min(1, 'required').max(255, 'at most 255 characters'),
   text: (max = 65535) => z.string().max(max, `at most ${max} characters`),
-  id: z.number().int().positive(),
-  optionalId: z.number().int().positive().nullable().optional(),
-  count: z.number().int().min(0, 'must be 0 or greater'),
+  id: z.number().int().positive().max(INT32_MAX, 'no such id'),
+  optionalId: z.number().int().positive().max(INT32_MAX, 'no such id').nullable().optional(),
+  count: z.number().int().min(0, 'must be 0 or greater').max(INT32_MAX, 'too large'),
 };

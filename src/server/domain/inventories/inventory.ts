@@ -21,7 +21,7 @@ export const inventoryInputSchema = z.strictObject({
   project_id: z.number().int().nullable().optional(),
   type: z.string().max(64, 'at most 64 characters'),
   inventory: fields.text(1024 * 1024).optional(),
-  ssh_key_id: z.number().int().positive().nullable().optional(),
+  ssh_key_id: fields.optionalId,
   become_key_id: fields.optionalId,
   repository_id: fields.optionalId,
   holder_id: fields.optionalId,

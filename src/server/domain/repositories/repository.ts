@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Selectable } from 'kysely';
 import type { RepositoryTable } from '../../db/schema.ts';
-import { fields } from '../../http/validation.ts';
+import { fields, INT32_MAX } from '../../http/validation.ts';
 
 export type RepositoryRow = Selectable<RepositoryTable>;
 
@@ -12,7 +12,7 @@ export const repositoryInputSchema = z.strictObject({
   project_id: z.number().int().nullable().optional(),
   git_url: z.string().trim().min(1, 'required').max(2048, 'at most 2048 characters'),
   git_branch: z.string().trim().max(255, 'at most 255 characters').nullable().optional(),
-  ssh_key_id: z.number({ error: 'required; choose a key (None for public repositories)' }).int().positive(),
+  ssh_key_id: z.number({ error: 'required; choose a key (None for public repositories)' }).int().positive().max(INT32_MAX, 'no such id'),
 });
 export type RepositoryInput = z.infer<typeof repositoryInputSchema>;
 

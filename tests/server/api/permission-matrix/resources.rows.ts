@@ -1,0 +1,31 @@
+import { Permission, projectRead, projectWrite, type MatrixRow } from '../../../support/permission-matrix.ts';
+import { insertProjectResources } from '../../../support/resource-rows.ts';
+
+const p = (w: { projectId: number }) => `/api/project/${w.projectId}`;
+const setup: MatrixRow['setup'] = (db, w) => insertProjectResources(db, w.projectId);
+
+/** A resource of the key store family: its path, its id names in ResourceIds and a body it accepts. */
+interface Family { path: string; id: string; spare: string; body: (ids: Record<string, number>) => unknown }
+
+const FAMILIES: Family[] = [
+  { path: 'keys', id: 'key', spare: 'spareKey', body: () => ({ name: 'K', type: 'none' }) },
+  { path: 'repositories', id: 'repository', spare: 'spareRepository', body: (ids) => ({ name: 'R', git_url: '/srv/r', git_branch: 'main', ssh_key_id: ids.key }) },
+  { path: 'inventory', id: 'inventory', spare: 'spareInventory', body: (ids) => ({ name: 'I', type: 'static', inventory: 'localhost', ssh_key_id: ids.key }) },
+  { path: 'environment', id: 'environment', spare: 'spareEnvironment', body: () => ({ name: 'E', json: '{}' }) },
+];
+
+/**
+ * Keys, repositories, inventories and variable groups × every caller: any member reads (refs
+ * included), owner and manager write (ManageResources), task_runner and guest get 403.
+ */
+export const RESOURCES_MATRIX: MatrixRow[] = FAMILIES.flatMap((f): MatrixRow[] => [
+  { route: `GET /api/project/{id}/${f.path}`, setup, path: (w) => `${p(w)}/${f.path}`, expect: projectRead() },
+  { route: `GET /api/project/{id}/${f.path}/{${f.id}}`, setup, path: (w, _, ids) => `${p(w)}/${f.path}/${ids[f.id]}`, expect: projectRead() },
+  { route: `GET /api/project/{id}/${f.path}/{${f.id}}/refs`, setup, path: (w, _, ids) => `${p(w)}/${f.path}/${ids[f.id]}/refs`, expect: projectRead() },
+  { route: `POST /api/project/{id}/${f.path}`, setup, path: (w) => `${p(w)}/${f.path}`, body: (_, __, ids) => f.body(ids), expect: projectWrite(Permission.ManageResources, 201) },
+  {
+    route: `PUT /api/project/{id}/${f.path}/{${f.id}}`, setup, path: (w, _, ids) => `${p(w)}/${f.path}/${ids[f.id]}`,
+    body: (_, __, ids) => f.body(ids), expect: projectWrite(Permission.ManageResources, 204),
+  },
+  { route: `DELETE /api/project/{id}/${f.path}/{unused ${f.id}}`, setup, path: (w, _, ids) => `${p(w)}/${f.path}/${ids[f.spare]}`, expect: projectWrite(Permission.ManageResources, 204) },
+]);

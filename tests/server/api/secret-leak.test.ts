@@ -1,0 +1,111 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DIALECTS } from '../../support/dialects.ts';
+import { startTestServer, type TestServer } from '../../support/harness.ts';
+import { createApiWorld, WORLD_SECRETS, type ApiWorld } from '../../support/api-world.ts';
+import { expectNoSecrets, storedSecretForms } from '../../support/secrets.ts';
+
+const ROTATED = { privateKey: 'rotated-private-key-1c7e', password: 'rotated-login-password-8d02', varSecret: 'rotated-var-secret-55ab' };
+const NEW_USER_PASSWORD = 'changed-user-password-e3f9';
+const WRONG_PASSWORD = 'mistyped-password-6b1c';
+
+/** Path parameters of GET routes filled from the world (the value of the first alternative for `{a|b}`). */
+function fillGetPath(w: ApiWorld, path: string, alias: string): string {
+  const byName: Record<string, string | number> = {
+    ...w.ids, value_id: w.ids.extractvalue_id, token_id: w.ids.api_token_id, app_id: 'ansible', alias,
+    alias_id: path.includes(':integration_id/') ? w.ids.integration_alias_id : w.ids.project_alias_id,
+  };
+  return path.replace(/:(\w+)/g, (_, name: string) => {
+    if (byName[name] === undefined) throw new Error(`no value for :${name} in ${path}`);
+    return String(byName[name]);
+  });
+}
+
+/** Everything written to the console or the process streams while `run` runs. */
+async function captureLogs<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+  const lines: string[] = [];
+  const keep = (...args: unknown[]) => { lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a) ?? String(a))).join(' ')); };
+  const spies = [
+    ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation(keep)),
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => { lines.push(String(chunk)); return true; }),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => { lines.push(String(chunk)); return true; }),
+  ];
+  try {
+    return { result: await run(), lines };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`no secret leaves the server (${dialect})`, () => {
+    let s: TestServer;
+    const responses: string[] = [];
+    const logs: string[] = [];
+    let visited: string[] = [];
+    let token = '';
+
+    beforeAll(async () => {
+      s = await startTestServer(dialect);
+      const captured = await captureLogs(async () => {
+        const w = await createApiWorld(s);
+        const record = async (method: string, path: string, body?: unknown, auth = w.admin) => {
+          const res = await s.call(method, path, body, auth);
+          responses.push(res.text);
+          return res;
+        };
+        // rotate every kind of secret once, so update paths are covered too
+        await record('PUT', `${w.base}/keys/${w.ids.key_id}`, { name: 'Deploy key', type: 'ssh', override_secret: true, ssh: { login: 'deploy', private_key: ROTATED.privateKey } });
+        await record('PUT', `${w.base}/keys/${w.ids.login_key_id}`, { name: 'Vault password', type: 'login_password', override_secret: true, login_password: { password: ROTATED.password } });
+        const group = (await record('GET', `${w.base}/environment/${w.ids.environment_id}`)).body;
+        const secret = group.secrets.find((x: { name: string }) => x.name === 'DB_PASSWORD');
+        await record('PUT', `${w.base}/environment/${w.ids.environment_id}`, {
+          name: 'Prod', json: '{}', secrets: [{ id: secret.id, operation: 'update', type: 'var', name: 'DB_PASSWORD', secret: ROTATED.varSecret }],
+        });
+        await record('POST', `/api/users/${w.ids.user_id}/password`, { password: NEW_USER_PASSWORD });
+        await record('POST', '/api/auth/login', { auth: 'admin', password: WRONG_PASSWORD }, {});
+        const alias = (await s.deps.db.selectFrom('integration_alias').select('alias').where('id', '=', w.ids.integration_alias_id).executeTakeFirstOrThrow()).alias;
+        const delivery = JSON.stringify({ ref: 'refs/heads/main', after: 'abc123' });
+        const signature = `sha256=${createHmac('sha256', WORLD_SECRETS.integrationSecret).update(delivery).digest('hex')}`;
+        const hook = await s.api.request(`/api/integrations/${alias}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: delivery });
+        responses.push(await hook.text());
+
+        const gets = [...new Set(s.api.routes.filter((r) => r.method === 'GET').map((r) => r.path))];
+        for (const path of gets) {
+          const url = fillGetPath(w, path, alias);
+          const res = await record('GET', url);
+          visited.push(`${res.status} ${url}`);
+          // the same through the API token, which must not echo itself back either
+          responses.push((await s.call('GET', url, undefined, w.bearer)).text);
+        }
+        return w;
+      });
+      logs.push(...captured.lines);
+      token = captured.result.token;
+      visited = visited.sort();
+    });
+    afterAll(async () => { await s.close(); });
+
+    it('answers every GET route of the API, so the search below covers them all', () => {
+      expect(visited.length).toBeGreaterThan(50);
+      expect(visited.filter((line) => !/^(200|204) /.test(line))).toEqual([]);
+    });
+
+    it('shows no key, password, token or variable secret (plain, base64 or sealed) in any response', async () => {
+      const stored = await storedSecretForms(s.deps.db);
+      expect(stored.length).toBeGreaterThan(5);
+      expectNoSecrets(responses, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD], stored);
+    });
+
+    it('writes no secret to any log line', async () => {
+      expectNoSecrets(logs, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD], await storedSecretForms(s.deps.db));
+    });
+
+    it('never returns an API token after its creation', async () => {
+      const tokens = await s.deps.db.selectFrom('api_token').select(['hash', 'prefix']).execute();
+      expect(tokens.length).toBeGreaterThan(0);
+      expect(token).toHaveLength(44);
+      expectNoSecrets([...responses, ...logs], [token, token.toUpperCase()], tokens.map((t) => t.hash));
+    });
+  });
+}

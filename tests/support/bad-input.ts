@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { Db } from '../../src/server/db/database.ts';
+import { DIALECTS } from './dialects.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+import { buildWorld, type World } from './world.ts';
+import { insertProjectResources, type ResourceIds } from './resource-rows.ts';
+
+/**
+ * `number`: a non-negative integer column value or id; `signed`: an integer that may be negative;
+ * `json`: JSON text, or an object the server serialises.
+ */
+export type FieldType = 'string' | 'number' | 'signed' | 'boolean' | 'object' | 'array' | 'json';
+
+/** What a route's path and bodies are built from: a world and one of every resource in its project. */
+export interface BadInputContext { w: World; ids: ResourceIds }
+
+/**
+ * A write route and a body it accepts. `fields` gives each field's type, so every field gets
+ * values of the wrong type; `maxLength` is a string field's limit (default 255), so it gets one
+ * character more; `extra` adds bodies particular to the route.
+ */
+export interface WriteRoute {
+  route: string;
+  path: (x: BadInputContext) => string;
+  valid: (x: BadInputContext) => Record<string, unknown>;
+  fields: Record<string, FieldType>;
+  maxLength?: Record<string, number>;
+  /** why the route takes fields it does not know (then there is no "unknown field" case) */
+  unknownFieldsAllowed?: string;
+  extra?: (x: BadInputContext) => [string, unknown][];
+}
+
+const WRONG_VALUES: Record<FieldType, unknown[]> = {
+  string: [12345, true, {}, [], 'a\u0000b'],
+  number: ['12', true, 1.5, -3, {}, 1e20, 99_999_999_999],
+  signed: ['12', true, 1.5, {}, 1e20],
+  json: [12345, true, [], 'a\u0000b', '[1]'],
+  boolean: ['yes', 1, null, {}],
+  object: ['text', 1, [], true],
+  array: ['text', 1, {}, [null]],
+};
+
+/** Malformed, ill-typed, unknown and oversized bodies for one route, each with a label. */
+export function badBodies(r: WriteRoute, x: BadInputContext): [string, string][] {
+  const valid = r.valid(x);
+  const cases: [string, string][] = [
+    ['truncated JSON', JSON.stringify(valid).slice(0, -3)],
+    ['not JSON at all', 'name=x&role=owner'],
+    ['a JSON array', '[]'],
+    ['a JSON string', '"text"'],
+    ['a JSON number', '123'],
+    ['JSON true', 'true'],
+    ['JSON null', 'null'],
+  ];
+  if (!r.unknownFieldsAllowed) cases.push(['an unknown field', JSON.stringify({ ...valid, surprise: 'field' })]);
+  for (const [field, type] of Object.entries(r.fields)) {
+    for (const wrong of WRONG_VALUES[type]) cases.push([`${field} = ${JSON.stringify(wrong)}`, JSON.stringify({ ...valid, [field]: wrong })]);
+    if (type === 'string' || type === 'json') {
+      const length = (r.maxLength?.[field] ?? 255) + 1;
+      cases.push([`${field} of ${length} characters`, JSON.stringify({ ...valid, [field]: 'x'.repeat(length) })]);
+    }
+  }
+  for (const [label, body] of r.extra?.(x) ?? []) cases.push([label, typeof body === 'string' ? body : JSON.stringify(body)]);
+  return cases;
+}
+
+/** Every row of every table, in a stable order, to prove a refused request changed nothing. */
+export async function snapshotDatabase(db: Db): Promise<Record<string, string[]>> {
+  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((name) => !name.startsWith('kysely_')).sort();
+  const out: Record<string, string[]> = {};
+  for (const table of tables) {
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
+    // sessions move `last_active` on every signed-in call; that is not a change the request made
+    out[table] = rows.rows.map((row) => JSON.stringify(table === 'session' ? { ...row, last_active: undefined } : row)).sort();
+  }
+  return out;
+}
+
+/**
+ * For every dialect: each route gets every bad body (4xx with `{"error"}`, never 500, database
+ * unchanged), then an 11 MB body (413), and finally its valid body (2xx), so the bad cases fail
+ * for the reason they name.
+ * @example describeBadInput('keys', [{ route: 'POST /api/project/{id}/keys', ... }]);
+ */
+export function describeBadInput(area: string, routes: WriteRoute[]): void {
+  for (const dialect of DIALECTS) {
+    describe(`bad input to ${area} (${dialect})`, () => {
+      let s: TestServer;
+      let x: BadInputContext;
+      beforeAll(async () => {
+        s = await startTestServer(dialect);
+        const w = await buildWorld(s.deps.db);
+        x = { w, ids: await insertProjectResources(s.deps.db, w.projectId) };
+      });
+      afterAll(async () => { await s.close(); });
+
+      for (const r of routes) {
+        const method = r.route.split(' ')[0]!;
+        it(`answers ${r.route} with 4xx and {"error"} for malformed, ill-typed, unknown and oversized input, changing nothing`, async () => {
+          const before = await snapshotDatabase(s.deps.db);
+          const failures: string[] = [];
+          for (const [label, body] of badBodies(r, x)) {
+            const res = await s.call(method, r.path(x), body, x.w.auth.admin);
+            if (res.status < 400 || res.status >= 500 || typeof res.body?.error !== 'string') failures.push(`${label}: ${res.status} ${res.text.slice(0, 120)}`);
+          }
+          expect(failures).toEqual([]);
+          expect(await snapshotDatabase(s.deps.db)).toEqual(before);
+        });
+
+        it(`answers ${r.route} with 413 for an 11 MB body, changing nothing`, async () => {
+          const before = await snapshotDatabase(s.deps.db);
+          const huge = JSON.stringify({ ...r.valid(x), name: 'x'.repeat(11 * 1024 * 1024) });
+          expect((await s.call(method, r.path(x), huge, x.w.auth.admin)).status).toBe(413);
+          expect(await snapshotDatabase(s.deps.db)).toEqual(before);
+        });
+      }
+
+      it('still accepts the valid bodies (so the cases above fail for the reason they name)', async () => {
+        for (const r of routes) {
+          const res = await s.call(r.route.split(' ')[0]!, r.path(x), r.valid(x), x.w.auth.admin);
+          expect(res.status, `${r.route}: ${res.text}`).toBeLessThan(300);
+        }
+      });
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import { expect } from 'vitest';
+import type { Db } from '../../src/server/db/database.ts';
+
+/**
+ * What stored secrets look like at rest: sealed key secrets, sealed variable-group passwords,
+ * token hashes and password hashes. None of them may ever leave the server either.
+ * @example const forms = await storedSecretForms(s.deps.db);
+ */
+export async function storedSecretForms(db: Db): Promise<string[]> {
+  const keys = await db.selectFrom('access_key').select('secret').where('secret', 'is not', null).execute();
+  const groups = await db.selectFrom('environment').select('password').where('password', 'is not', null).where('password', '!=', '').execute();
+  const tokens = await db.selectFrom('api_token').select('hash').execute();
+  const users = await db.selectFrom('user').select('password').where('password', '!=', '').execute();
+  return [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!), ...tokens.map((t) => t.hash), ...users.map((u) => u.password)]
+    .filter((value) => value.length >= 8);
+}
+
+/**
+ * Fails naming every secret (plain, base64, or any of `stored`) found in `texts`.
+ * @example expectNoSecrets(responses, [PASSWORD], await storedSecretForms(s.deps.db));
+ */
+export function expectNoSecrets(texts: string[], secrets: string[], stored: string[] = []): void {
+  const needles = [
+    ...secrets.flatMap((secret) => [[secret, secret], [`base64 of ${secret}`, Buffer.from(secret).toString('base64')]]),
+    ...stored.map((value) => [`stored form ${value.slice(0, 12)}…`, value]),
+  ] as [string, string][];
+  const all = texts.join('\n');
+  // a JSON body escapes newlines, so look for the escaped form of multi-line secrets too
+  const found = needles.filter(([, needle]) => all.includes(needle) || all.includes(JSON.stringify(needle).slice(1, -1))).map(([label]) => label);
+  expect(found).toEqual([]);
+}
