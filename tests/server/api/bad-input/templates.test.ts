@@ -1,44 +1,4 @@
-import { describeBadInput, type BadInputContext, type WriteRoute } from '../../../support/bad-input.ts';
-
-const p = ({ w }: BadInputContext) => `/api/project/${w.projectId}`;
-const template = ({ ids }: BadInputContext) => ({
-  name: 'T', app: 'bash', playbook: 'a.sh', repository_id: ids.repository, inventory_id: ids.inventory, environment_id: ids.environment,
-  view_id: ids.view, survey_vars: [], vaults: [], task_params: {}, description: 'd', git_branch: 'main', autorun: false,
-});
-const templateFields = {
-  name: 'string', app: 'string', playbook: 'string', description: 'string', git_branch: 'string', repository_id: 'number', inventory_id: 'number',
-  environment_id: 'number', view_id: 'number', survey_vars: 'array', vaults: 'array', task_params: 'object', autorun: 'boolean',
-} as const;
-const templateLimits = { app: 64, playbook: 4096, description: 65535 };
-const schedule = ({ ids }: BadInputContext) => ({ name: 'S', template_id: ids.template, cron_format: '* * * * *', active: false });
-const scheduleFields = { name: 'string', template_id: 'number', cron_format: 'string', active: 'boolean' } as const;
-
-/** Every POST/PUT with a body of templates, views and schedules. */
-const TEMPLATE_WRITES: WriteRoute[] = [
-  {
-    route: 'POST /api/project/{id}/templates', path: (x) => `${p(x)}/templates`, valid: template, fields: templateFields, maxLength: templateLimits,
-    extra: () => [['survey_vars = "x"', { survey_vars: 'x' }], ['arguments that are not a JSON array', { name: 'T', app: 'bash', playbook: 'a', arguments: '{' }]],
-  },
-  { route: 'PUT /api/project/{id}/templates/{t}', path: (x) => `${p(x)}/templates/${x.ids.spareTemplate}`, valid: template, fields: templateFields, maxLength: templateLimits },
-  {
-    route: 'PUT /api/project/{id}/templates/{t}/description', path: (x) => `${p(x)}/templates/${x.ids.template}/description`,
-    valid: () => ({ description: 'x' }), fields: { description: 'string' }, maxLength: { description: 65535 },
-    unknownFieldsAllowed: 'clients send the whole template; only `description` is read',
-  },
-  { route: 'POST /api/project/{id}/views', path: (x) => `${p(x)}/views`, valid: () => ({ title: 'V', position: 1 }), fields: { title: 'string', position: 'number' } },
-  { route: 'PUT /api/project/{id}/views/{v}', path: (x) => `${p(x)}/views/${x.ids.view}`, valid: () => ({ title: 'V', position: 1 }), fields: { title: 'string', position: 'number' } },
-  {
-    route: 'POST /api/project/{id}/views/positions', path: (x) => `${p(x)}/views/positions`, valid: (x) => ({ [x.ids.view]: 2 }), fields: {}, unknownFieldsAllowed: 'its keys are view ids',
-    extra: (x) => [['a position that is text', { [x.ids.view]: 'first' }], ['a key that is no id', { first: 1 }], ['an id beyond the column', { '99999999999999': 1 }], ['a huge position', { [x.ids.view]: 1e12 }]],
-  },
-  { route: 'POST /api/project/{id}/schedules', path: (x) => `${p(x)}/schedules`, valid: schedule, fields: scheduleFields },
-  { route: 'PUT /api/project/{id}/schedules/{s}', path: (x) => `${p(x)}/schedules/${x.ids.schedule}`, valid: schedule, fields: scheduleFields },
-  { route: 'PUT /api/project/{id}/schedules/{s}/active', path: (x) => `${p(x)}/schedules/${x.ids.schedule}/active`, valid: () => ({ active: true }), fields: { active: 'boolean' },
-    unknownFieldsAllowed: 'clients send the whole schedule; only `active` is read',
-  },
-  { route: 'POST /api/project/{id}/schedules/validate', path: (x) => `${p(x)}/schedules/validate`, valid: () => ({ cron_format: '* * * * *' }), fields: { cron_format: 'string' },
-    unknownFieldsAllowed: 'clients send the whole schedule to check its cron; nothing is written',
-  },
-];
+import { describeBadInput } from '../../../support/bad-input.ts';
+import { TEMPLATE_WRITES } from './templates.writes.ts';
 
 describeBadInput('templates, views and schedules', TEMPLATE_WRITES);
