@@ -10,6 +10,8 @@ import { systemRoutes } from './api/system.routes.ts';
 import { userRoutes } from './api/user.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { projectRoutes } from './api/project.routes.ts';
+import { tasksRoutes } from './api/tasks.routes.ts';
+import { activeTasksRoutes } from './api/active-tasks.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -37,6 +39,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
   secured.route('/project/:project_id', projectRoutes);
+  secured.route('/project/:project_id', tasksRoutes);
+  secured.route('/tasks', activeTasksRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));

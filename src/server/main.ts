@@ -1,6 +1,7 @@
 import type { Config } from './config/config.ts';
 import { boot } from './boot.ts';
 import { createHostServer } from './host/http-server.ts';
+import { startEngine } from './engine/engine.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -9,10 +10,12 @@ import { createHostServer } from './host/http-server.ts';
 export async function runServer(config: Config): Promise<void> {
   const deps = await boot(config);
   const host = await createHostServer(deps);
+  const engine = await startEngine(deps);
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
   console.log(`[signalbox] listening on http://${config.interface || 'localhost'}:${config.port} (${config.db.dialect})`);
   const stop = async (signal: string) => {
     console.log(`[signalbox] ${signal}: shutting down`);
+    await engine.stop();
     await host.close();
     await deps.db.destroy();
     process.exit(0);

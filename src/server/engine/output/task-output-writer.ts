@@ -1,0 +1,111 @@
+import type { Db } from '../../db/database.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import { now } from '../../lib/time.ts';
+import { insertOutputLines, type OutputLine } from './insert-output.ts';
+
+export interface OutputWriterOptions {
+  /** write when this many lines wait */
+  batchLines?: number;
+  /** ...or when the oldest waiting line is this old */
+  flushMs?: number;
+  /** above this many waiting lines `write` returns false: the producer should pause */
+  highWater?: number;
+}
+
+/**
+ * A task's log: lines are buffered and written in batches (one INSERT per batch, never per
+ * line), each written line is published as a bus `log` message, and `write` reports
+ * back-pressure so a process printing millions of lines is paused instead of filling memory.
+ * @example const out = new TaskOutputWriter(deps, task); if (!out.write('hello')) await out.drained(); await out.close();
+ */
+export class TaskOutputWriter {
+  readonly #db: Db;
+  readonly #bus: EventBus;
+  readonly #taskId: number;
+  readonly #projectId: number;
+  readonly #batchLines: number;
+  readonly #flushMs: number;
+  readonly #highWater: number;
+  #pending: OutputLine[] = [];
+  #timer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> | null = null;
+  #drainWaiters: (() => void)[] = [];
+  #failed = false;
+
+  constructor(deps: { db: Db; bus: EventBus }, task: { id: number; project_id: number }, options: OutputWriterOptions = {}) {
+    this.#db = deps.db;
+    this.#bus = deps.bus;
+    this.#taskId = task.id;
+    this.#projectId = task.project_id;
+    this.#batchLines = options.batchLines ?? 500;
+    this.#flushMs = options.flushMs ?? 100;
+    this.#highWater = options.highWater ?? 20_000;
+  }
+
+  /** Queues one line; false means "pause until `drained()`". */
+  write(output: string, time: string = now()): boolean {
+    this.#pending.push({ time, output });
+    if (this.#pending.length >= this.#batchLines) this.#startFlush();
+    else this.#timer ??= setTimeout(() => this.#startFlush(), this.#flushMs);
+    return this.#pending.length < this.#highWater;
+  }
+
+  /** Resolves once the waiting lines are below the high-water mark. */
+  drained(): Promise<void> {
+    if (this.#pending.length < this.#highWater) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  /** Writes everything queued so far. */
+  async flush(): Promise<void> {
+    while (this.#flushing || this.#pending.length) {
+      if (!this.#flushing) this.#startFlush();
+      await this.#flushing;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #startFlush(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#flushing || !this.#pending.length) return;
+    this.#flushing = this.#writeAll().finally(() => {
+      this.#flushing = null;
+      if (this.#pending.length >= this.#batchLines) this.#startFlush();
+      else if (this.#pending.length) this.#timer ??= setTimeout(() => this.#startFlush(), this.#flushMs);
+    });
+  }
+
+  async #writeAll(): Promise<void> {
+    while (this.#pending.length) {
+      const batch = this.#pending;
+      this.#pending = [];
+      this.#releaseWaiters();
+      if (!this.#failed) {
+        try {
+          await insertOutputLines(this.#db, this.#taskId, batch);
+        } catch (err) {
+          // The task row may be gone (deleted mid-run); keep the process running, stop storing.
+          this.#failed = true;
+          console.warn(`[engine] task ${this.#taskId}: output not stored: ${(err as Error).message}`);
+        }
+      }
+      for (const line of batch) {
+        this.#bus.publish({ type: 'log', project_id: this.#projectId, task_id: this.#taskId, time: line.time, output: line.output });
+      }
+    }
+    this.#releaseWaiters();
+  }
+
+  #releaseWaiters(): void {
+    if (this.#pending.length >= this.#highWater) return;
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
