@@ -8,7 +8,7 @@ import { takeTaskSecrets } from './queue/task-secrets.ts';
 import { recoverInterruptedTasks } from './queue/recover-tasks.ts';
 import { pruneTemplateTasks } from './queue/prune-template-tasks.ts';
 import { autorunDeploys } from './queue/autorun-deploys.ts';
-import { isFinished } from './task-status.ts';
+import { isFinished, publishTaskUpdate } from './task-status.ts';
 
 /** A slow safety sweep for tasks queued where this process's bus cannot see them (another server). */
 const SWEEP_MS = 15_000;
@@ -37,6 +37,7 @@ export async function startEngine(deps: Deps): Promise<Engine> {
   let idleWaiters: (() => void)[] = [];
 
   const startJob = (task: TaskRow) => {
+    publishTaskUpdate(deps.bus, task);
     const job = new LocalJob(deps, task, takeTaskSecrets(task.id));
     const done = job.run().then(async (status) => {
       if (status === 'success') await autorunDeploys(deps, task).catch((err) => console.warn(`[engine] autorun after task ${task.id} failed: ${err.message}`));

@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../db/database.ts';
 
 /** prefix ending in a non-digit, a run of digits, suffix starting with a non-digit (reference §5.9) */
-const VERSION_PATTERN = /^(.*?\D)?(\d+)(\D.*)?$/;
+const VERSION_PATTERN = /^(.*\D)?(\d+)(\D.*)?$/;
 
 /**
  * The next version of a build template: `start_version` for the first build, else the last
