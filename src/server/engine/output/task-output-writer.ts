@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { EventBus } from '../../events/event-bus.ts';
 import { now } from '../../lib/time.ts';
-import { insertOutputLines, type OutputLine } from './insert-output.ts';
+import { insertOutputGroup, type OutputGroup } from './insert-output.ts';
 
 export interface OutputWriterOptions {
   /** write when this many lines wait */
@@ -26,11 +26,14 @@ export class TaskOutputWriter {
   readonly #batchLines: number;
   readonly #flushMs: number;
   readonly #highWater: number;
-  #pending: OutputLine[] = [];
+  /** waiting lines, grouped by timestamp (lines of one read share it) */
+  #pending: OutputGroup[] = [];
+  #pendingCount = 0;
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
   #drainWaiters: (() => void)[] = [];
   #failed = false;
+  #closed = false;
 
   constructor(deps: { db: Db; bus: EventBus }, task: { id: number; project_id: number }, options: OutputWriterOptions = {}) {
     this.#db = deps.db;
@@ -39,26 +42,30 @@ export class TaskOutputWriter {
     this.#projectId = task.project_id;
     this.#batchLines = options.batchLines ?? 500;
     this.#flushMs = options.flushMs ?? 100;
-    this.#highWater = options.highWater ?? 20_000;
+    this.#highWater = options.highWater ?? 10_000;
   }
 
-  /** Queues one line; false means "pause until `drained()`". */
+  /** Queues one line; false means "pause until `drained()`". Lines after `close()` are dropped. */
   write(output: string, time: string = now()): boolean {
-    this.#pending.push({ time, output });
-    if (this.#pending.length >= this.#batchLines) this.#startFlush();
+    if (this.#closed) return true;
+    const last = this.#pending[this.#pending.length - 1];
+    if (last && last.time === time) last.outputs.push(output);
+    else this.#pending.push({ time, outputs: [output] });
+    this.#pendingCount++;
+    if (this.#pendingCount >= this.#batchLines) this.#startFlush();
     else this.#timer ??= setTimeout(() => this.#startFlush(), this.#flushMs);
-    return this.#pending.length < this.#highWater;
+    return this.#pendingCount < this.#highWater;
   }
 
   /** Resolves once the waiting lines are below the high-water mark. */
   drained(): Promise<void> {
-    if (this.#pending.length < this.#highWater) return Promise.resolve();
+    if (this.#pendingCount < this.#highWater) return Promise.resolve();
     return new Promise((resolve) => this.#drainWaiters.push(resolve));
   }
 
   /** Writes everything queued so far. */
   async flush(): Promise<void> {
-    while (this.#flushing || this.#pending.length) {
+    while (this.#flushing || this.#pendingCount) {
       if (!this.#flushing) this.#startFlush();
       await this.#flushing;
     }
@@ -66,6 +73,7 @@ export class TaskOutputWriter {
 
   async close(): Promise<void> {
     await this.flush();
+    this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
   }
@@ -73,37 +81,40 @@ export class TaskOutputWriter {
   #startFlush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    if (this.#flushing || !this.#pending.length) return;
+    if (this.#flushing || !this.#pendingCount) return;
     this.#flushing = this.#writeAll().finally(() => {
       this.#flushing = null;
-      if (this.#pending.length >= this.#batchLines) this.#startFlush();
-      else if (this.#pending.length) this.#timer ??= setTimeout(() => this.#startFlush(), this.#flushMs);
+      if (this.#pendingCount >= this.#batchLines) this.#startFlush();
+      else if (this.#pendingCount) this.#timer ??= setTimeout(() => this.#startFlush(), this.#flushMs);
     });
   }
 
   async #writeAll(): Promise<void> {
-    while (this.#pending.length) {
+    while (this.#pendingCount) {
       const batch = this.#pending;
       this.#pending = [];
+      this.#pendingCount = 0;
       this.#releaseWaiters();
-      if (!this.#failed) {
-        try {
-          await insertOutputLines(this.#db, this.#taskId, batch);
-        } catch (err) {
-          // The task row may be gone (deleted mid-run); keep the process running, stop storing.
-          this.#failed = true;
-          console.warn(`[engine] task ${this.#taskId}: output not stored: ${(err as Error).message}`);
+      for (const group of batch) {
+        if (!this.#failed) {
+          try {
+            await insertOutputGroup(this.#db, this.#taskId, group.time, group.outputs);
+          } catch (err) {
+            // The task row may be gone (deleted mid-run); keep the process running, stop storing.
+            this.#failed = true;
+            console.warn(`[engine] task ${this.#taskId}: output not stored: ${(err as Error).message}`);
+          }
         }
-      }
-      for (const line of batch) {
-        this.#bus.publish({ type: 'log', project_id: this.#projectId, task_id: this.#taskId, time: line.time, output: line.output });
+        for (const output of group.outputs) {
+          this.#bus.publish({ type: 'log', project_id: this.#projectId, task_id: this.#taskId, time: group.time, output });
+        }
       }
     }
     this.#releaseWaiters();
   }
 
   #releaseWaiters(): void {
-    if (this.#pending.length >= this.#highWater) return;
+    if (this.#pendingCount >= this.#highWater) return;
     const waiters = this.#drainWaiters;
     this.#drainWaiters = [];
     for (const resolve of waiters) resolve();

@@ -1,32 +1,42 @@
 /** Longest line kept whole; longer runs without a newline are cut into pieces of this size. */
-const MAX_LINE_CHARS = 1024 * 1024;
+const MAX_LINE_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+const CR = 0x0d;
 
 /**
- * Turns chunks of text into complete lines (without `\n` or a trailing `\r`), keeping the
- * unfinished tail for the next chunk.
- * @example const split = new LineSplitter(); split.push('a\nb'); // ['a']; split.end(); // ['b']
+ * Turns chunks of bytes into complete UTF-8 lines (without `\n` or a trailing `\r`), keeping
+ * the unfinished tail for the next chunk. Works on Buffers so each line becomes its own small
+ * string: splitting a decoded chunk would give slices that keep the whole chunk alive, which
+ * shows up as memory growth on tasks printing millions of lines.
+ * @example const split = new LineSplitter(); split.push(Buffer.from('a\nb')); // ['a']; split.end(); // ['b']
  */
 export class LineSplitter {
-  #tail = '';
+  #tail: Buffer | null = null;
 
-  push(chunk: string): string[] {
-    const text = this.#tail + chunk;
-    const parts = text.split('\n');
-    this.#tail = parts.pop()!;
-    if (this.#tail.length > MAX_LINE_CHARS) {
-      parts.push(this.#tail);
-      this.#tail = '';
+  push(chunk: Buffer): string[] {
+    const data = this.#tail ? Buffer.concat([this.#tail, chunk]) : chunk;
+    const lines: string[] = [];
+    let start = 0;
+    for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
+      lines.push(decodeLine(data, start, nl));
+      start = nl + 1;
     }
-    for (let i = 0; i < parts.length; i++) {
-      const line = parts[i]!;
-      if (line.endsWith('\r')) parts[i] = line.slice(0, -1);
+    if (data.length - start > MAX_LINE_BYTES) {
+      lines.push(decodeLine(data, start, data.length));
+      start = data.length;
     }
-    return parts;
+    // Copy the tail: a view would keep the whole chunk alive until the next newline.
+    this.#tail = start < data.length ? Buffer.from(data.subarray(start)) : null;
+    return lines;
   }
 
   end(): string[] {
     const rest = this.#tail;
-    this.#tail = '';
-    return rest ? [rest.endsWith('\r') ? rest.slice(0, -1) : rest] : [];
+    this.#tail = null;
+    return rest && rest.length ? [decodeLine(rest, 0, rest.length)] : [];
   }
+}
+
+function decodeLine(data: Buffer, start: number, end: number): string {
+  return data.toString('utf8', start, end > start && data[end - 1] === CR ? end - 1 : end);
 }

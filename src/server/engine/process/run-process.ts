@@ -95,9 +95,8 @@ export function startProcess(spec: ProcessSpec, sink: LineSink): RunningProcess 
 
 function readLines(stream: Readable, sink: LineSink, pause: () => void): Promise<void> {
   const splitter = new LineSplitter();
-  stream.setEncoding('utf8');
   return new Promise((resolve) => {
-    stream.on('data', (chunk: string) => {
+    stream.on('data', (chunk: Buffer) => {
       const time = now();
       let full = false;
       for (const line of splitter.push(chunk)) if (!sink.write(line, time)) full = true;
