@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: task engine figures on a fresh database (SQLite by default; BENCH_DIALECT=
  * postgres for PostgreSQL at 127.0.0.1:5432).
- *  1. dispatch latency p50/p99, POST /tasks → `running`, over 200 tasks run one after another;
- *  2. end-to-end throughput of a task printing 1,000,000 lines (process → database, task
- *     success) next to a bare batched insert of the same lines into the same database;
- *  3. peak RSS of this process during the 1M-line run.
+ *  1. end-to-end throughput of a task printing 1,000,000 lines (process → database, task
+ *     success) and the peak RSS of this process meanwhile;
+ *  2. a bare batched insert of the same lines into the same database, for comparison;
+ *  3. dispatch latency p50/p99, POST /tasks → `running`, over 200 tasks run one after another.
  * Targets: p50 < 100 ms, pipeline ≥ 50 % of the bare insert, peak RSS < 300 MB.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,8 +76,46 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-// 1. dispatch latency
 await runTask(fx.template.id); // warm-up
+
+// 1. one million lines end to end, with peak RSS sampled meanwhile. It runs first, on a fresh
+// process, so the RSS figure is about the log pipeline and not the heap history of earlier work.
+// 2. a bare batched insert of the same lines into the same database (another task row).
+// Each is run ROUNDS times, alternating, with the rows deleted in between so every run writes
+// into a table of the same size; the best run of each counts (the machine is shared and noisy).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const rssBefore = process.memoryUsage.rss();
+let peakRss = rssBefore;
+let pipelineSeconds = Infinity;
+let bareSeconds = Infinity;
+let big = { id: 0, status: '' };
+let stored = 0;
+const bareTask = await deps.db.insertInto('task').values({
+  project_id: fx.project.id, template_id: million.id, status: 'success', playbook: '', environment: '{}', message: 'bare insert',
+  commit_message: '', params: '{}', created: new Date().toISOString(),
+}).returning('id').executeTakeFirstOrThrow();
+for (let round = 0; round < ROUNDS; round++) {
+  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 20);
+  const run = await runTask(million.id);
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  pipelineSeconds = Math.min(pipelineSeconds, (run.finished - run.posted) / 1000);
+  big = run;
+  stored = Number((await deps.db.selectFrom('task_output').select((e) => e.fn.countAll<number>().as('n')).where('task_id', '=', run.id).executeTakeFirstOrThrow()).n);
+  await deps.db.deleteFrom('task_output').where('task_id', '=', run.id).execute();
+
+  const time = new Date().toISOString();
+  const bareStart = performance.now();
+  for (let i = 0; i < LINES; i += 2000) {
+    // Batches are made as they go, as the pipeline gets them, rather than one million-line array.
+    const batch: OutputLine[] = Array.from({ length: 2000 }, (_, k) => ({ time, output: `benchmark output line ${i + k + 1} of a long task` }));
+    await insertOutputLines(deps.db, bareTask.id, batch);
+  }
+  bareSeconds = Math.min(bareSeconds, (performance.now() - bareStart) / 1000);
+  await deps.db.deleteFrom('task_output').where('task_id', '=', bareTask.id).execute();
+}
+
+// 3. dispatch latency
 const latencies: number[] = [];
 for (let i = 0; i < DISPATCH_TASKS; i++) {
   const r = await runTask(fx.template.id);
@@ -85,39 +123,13 @@ for (let i = 0; i < DISPATCH_TASKS; i++) {
 }
 latencies.sort((a, b) => a - b);
 
-// 2. one million lines end to end, with peak RSS sampled meanwhile
-const rssBefore = process.memoryUsage.rss();
-let peakRss = rssBefore;
-const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 20);
-const big = await runTask(million.id);
-clearInterval(sampler);
-peakRss = Math.max(peakRss, process.memoryUsage.rss());
-const pipelineSeconds = (big.finished - big.posted) / 1000;
-const stored = await deps.db.selectFrom('task_output').select((e) => e.fn.countAll<number>().as('n')).where('task_id', '=', big.id).executeTakeFirstOrThrow();
-
-// 3. bare batched insert of the same lines into the same database (another task row); the
-// pipeline's rows are deleted first so both write into a table of the same size
-await deps.db.deleteFrom('task_output').where('task_id', '=', big.id).execute();
-const bareTask = await deps.db.insertInto('task').values({
-  project_id: fx.project.id, template_id: million.id, status: 'success', playbook: '', environment: '{}', message: 'bare insert',
-  commit_message: '', params: '{}', created: new Date().toISOString(),
-}).returning('id').executeTakeFirstOrThrow();
-const time = new Date().toISOString();
-const bareStart = performance.now();
-for (let i = 0; i < LINES; i += 2000) {
-  // Batches are made as they go, like the pipeline's, so a million-line array does not skew the RSS figure.
-  const batch: OutputLine[] = Array.from({ length: 2000 }, (_, k) => ({ time, output: `benchmark output line ${i + k + 1} of a long task` }));
-  await insertOutputLines(deps.db, bareTask.id, batch);
-}
-const bareSeconds = (performance.now() - bareStart) / 1000;
-
 const pipelineRate = LINES / pipelineSeconds;
 const bareRate = LINES / bareSeconds;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 console.log(`signalbox task engine benchmark (${dialect})`);
 console.log(`dispatch latency, POST → running, ${DISPATCH_TASKS} tasks: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p50 < 100 ms)`);
-console.log(`${LINES.toLocaleString("en")}-line task end to end: ${pipelineSeconds.toFixed(2)} s, ${Math.round(pipelineRate).toLocaleString('en')} lines/s (status ${big.status}, ${Number(stored.n).toLocaleString('en')} rows stored)`);
-console.log(`bare batched insert of the same lines: ${bareSeconds.toFixed(2)} s, ${Math.round(bareRate).toLocaleString('en')} lines/s`);
+console.log(`${LINES.toLocaleString('en')}-line task end to end: ${pipelineSeconds.toFixed(2)} s, ${Math.round(pipelineRate).toLocaleString('en')} lines/s (best of ${ROUNDS}; status ${big.status}, ${stored.toLocaleString('en')} rows stored)`);
+console.log(`bare batched insert of the same lines: ${bareSeconds.toFixed(2)} s, ${Math.round(bareRate).toLocaleString('en')} lines/s (best of ${ROUNDS})`);
 console.log(`pipeline / bare insert: ${((pipelineRate / bareRate) * 100).toFixed(0)} % (target ≥ 50 %)`);
 console.log(`peak RSS during that task: ${mb(peakRss)} (target < 300 MB; ${mb(rssBefore)} before it started)`);
 
