@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import type { TaskRow } from '../db/schema.ts';
@@ -6,6 +5,7 @@ import { Dispatcher } from './dispatcher.ts';
 import { LocalJob } from './run/local-job.ts';
 import { takeTaskSecrets } from './queue/task-secrets.ts';
 import { recoverInterruptedTasks } from './queue/recover-tasks.ts';
+import { beatHeartbeat, HEARTBEAT_MS, retireWorker, STALE_AFTER_MS, thisHost, type WorkerIdentity } from './queue/engine-workers.ts';
 import { pruneTemplateTasks } from './queue/prune-template-tasks.ts';
 import { autorunDeploys } from './queue/autorun-deploys.ts';
 import { isFinished, publishTaskUpdate } from './task-status.ts';
@@ -25,14 +25,18 @@ export interface Engine {
 }
 
 /**
- * Starts the task engine on `deps`: recovers tasks a crashed process left active, then
- * dispatches waiting tasks (woken by bus `update`s) and runs them as local jobs. Stop/confirm/
+ * Starts the task engine on `deps`: registers itself (heartbeat every 10 s), recovers tasks that
+ * engines no longer alive left active, then dispatches waiting tasks (woken by bus `update`s)
+ * and runs them as local jobs. Stop/confirm/
  * reject requests reach a running job as bus `update`s written by the API.
  * @example const engine = await startEngine(deps); ... await engine.stop();
  */
 export async function startEngine(deps: Deps): Promise<Engine> {
-  const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  await recoverInterruptedTasks(deps);
+  const host = thisHost();
+  const self: WorkerIdentity = { host, pid: process.pid, id: `${host}:${process.pid}:${randomBytes(4).toString('hex')}` };
+  const workerId = self.id;
+  await beatHeartbeat(deps.db, self);
+  await recoverInterruptedTasks(deps, self);
   const jobs = new Map<number, { job: LocalJob; done: Promise<void> }>();
   let idleWaiters: (() => void)[] = [];
 
@@ -62,6 +66,15 @@ export async function startEngine(deps: Deps): Promise<Engine> {
   });
   const sweep = setInterval(() => dispatcher.wake(), SWEEP_MS);
   sweep.unref();
+  // The heartbeat keeps other servers from recovering our tasks; the same timer recovers tasks
+  // of engines that went silent (another server that crashed).
+  let beats = 0;
+  const heartbeat = setInterval(() => {
+    void beatHeartbeat(deps.db, self).then(async () => {
+      if (++beats % Math.ceil(STALE_AFTER_MS / HEARTBEAT_MS / 2) === 0) await recoverInterruptedTasks(deps, self);
+    }).catch((err) => console.warn(`[engine] heartbeat failed: ${(err as Error).message}`));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   dispatcher.wake();
 
   return {
@@ -70,6 +83,7 @@ export async function startEngine(deps: Deps): Promise<Engine> {
     idle: () => (jobs.size ? new Promise<void>((resolve) => idleWaiters.push(resolve)) : Promise.resolve()),
     async stop() {
       clearInterval(sweep);
+      clearInterval(heartbeat);
       unsubscribe();
       await dispatcher.stop();
       for (const { job } of jobs.values()) {
@@ -77,6 +91,7 @@ export async function startEngine(deps: Deps): Promise<Engine> {
         job.kill(true);
       }
       await Promise.all([...jobs.values()].map((j) => j.done));
+      await retireWorker(deps.db, workerId).catch(() => undefined);
     },
   };
 }
