@@ -29,3 +29,11 @@ export function commitFiles(path: string, files: Record<string, string>, message
 function git(cwd: string, args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
 }
+
+/** Commits `files` on `branch` (created from the current HEAD), then returns to `main`. */
+export function commitOnBranch(path: string, branch: string, files: Record<string, string>, message: string): { hash: string } {
+  git(path, ['checkout', '-q', '-b', branch]);
+  const { hash } = commitFiles(path, files, message);
+  git(path, ['checkout', '-q', 'main']);
+  return { hash };
+}

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, hasStatus, type EngineServer } from '../../support/engine.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
-import { createGitRepo } from '../../support/git-repo.ts';
+import { commitFiles, commitOnBranch, createGitRepo } from '../../support/git-repo.ts';
 
 const SCRIPT = [
   'echo "hello from script"',
@@ -179,6 +179,63 @@ describe('running real tasks (sqlite)', () => {
     const auto = await run({ template_id: tpl.id, params: { auto_approve: true, destroy: true } });
     expect((await waitForTask(e.s.deps.db, auto.id)).status).toBe('success');
     expect(readFileSync(tfLog, 'utf8').trim().split('\n').at(-1)).toMatch(/^terraform apply -auto-approve -input=false -destroy/);
+  });
+
+  it('checks out the branch by precedence (repository < template < task when allowed) and a fixed commit', async () => {
+    const branched = createGitRepo(join(e.s.tmp, 'branched'), { 'which.sh': 'echo "on main"\n' });
+    const feature = commitOnBranch(branched.path, 'feature', { 'which.sh': 'echo "on feature"\n' }, 'Feature work');
+    commitOnBranch(branched.path, 'hotfix', { 'which.sh': 'echo "on hotfix"\n' }, 'Hotfix work');
+    const second = commitFiles(branched.path, { 'which.sh': 'echo "on main again"\n' }, 'Second main commit');
+    const repoRow = await e.s.deps.db.insertInto('repository').values({ project_id: fixture.project.id, name: 'Branched', git_url: `file://${branched.path}`, git_branch: 'main', ssh_key_id: fixture.key.id })
+      .returningAll().executeTakeFirstOrThrow();
+    const firstLine = async (id: number) => {
+      const done = await waitForTask(e.s.deps.db, id);
+      const log = await taskLog(e.s.deps.db, id);
+      expect(done.status, log.join('\n')).toBe('success');
+      return { line: log.find((l) => l.startsWith('on ')), done };
+    };
+    const plain = await insertTemplate(e.s.deps.db, fixture.project.id, { name: 'Branch plain', playbook: 'which.sh', repository_id: repoRow.id });
+    expect((await firstLine((await run({ template_id: plain.id, git_branch: 'hotfix' })).id)).line).toBe('on main again');
+    const pinned = await insertTemplate(e.s.deps.db, fixture.project.id, { name: 'Branch pinned', playbook: 'which.sh', repository_id: repoRow.id, git_branch: 'feature' });
+    const onFeature = await firstLine((await run({ template_id: pinned.id })).id);
+    expect(onFeature.line).toBe('on feature');
+    expect(onFeature.done.commit_hash).toBe(feature.hash);
+    const open = await insertTemplate(e.s.deps.db, fixture.project.id, {
+      name: 'Branch open', playbook: 'which.sh', repository_id: repoRow.id, git_branch: 'feature', allow_override_branch_in_task: 1,
+    });
+    expect((await firstLine((await run({ template_id: open.id, git_branch: 'hotfix' })).id)).line).toBe('on hotfix');
+    const fixed = await firstLine((await run({ template_id: plain.id, commit_hash: branched.hash })).id);
+    expect(fixed.line).toBe('on main');
+    expect(fixed.done.commit_hash).toBe(branched.hash);
+    expect(second.hash).not.toBe(branched.hash);
+  });
+
+  it('runs python scripts and honours apps.<id>.args from the options', async () => {
+    const py = await insertTemplate(e.s.deps.db, fixture.project.id, { name: 'Python', app: 'python', playbook: 'show.py', repository_id: fixture.repository.id });
+    await e.s.deps.db.insertInto('option').values({ key: 'apps.python.args', value: '["-u", "-c", "import sys; print(\'argv=\' + \' \'.join(sys.argv[1:]))"]' }).execute();
+    try {
+      const task = await run({ template_id: py.id, environment: '{"region":"ap"}' });
+      const done = await waitForTask(e.s.deps.db, task.id);
+      const log = await taskLog(e.s.deps.db, task.id);
+      expect(done.status, log.join('\n')).toBe('success');
+      expect(log.find((l) => l.startsWith('argv='))).toMatch(/^argv=show\.py .*region=ap/);
+    } finally {
+      await e.s.deps.db.deleteFrom('option').where('key', '=', 'apps.python.args').execute();
+    }
+  });
+
+  it('hands the repository ssh key to git through a temporary file that is gone after the run', async () => {
+    const sshKey = await e.s.deps.db.insertInto('access_key').values({
+      project_id: fixture.project.id, name: 'Deploy key', type: 'ssh', owner: '', environment_id: null, created: new Date().toISOString(),
+      secret: e.s.deps.secrets.seal(JSON.stringify({ login: 'git', passphrase: '', private_key: '-----BEGIN OPENSSH PRIVATE KEY-----\nfake\n-----END OPENSSH PRIVATE KEY-----' })),
+    }).returningAll().executeTakeFirstOrThrow();
+    const repoRow = await e.s.deps.db.insertInto('repository').values({ project_id: fixture.project.id, name: 'Keyed', git_url: `file://${repo.path}`, git_branch: 'main', ssh_key_id: sshKey.id })
+      .returningAll().executeTakeFirstOrThrow();
+    const tpl = await insertTemplate(e.s.deps.db, fixture.project.id, { name: 'Keyed', playbook: 'run.sh', repository_id: repoRow.id });
+    const task = await run({ template_id: tpl.id });
+    expect((await waitForTask(e.s.deps.db, task.id)).status).toBe('success');
+    const leftovers = readdirSync(e.s.config.tmp_path, { recursive: true }).map(String).filter((f) => f.includes('git-key') || f.includes(`secrets_${task.id}`));
+    expect(leftovers).toEqual([]);
   });
 
   async function waitForLogLine(taskId: number, line: string): Promise<void> {
