@@ -42,7 +42,7 @@ export class TaskOutputWriter {
     this.#projectId = task.project_id;
     this.#batchLines = options.batchLines ?? 500;
     this.#flushMs = options.flushMs ?? 100;
-    this.#highWater = options.highWater ?? 10_000;
+    this.#highWater = options.highWater ?? 2000;
   }
 
   /** Queues one line; false means "pause until `drained()`". Lines after `close()` are dropped. */
