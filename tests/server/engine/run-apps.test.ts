@@ -45,6 +45,7 @@ describe('running real tasks (sqlite)', () => {
       'sleep.sh': 'echo sleeping\nsleep 600\n',
       'stubborn.sh': 'trap "echo ignoring TERM" TERM\necho stubborn\nwhile true; do sleep 0.2; done\n',
       'site.yml': PLAYBOOK,
+      'requirements.yml': 'collections: []\nroles: []\n',
       'infra/main.tf': '# nothing\n',
     }, 'Add scripts and playbook');
     fixture = await insertProjectWithTemplate(e.s.deps.db, { ownerId: 1, gitUrl: `file://${repo.path}`, playbook: 'run.sh' });
@@ -91,6 +92,15 @@ describe('running real tasks (sqlite)', () => {
     const row = await e.s.deps.db.selectFrom('task').select(['environment', 'params']).where('id', '=', task.id).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain('tok-123');
     expect(readdirSync(e.s.config.tmp_path).filter((f) => f.startsWith(`inventory_${task.id}`) || f.startsWith(`secrets_${task.id}`))).toEqual([]);
+    expect(log).toContain('Skipping install, no requirements found');
+    expect(log).toContain('No collections/requirements.yml file found. Skip galaxy collection install process.');
+
+    const again = await run({ template_id: tpl.id, environment: JSON.stringify({ greeting: 'again' }), secret: JSON.stringify({ api_token: 'tok-456' }) });
+    expect((await waitForTask(e.s.deps.db, again.id, undefined, 90_000)).status).toBe('success');
+    const secondLog = await taskLog(e.s.deps.db, again.id);
+    expect(secondLog).toContain('requirements.yml has not changed. Skip galaxy collection install process.');
+    expect(secondLog).toContain('requirements.yml has not changed. Skip galaxy role install process.');
+    expect(secondLog).not.toContain('Skipping install, no requirements found');
   }, 120_000);
 
   it('ends a failing script as error with its output and the reason', async () => {
