@@ -13,6 +13,9 @@ import { prepareRepository } from '../git/prepare-repository.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
 
+/** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
+const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
+
 /** How often a task waiting for confirmation re-reads its status (decisions made by another server). */
 const DECISION_POLL_MS = 1000;
 
@@ -88,7 +91,6 @@ export class LocalJob {
       final = this.#stopRequested ? 'stopped' : outcome;
     } catch (err) {
       if (this.#timedOut) {
-        this.log(`Task timed out after ${config.max_task_duration_sec} seconds`);
         final = 'error';
       } else if (this.#stopRequested || err instanceof StopRequested) {
         this.log('Task stopped');
@@ -99,6 +101,10 @@ export class LocalJob {
       }
     } finally {
       if (timer) clearTimeout(timer);
+      if (this.#timedOut) {
+        this.log(`Task timed out after ${config.max_task_duration_sec} seconds`);
+        final = 'error';
+      }
       this.#files.removeAll();
       rmSync(taskDir, { recursive: true, force: true });
       rmSync(join(config.tmp_path, `secrets_${this.task.id}`), { recursive: true, force: true });
@@ -112,7 +118,7 @@ export class LocalJob {
   async #runApp(details: TaskDetails, taskDir: string): Promise<AppOutcome> {
     const deps = this.#deps;
     const { template, task } = details;
-    const gitEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: deps.config.tmp_path, LANG: process.env.LANG ?? 'C.UTF-8' };
+    const gitEnv = gitProcessEnv(deps.config);
     const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env });
     let repoDir = taskDir;
     if (details.repository) {
@@ -191,4 +197,15 @@ export class LocalJob {
       };
     });
   }
+}
+
+function gitProcessEnv(config: Deps['config']): Record<string, string> {
+  const env: Record<string, string> = { HOME: config.tmp_path };
+  for (const name of [...GIT_SERVER_VARS, ...config.forwarded_env_vars]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  env.PATH ??= '/usr/bin:/bin';
+  env.LANG ??= 'C.UTF-8';
+  return env;
 }
