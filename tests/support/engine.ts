@@ -20,13 +20,15 @@ export async function startEngineServer(dialect: DialectName, env: Record<string
   const s = await startTestServer(dialect, env);
   const engine = await startEngine(s.deps);
   const admin = await s.login(ADMIN.login, ADMIN.password);
-  return {
+  const server: EngineServer = {
     s, engine, admin,
     close: async () => {
-      await engine.stop();
+      // The engine may have been replaced by a test (restart); stop the current one.
+      await server.engine.stop();
       await s.close();
     },
   };
+  return server;
 }
 
 /**

@@ -5,6 +5,8 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startEngineServer, taskLog, waitForTask, hasStatus, type EngineServer } from '../../support/engine.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import type { BusMessage } from '../../../src/server/events/event-bus.ts';
+import { startEngine } from '../../../src/server/engine/engine.ts';
+import { now } from '../../../src/server/lib/time.ts';
 
 /** A local-path repository (used in place, no git) with small scripts. */
 function writeScripts(dir: string): string {
@@ -126,6 +128,20 @@ for (const dialect of DIALECTS) {
       expect(list.body.find((t: { id: number }) => t.id === deployTask.id).build_task).toMatchObject({ id: buildId, version: 'v5-beta' });
       const second = await post(build.id);
       expect((await waitForTask(e.s.deps.db, second)).version).toBe('v6-beta');
+    });
+
+    it('runs tasks queued while no engine ran (the queue is the table), failing one whose survey secret is gone', async () => {
+      await e.engine.stop();
+      const secretive = await template('Secretive', 'quick.sh', { survey_vars: JSON.stringify([{ name: 'token', title: 'Token', type: 'secret', required: true }]) });
+      const queue = (templateId: number) => e.s.deps.db.insertInto('task').values({
+        project_id: fx.project.id, template_id: templateId, status: 'waiting', playbook: '', environment: '{}', message: '', commit_message: '', params: '{}', created: now(),
+      }).returning('id').executeTakeFirstOrThrow();
+      const plain = await queue(fx.template.id);
+      const lost = await queue(secretive.id);
+      e.engine = await startEngine(e.s.deps);
+      expect((await waitForTask(e.s.deps.db, plain.id)).status).toBe('success');
+      expect((await waitForTask(e.s.deps.db, lost.id)).status).toBe('error');
+      expect((await taskLog(e.s.deps.db, lost.id)).join('\n')).toMatch(/the secret value of Token is gone/);
     });
 
     it('does not autorun deploys after a failed build', async () => {

@@ -8,7 +8,7 @@ import { setTaskStatus, type TaskStatus } from '../task-status.ts';
 import { appFor } from '../apps/app-factory.ts';
 import type { AppContext, AppOutcome, ExecSpec } from '../apps/app.ts';
 import { readAppOptions } from '../apps/app-options.ts';
-import { mergeRunVariables } from '../apps/extra-vars.ts';
+import { mergeRunVariables, surveyVarsOf } from '../apps/extra-vars.ts';
 import { prepareRepository } from '../git/prepare-repository.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
@@ -78,6 +78,7 @@ export class LocalJob {
       this.log(`Started: ${this.task.id}`);
       const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task);
       this.log(`Run TaskRunner with template: ${details.template.name}`);
+      assertSecretsPresent(details, this.#secret);
       if (!(await setTaskStatus(this.#deps, this.task.id, 'running'))) throw new StopRequested();
       if (config.max_task_duration_sec > 0) {
         timer = setTimeout(() => {
@@ -208,4 +209,13 @@ function gitProcessEnv(config: Deps['config']): Record<string, string> {
   env.PATH ??= '/usr/bin:/bin';
   env.LANG ??= 'C.UTF-8';
   return env;
+}
+
+/**
+ * Survey secrets live in memory only, so a task queued before a restart has lost them; running
+ * it without a required secret would do the wrong thing quietly, so it fails instead.
+ */
+function assertSecretsPresent(details: TaskDetails, secret: Record<string, string>): void {
+  const missing = surveyVarsOf(details.template.survey_vars).filter((v) => v.type === 'secret' && v.required && !(v.name in secret));
+  if (missing.length) throw new Error(`the secret value of ${missing.map((v) => v.title || v.name).join(', ')} is gone (secrets are never stored and the server restarted); run the task again`);
 }
