@@ -179,6 +179,17 @@ describe('running real tasks (sqlite)', () => {
     expect(readFileSync(tfLog, 'utf8').slice(before.length)).not.toMatch(/apply/);
   });
 
+  it('terraform: a stop while waiting for confirmation ends the task stopped without apply', async () => {
+    const tpl = await insertTemplate(e.s.deps.db, fixture.project.id, { name: 'tf stop', app: 'terraform', playbook: 'infra', repository_id: fixture.repository.id });
+    const task = await run({ template_id: tpl.id });
+    await waitForTask(e.s.deps.db, task.id, hasStatus('waiting_confirmation'));
+    const before = readFileSync(tfLog, 'utf8');
+    expect((await e.s.call('POST', `${base()}/tasks/${task.id}/stop`, {}, e.admin)).status).toBe(204);
+    expect((await waitForTask(e.s.deps.db, task.id, undefined, 5000)).status).toBe('stopped');
+    await e.engine.idle();
+    expect(readFileSync(tfLog, 'utf8').slice(before.length)).toBe('');
+  });
+
   it('terraform: plan-only and auto_approve params need no confirmation', async () => {
     const tpl = await insertTemplate(e.s.deps.db, fixture.project.id, {
       name: 'tf auto', app: 'terraform', playbook: 'infra', repository_id: fixture.repository.id, task_params: JSON.stringify({ allow_auto_approve: true }),

@@ -7,7 +7,8 @@ import { buildTaskEnv } from './task-env.ts';
 const COMMANDS: Record<string, { command: string; args: string[] }> = {
   bash: { command: 'bash', args: [] },
   python: { command: 'python3', args: [] },
-  powershell: { command: 'powershell', args: ['-File'] },
+  // PowerShell 7 installs as `pwsh` outside Windows; `apps.powershell.path` overrides it.
+  powershell: { command: process.platform === 'win32' ? 'powershell' : 'pwsh', args: ['-File'] },
   pulumi: { command: 'pulumi', args: [] },
 };
 
