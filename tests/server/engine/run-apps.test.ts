@@ -19,7 +19,7 @@ const PLAYBOOK = `- hosts: all
   tasks:
     - name: show the variables
       debug:
-        msg: "greeting={{ greeting }} secret={{ api_token }} task={{ semaphore_vars.task_details.id }}"
+        msg: "greeting={{ greeting }} secret={{ api_token }} task={{ semaphore_vars.task_details.id }} env={{ lookup('env', 'GROUP_ENV') }}"
 `;
 
 describe('running real tasks (sqlite)', () => {
@@ -87,7 +87,7 @@ describe('running real tasks (sqlite)', () => {
     const done = await waitForTask(e.s.deps.db, task.id, undefined, 90_000);
     const log = await taskLog(e.s.deps.db, task.id);
     expect(done.status, log.join('\n')).toBe('success');
-    expect(log.join('\n')).toContain(`greeting=hello secret=tok-123 task=${task.id}`);
+    expect(log.join('\n')).toContain(`greeting=hello secret=tok-123 task=${task.id} env=group-value`);
     expect(done.commit_hash).toBe(repo.hash);
     const row = await e.s.deps.db.selectFrom('task').select(['environment', 'params']).where('id', '=', task.id).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain('tok-123');
