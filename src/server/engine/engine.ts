@@ -46,6 +46,9 @@ export async function startEngine(deps: Deps): Promise<Engine> {
     const done = job.run().then(async (status) => {
       if (status === 'success') await autorunDeploys(deps, task).catch((err) => console.warn(`[engine] autorun after task ${task.id} failed: ${err.message}`));
       if (deps.config.max_tasks_per_template > 0) await pruneTemplateTasks(deps.db, task.template_id, deps.config.max_tasks_per_template).catch(() => 0);
+    }).catch((err) => {
+      // Recording the end failed (database gone); the next start's recovery will mark the task.
+      console.warn(`[engine] task ${task.id} could not be finished: ${(err as Error).message}`);
     }).finally(() => {
       jobs.delete(task.id);
       if (!jobs.size) {
