@@ -28,6 +28,8 @@ import { integrationsRoutes } from './api/integrations.routes.ts';
 import { statsRoutes } from './api/stats.routes.ts';
 import { backupRoutes } from './api/backup.routes.ts';
 import { restoreRoutes } from './api/restore.routes.ts';
+import { tasksRoutes } from './api/tasks.routes.ts';
+import { activeTasksRoutes } from './api/active-tasks.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -74,6 +76,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/integrations', integrationsRoutes);
   secured.route('/project/:project_id/stats', statsRoutes);
   secured.route('/project/:project_id/backup', backupRoutes);
+  secured.route('/project/:project_id', tasksRoutes);
+  secured.route('/tasks', activeTasksRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));

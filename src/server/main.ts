@@ -2,6 +2,7 @@ import type { Config } from './config/config.ts';
 import { boot } from './boot.ts';
 import { createHostServer } from './host/http-server.ts';
 import { startScheduler } from './scheduler/scheduler.ts';
+import { startEngine } from './engine/engine.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -10,12 +11,14 @@ import { startScheduler } from './scheduler/scheduler.ts';
 export async function runServer(config: Config): Promise<void> {
   const deps = await boot(config);
   const host = await createHostServer(deps);
+  const engine = await startEngine(deps);
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
-  const scheduler = startScheduler(deps); // triggers: cron, commit and one-shot schedules
+  const scheduler = startScheduler(deps);
   console.log(`[signalbox] listening on http://${config.interface || 'localhost'}:${config.port} (${config.db.dialect})`);
   const stop = async (signal: string) => {
     console.log(`[signalbox] ${signal}: shutting down`);
     await scheduler.stop();
+    await engine.stop();
     await host.close();
     await deps.db.destroy();
     process.exit(0);

@@ -1,5 +1,9 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../../src/server/db/database.ts';
+import type { TemplateTable } from '../../src/server/db/schema.ts';
+import type { SecretBox } from '../../src/server/crypto/secret-box.ts';
 import { now } from '../../src/server/lib/time.ts';
+import { hashPassword } from '../../src/server/auth/password.ts';
 
 /**
  * Rows inserted straight into the database, for tests of one part that need another part's
@@ -29,4 +33,34 @@ export async function insertProjectWithTemplate(db: Db, options: {
     survey_vars: '[]', suppress_success_alerts: 0, task_params: '{}', runner_tag: null, working_directory: null, created: now(),
   }).returningAll().executeTakeFirstOrThrow();
   return { project, key, repository, inventory, environment, template };
+}
+
+/**
+ * Another template in an existing fixture project; `fields` override the defaults.
+ * @example const tf = await insertTemplate(db, project.id, { app: 'terraform', playbook: '' , repository_id: repo.id });
+ */
+export async function insertTemplate(db: Db, projectId: number, fields: Partial<Insertable<TemplateTable>> & { name: string }) {
+  return db.insertInto('template').values({
+    project_id: projectId, app: 'bash', type: '', playbook: 'run.sh', description: '', inventory_id: null, repository_id: null,
+    environment_id: null, arguments: null, allow_override_args_in_task: 0, allow_override_branch_in_task: 0,
+    allow_parallel_tasks: 0, start_version: null, build_template_id: null, view_id: null, autorun: 0, git_branch: null,
+    survey_vars: '[]', suppress_success_alerts: 0, task_params: '{}', runner_tag: null, working_directory: null, created: now(),
+    ...fields,
+  }).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A variable-group secret (`var` or `env`) stored as Semaphore does: a `string` key named `<type>.<name>`. */
+export async function insertEnvironmentSecret(db: Db, box: SecretBox, environmentId: number, projectId: number, type: 'var' | 'env', name: string, value: string) {
+  await db.insertInto('access_key').values({
+    project_id: projectId, name: `${type}.${name}`, type: 'string', secret: box.seal(value), owner: 'environment', environment_id: environmentId, created: now(),
+  }).execute();
+}
+
+/** A project user with a role (signs in with `password`), for permission tests. */
+export async function insertMember(db: Db, projectId: number, username: string, role: string, password = 'member-password-1') {
+  const user = await db.insertInto('user').values({
+    created: now(), username, name: username, email: `${username}@example.test`, password: await hashPassword(password), admin: 0, external: 0, alert: 0,
+  }).returningAll().executeTakeFirstOrThrow();
+  await db.insertInto('project_user').values({ project_id: projectId, user_id: user.id, role, created: now() }).execute();
+  return user;
 }

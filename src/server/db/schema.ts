@@ -32,6 +32,7 @@ export interface Database {
   integration_delivery: IntegrationDeliveryTable;
   task: TaskTable;
   task_output: TaskOutputTable;
+  engine_worker: EngineWorkerTable;
 }
 
 type Id = Generated<number>;
@@ -316,6 +317,15 @@ export interface TaskOutputTable {
   task_id: number;
   time: string;
   output: string;
+}
+
+/** A running task engine (`task.locked_by` = its id) and when it last said it was alive. */
+export interface EngineWorkerTable {
+  id: string;
+  host: string;
+  pid: number;
+  started: string;
+  heartbeat_at: string;
 }
 
 export type UserRow = Selectable<UserTable>;

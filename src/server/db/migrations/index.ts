@@ -3,6 +3,7 @@ import * as foundation from './2026_11_22_00_foundation.ts';
 import * as projectResources from './2026_11_22_01_project_resources.ts';
 import * as tasks from './2026_11_22_02_tasks.ts';
 import * as resourcesBTemplateFields from './2026_11_22_resources_b_template_fields.ts';
+import * as engineWorkers from './2026_11_22_engine_workers.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_01_project_resources': projectResources,
   '2026_11_22_02_tasks': tasks,
   '2026_11_22_resources_b_template_fields': resourcesBTemplateFields,
+  '2026_11_22_engine_workers': engineWorkers,
 };

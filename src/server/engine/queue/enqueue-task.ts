@@ -3,6 +3,7 @@ import type { TaskRow } from '../../db/schema.ts';
 import { recordEvent } from '../../domain/events/event.repository.ts';
 import { now } from '../../lib/time.ts';
 import { holdTaskSecrets } from './task-secrets.ts';
+import { computeBuildVersion } from './build-version.ts';
 
 /** A task to queue; who or what started it decides user_id, schedule_id or integration_id. */
 export interface NewTaskInput {
@@ -30,10 +31,16 @@ export interface NewTaskInput {
 /**
  * Puts a task in the queue: a `waiting` row, an event, and an `update` on the bus, which
  * wakes the dispatcher. Every starter (API, schedules, webhooks, autorun) goes through here.
+ * A task of a `build` template gets the next version (reference §5.9) unless one is given.
  * @example const task = await enqueueTask(deps, { projectId: 1, templateId: 3, userId: 2 });
  */
 export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<TaskRow> {
   const task = await deps.db.transaction().execute(async (tx) => {
+    let version = input.version ?? null;
+    if (input.version === undefined) {
+      const template = await tx.selectFrom('template').select(['type', 'start_version']).where('id', '=', input.templateId).executeTakeFirst();
+      if (template?.type === 'build') version = await computeBuildVersion(tx, input.templateId, template.start_version);
+    }
     const row = await tx.insertInto('task').values({
       project_id: input.projectId,
       template_id: input.templateId,
@@ -50,7 +57,7 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
       message: input.message ?? '',
       commit_hash: input.commitHash ?? null,
       commit_message: '',
-      version: input.version ?? null,
+      version,
       params: JSON.stringify(input.params ?? {}),
       created: now(),
       start: null,

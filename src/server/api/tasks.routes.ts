@@ -1,0 +1,102 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { can } from '../auth/project-scope.ts';
+import { Permission } from '../auth/permissions.ts';
+import { notFound, unauthorized } from '../http/errors.ts';
+import { idParam, readJson } from '../http/validation.ts';
+import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
+import { findProjectTask, listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
+import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
+import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
+import { isFinished } from '../engine/task-status.ts';
+
+const LIST_LIMIT = 1000;
+const LAST_LIMIT = 200;
+const OUTPUT_PAGE_MAX = 100_000;
+
+/** `/api/project/:project_id/tasks...` and `/templates/:template_id/stop_all_tasks`. */
+export const tasksRoutes = new Hono<AppEnv>();
+
+tasksRoutes.get('/tasks', async (c) => c.json(await listTasksWithTpl(c.var.deps.db, { projectId: c.var.project.id, limit: LIST_LIMIT })));
+
+tasksRoutes.get('/tasks/last', async (c) => {
+  const limit = clampLimit(c.req.query('limit'), LAST_LIMIT);
+  return c.json(await listTasksWithTpl(c.var.deps.db, { projectId: c.var.project.id, limit }));
+});
+
+tasksRoutes.post('/tasks', can(Permission.RunTasks), async (c) => {
+  const input = await readJson(c, taskInputSchema);
+  const task = await createTask(c.var.deps, c.var.project, c.var.user, input);
+  return c.json(taskRowToTask(task), 201);
+});
+
+tasksRoutes.get('/tasks/:task_id', async (c) => {
+  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  return c.json(taskRowToTask(task));
+});
+
+tasksRoutes.get('/tasks/:task_id/output', async (c) => {
+  const { db } = c.var.deps;
+  const task = await findProjectTask(db, c.var.project.id, idParam(c, 'task_id'));
+  const offset = c.req.query('offset');
+  const limit = c.req.query('limit');
+  if (offset === undefined && limit === undefined) {
+    return c.body(streamTaskOutput(db, task.id, 'json'), 200, { 'content-type': 'application/json' });
+  }
+  const rows = await readOutputSlice(db, task.id, clampOffset(offset), clampLimit(limit, OUTPUT_PAGE_MAX));
+  return c.json(rows);
+});
+
+tasksRoutes.get('/tasks/:task_id/raw_output', async (c) => {
+  const { db } = c.var.deps;
+  const task = await findProjectTask(db, c.var.project.id, idParam(c, 'task_id'));
+  return c.body(streamTaskOutput(db, task.id, 'raw'), 200, { 'content-type': 'text/plain; charset=utf-8' });
+});
+
+tasksRoutes.post('/tasks/:task_id/stop', can(Permission.RunTasks), async (c) => {
+  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  const { force } = await readJson(c, stopInputSchema);
+  await stopTask(c.var.deps, task, Boolean(force));
+  return c.body(null, 204);
+});
+
+tasksRoutes.post('/tasks/:task_id/confirm', can(Permission.RunTasks), async (c) => {
+  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  await decideTask(c.var.deps, task, 'confirmed');
+  return c.body(null, 204);
+});
+
+tasksRoutes.post('/tasks/:task_id/reject', can(Permission.RunTasks), async (c) => {
+  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  await decideTask(c.var.deps, task, 'rejected');
+  return c.body(null, 204);
+});
+
+tasksRoutes.delete('/tasks/:task_id', async (c) => {
+  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  if (!c.var.user.admin) throw unauthorized();
+  await deleteTask(c.var.deps, task);
+  return c.body(null, 204);
+});
+
+tasksRoutes.post('/templates/:template_id/stop_all_tasks', can(Permission.RunTasks), async (c) => {
+  const { db } = c.var.deps;
+  const template = await db.selectFrom('template').select('id').where('id', '=', idParam(c, 'template_id'))
+    .where('project_id', '=', c.var.project.id).executeTakeFirst();
+  if (!template) throw notFound();
+  const { force } = await readJson(c, stopInputSchema);
+  const tasks = await db.selectFrom('task').selectAll().where('template_id', '=', template.id).orderBy('id').execute();
+  for (const task of tasks) if (!isFinished(task.status)) await stopTask(c.var.deps, task, Boolean(force)).catch(() => undefined);
+  return c.body(null, 204);
+});
+
+/** A `?limit=` between 1 and `max`; missing or junk means `max`. */
+function clampLimit(raw: string | undefined, max: number): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, max) : max;
+}
+
+function clampOffset(raw: string | undefined): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : 0;
+}

@@ -1,0 +1,58 @@
+import type { Db } from '../../db/database.ts';
+import type { TaskRow } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { taskRowToTask, type TaskWithTpl } from './task.ts';
+
+/** A task of the project, or 404 (tasks of other projects are invisible). */
+export async function findProjectTask(db: Db, projectId: number, taskId: number): Promise<TaskRow> {
+  const row = await db.selectFrom('task').selectAll().where('id', '=', taskId).where('project_id', '=', projectId).executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+export interface TaskListFilter {
+  projectId?: number;
+  templateId?: number;
+  statuses?: readonly string[];
+  limit: number;
+}
+
+/**
+ * Tasks newest first with their template's name/type/app/playbook, the starter's name and
+ * the build task (Semaphore's TaskWithTpl). Also used by the template sub-routes.
+ * @example await listTasksWithTpl(db, { projectId: 1, limit: 1000 });
+ */
+export async function listTasksWithTpl(db: Db, filter: TaskListFilter): Promise<TaskWithTpl[]> {
+  let query = db.selectFrom('task')
+    .innerJoin('template', 'template.id', 'task.template_id')
+    .leftJoin('user', 'user.id', 'task.user_id')
+    .selectAll('task')
+    .select(['template.playbook as tpl_playbook', 'template.name as tpl_alias', 'template.type as tpl_type', 'template.app as tpl_app', 'user.name as user_name']);
+  if (filter.projectId !== undefined) query = query.where('task.project_id', '=', filter.projectId);
+  if (filter.templateId !== undefined) query = query.where('task.template_id', '=', filter.templateId);
+  if (filter.statuses) query = query.where('task.status', 'in', [...filter.statuses]);
+  const rows = await query.orderBy('task.id', 'desc').limit(filter.limit).execute();
+  const buildIds = [...new Set(rows.map((r) => r.build_task_id).filter((id): id is number => id !== null))];
+  const builds = buildIds.length ? await db.selectFrom('task').selectAll().where('id', 'in', buildIds).execute() : [];
+  const buildById = new Map(builds.map((b) => [b.id, taskRowToTask(b)]));
+  return rows.map((row) => {
+    const { tpl_playbook, tpl_alias, tpl_type, tpl_app, user_name, ...task } = row;
+    return {
+      ...taskRowToTask(task),
+      tpl_playbook, tpl_alias, tpl_type, tpl_app, user_name: user_name ?? null,
+      build_task: task.build_task_id ? buildById.get(task.build_task_id) ?? null : null,
+    };
+  });
+}
+
+/** Rows of a task's output after `afterId`, in order, for paging and streaming. */
+export function readOutputPage(db: Db, taskId: number, afterId: number, limit: number) {
+  return db.selectFrom('task_output').select(['id', 'task_id', 'time', 'output'])
+    .where('task_id', '=', taskId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}
+
+/** `?offset=&limit=` paging by position. */
+export function readOutputSlice(db: Db, taskId: number, offset: number, limit: number) {
+  return db.selectFrom('task_output').select(['task_id', 'time', 'output'])
+    .where('task_id', '=', taskId).orderBy('id').offset(offset).limit(limit).execute();
+}

@@ -1,0 +1,151 @@
+import type { Deps } from '../../deps.ts';
+import type { ProjectRow, TaskRow, TemplateRow, UserRow } from '../../db/schema.ts';
+import { badRequest } from '../../http/errors.ts';
+import { enqueueTask } from '../../engine/queue/enqueue-task.ts';
+import { isFinished, setTaskStatus } from '../../engine/task-status.ts';
+import { parseObject } from '../../engine/run/task-details.ts';
+import { surveyVarsOf } from '../../engine/apps/extra-vars.ts';
+import type { TaskInput } from './task.ts';
+
+const TERRAFORM_APPS = ['terraform', 'tofu'];
+
+/**
+ * Validates a run request against its template and queues it: survey answers (required, int),
+ * overrides only where the template allows them (arguments, branch, inventory, limit/tags/
+ * skip-tags, auto_approve), survey secrets kept in memory only.
+ * @example const task = await createTask(deps, project, user, { template_id: 3, message: 'hi' });
+ */
+export async function createTask(deps: Deps, project: ProjectRow, user: UserRow, input: TaskInput): Promise<TaskRow> {
+  const template = await findTemplate(deps, project.id, input);
+  const templateParams = parseObject(template.task_params);
+  const environment = parseJsonObject(input.environment, 'environment');
+  const secretValues = parseJsonObject(input.secret, 'secret');
+  const secret: Record<string, string> = {};
+  for (const [k, v] of Object.entries(secretValues)) secret[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  validateSurvey(template, environment, secret);
+
+  let args: string | null = null;
+  if (template.allow_override_args_in_task && input.arguments) {
+    try {
+      if (!Array.isArray(JSON.parse(input.arguments))) throw new Error();
+    } catch {
+      throw badRequest('arguments: must be a JSON array of strings');
+    }
+    args = input.arguments;
+  }
+  const gitBranch = template.allow_override_branch_in_task && input.git_branch ? input.git_branch.trim() : null;
+  if (gitBranch && (!/^[\w./-]+$/.test(gitBranch) || gitBranch.startsWith('-'))) throw badRequest('git_branch: not a valid branch name');
+  const commitHash = input.commit_hash?.trim() || null;
+  if (commitHash && !/^[0-9a-f]{4,64}$/i.test(commitHash)) throw badRequest('commit_hash: must be a hexadecimal commit id');
+
+  let inventoryId: number | null = null;
+  if (input.inventory_id && templateParams.allow_override_inventory) {
+    const inventory = await deps.db.selectFrom('inventory').select('id').where('id', '=', input.inventory_id).where('project_id', '=', project.id).executeTakeFirst();
+    if (!inventory) throw badRequest('inventory_id: no such inventory in this project');
+    inventoryId = inventory.id;
+  }
+  let buildTaskId: number | null = null;
+  if (input.build_task_id) {
+    const build = await deps.db.selectFrom('task').select('id').where('id', '=', input.build_task_id).where('project_id', '=', project.id).executeTakeFirst();
+    if (!build) throw badRequest('build_task_id: no such task in this project');
+    buildTaskId = build.id;
+  }
+
+  return enqueueTask(deps, {
+    projectId: project.id, templateId: template.id, userId: user.id,
+    message: input.message ?? '', environment, secret,
+    params: allowedParams(template, templateParams, input),
+    arguments: args, gitBranch, commitHash, inventoryId, buildTaskId,
+  });
+}
+
+async function findTemplate(deps: Deps, projectId: number, input: TaskInput): Promise<TemplateRow> {
+  let query = deps.db.selectFrom('template').selectAll().where('project_id', '=', projectId);
+  if (input.template_id) query = query.where('id', '=', input.template_id);
+  else if (input.template_name) query = query.where('name', '=', input.template_name);
+  else throw badRequest('template_id: required');
+  const template = await query.orderBy('id').executeTakeFirst();
+  if (!template) throw badRequest('template_id: no such template in this project');
+  return template;
+}
+
+function parseJsonObject(value: TaskInput['environment'], field: string): Record<string, unknown> {
+  if (value === undefined || value === null || value === '') return {};
+  if (typeof value === 'object') return value;
+  try {
+    const parsed = JSON.parse(value);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
+  } catch { /* reported below */ }
+  throw badRequest(`${field}: must be a JSON object`);
+}
+
+/** Survey rules of seed 001 §5: required answers present, int answers digits only. */
+function validateSurvey(template: TemplateRow, environment: Record<string, unknown>, secret: Record<string, string>): void {
+  for (const v of surveyVarsOf(template.survey_vars)) {
+    const raw = v.type === 'secret' ? secret[v.name] ?? environment[v.name] : environment[v.name];
+    const text = raw === undefined || raw === null ? '' : String(raw);
+    const label = v.title || v.name;
+    if (v.required && text === '') throw badRequest(`${label} is required`);
+    if (v.type === 'int' && text !== '' && !/^\d+$/.test(text)) throw badRequest(`${label} must be an integer`);
+  }
+}
+
+/** The task params the template lets this run choose; flat 2.10 flags fold into them. */
+function allowedParams(template: TemplateRow, templateParams: Record<string, unknown>, input: TaskInput): Record<string, unknown> {
+  const given: Record<string, unknown> = { ...(input.params ?? {}) };
+  for (const flag of ['debug', 'dry_run', 'diff', 'debug_level'] as const) if (input[flag] !== undefined) given[flag] = input[flag];
+  if (input.limit) given.limit = input.limit;
+  const params: Record<string, unknown> = {};
+  if (TERRAFORM_APPS.includes(template.app)) {
+    for (const key of ['plan', 'destroy', 'upgrade', 'reconfigure']) if (given[key] !== undefined) params[key] = Boolean(given[key]);
+    if (given.auto_approve && templateParams.allow_auto_approve) params.auto_approve = true;
+    return params;
+  }
+  for (const key of ['dry_run', 'diff', 'skip_galaxy_install']) if (given[key] !== undefined) params[key] = Boolean(given[key]);
+  if (given.debug !== undefined && templateParams.allow_debug !== false) {
+    params.debug = Boolean(given.debug);
+    if (given.debug_level !== undefined) params.debug_level = Math.min(6, Math.max(1, Number(given.debug_level) || 4));
+  }
+  const lists = [['limit', 'allow_override_limit'], ['tags', 'allow_override_tags'], ['skip_tags', 'allow_override_skip_tags']] as const;
+  for (const [key, allow] of lists) {
+    if (given[key] === undefined || !templateParams[allow]) continue;
+    const value = given[key];
+    params[key] = (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((s) => s.trim()).filter(Boolean);
+  }
+  return params;
+}
+
+/**
+ * Stops a task: a waiting one ends `stopped` at once; a running one goes to `stopping` (the
+ * engine sends SIGTERM, SIGKILL after the grace period) or, with force, straight to `stopped`
+ * (SIGKILL at once). A finished task is a 400.
+ * @example await stopTask(deps, task, false);
+ */
+export async function stopTask(deps: Deps, task: TaskRow, force: boolean): Promise<void> {
+  if (isFinished(task.status)) throw badRequest('Task is already finished');
+  const to = force || task.status === 'waiting' ? 'stopped' : 'stopping';
+  if (task.status === to) return;
+  if (await setTaskStatus(deps, task.id, to)) return;
+  // The status moved under us (claimed, or finished): try once more from the fresh row.
+  const fresh = await deps.db.selectFrom('task').selectAll().where('id', '=', task.id).executeTakeFirst();
+  if (fresh && !isFinished(fresh.status) && fresh.status !== task.status) await stopTask(deps, fresh, force);
+}
+
+/**
+ * Confirms (apply) or rejects a plan; only a task in `waiting_confirmation` takes either.
+ * @example await decideTask(deps, task, 'confirmed');
+ */
+export async function decideTask(deps: Deps, task: TaskRow, decision: 'confirmed' | 'rejected'): Promise<void> {
+  if (task.status !== 'waiting_confirmation' || !(await setTaskStatus(deps, task.id, decision))) {
+    throw badRequest('Task is not waiting for confirmation');
+  }
+}
+
+/** Deletes a finished task and its output (admins only, checked by the route). */
+export async function deleteTask(deps: Deps, task: TaskRow): Promise<void> {
+  if (!isFinished(task.status)) throw badRequest('Task is queued or running; stop it first');
+  await deps.db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('task_output').where('task_id', '=', task.id).execute();
+    await tx.deleteFrom('task').where('id', '=', task.id).execute();
+  });
+}

@@ -1,0 +1,111 @@
+import { join, dirname, isAbsolute } from 'node:path';
+import type { App, AppContext } from './app.ts';
+import { listParam, parseArgList, taskArgsOf } from './app.ts';
+import { buildTaskEnv } from './task-env.ts';
+import { installGalaxyRequirements } from './galaxy.ts';
+
+const DEFAULT_DEBUG_LEVEL = 4;
+
+/** ansible-playbook, after galaxy requirements (reference §5.5, §5.6). */
+export const ansibleApp: App = {
+  async run(ctx) {
+    const workDir = ansibleWorkDir(ctx);
+    const env = { ...buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir, shell: false }), PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True' };
+    const playbook = ctx.details.task.playbook || ctx.details.template.playbook;
+    if (!ctx.params.skip_galaxy_install) await installGalaxyRequirements(ctx, dirname(join(workDir, playbook)), env);
+    const command = buildAnsibleCommand(ctx, env);
+    await ctx.exec({ command: ctx.appPath ?? 'ansible-playbook', args: [...ctx.appArgs, ...command.args], cwd: workDir, env: command.env });
+    return 'success';
+  },
+};
+
+function ansibleWorkDir(ctx: AppContext): string {
+  const sub = ctx.details.template.working_directory;
+  return sub ? join(ctx.repoDir, sub) : ctx.repoDir;
+}
+
+/**
+ * ansible-playbook's arguments in Semaphore's order: inventory, user/become, verbosity,
+ * --diff/--check, vault ids, --extra-vars JSON, secrets file, template args, limit/tags/skip-tags,
+ * task args, playbook. Passwords go into 0600 files, never onto the command line.
+ * @example buildAnsibleCommand(ctx, env).args // ['-i', '/tmp/semaphore/inventory_5', '--extra-vars', '{...}', 'site.yml']
+ */
+export function buildAnsibleCommand(ctx: AppContext, baseEnv: Record<string, string>): { args: string[]; env: Record<string, string> } {
+  const { details, params, templateParams, files } = ctx;
+  const env = { ...baseEnv };
+  const args = ['-i', inventoryPath(ctx)];
+  const secretVars: Record<string, string> = { ...ctx.vars.secretVars };
+
+  const key = details.inventoryKey;
+  if (key?.type === 'ssh') {
+    if (key.login) args.push('--user', key.login);
+    if (key.privateKey) args.push('--private-key', files.write('ssh-key', key.privateKey.endsWith('\n') ? key.privateKey : `${key.privateKey}\n`));
+    if (key.passphrase) {
+      env.SIGNALBOX_ASKPASS_SECRET = key.passphrase;
+      env.SSH_ASKPASS = files.write('askpass', '#!/bin/sh\nprintf "%s\\n" "$SIGNALBOX_ASKPASS_SECRET"\n', 0o700);
+      env.SSH_ASKPASS_REQUIRE = 'force';
+    }
+  } else if (key?.type === 'login_password') {
+    if (key.login) args.push('--user', key.login);
+    if (key.password) secretVars.ansible_password = key.password;
+  } else if (key && key.type !== 'none') {
+    throw new Error(`inventory key type ${key.type} is not supported for ansible`);
+  }
+  const become = details.becomeKey;
+  if (become?.type === 'login_password') {
+    if (become.login) args.push('--become-user', become.login);
+    if (become.password) secretVars.ansible_become_password = become.password;
+  }
+
+  if (params.debug && templateParams.allow_debug !== false) args.push(`-${'v'.repeat(debugLevel(params.debug_level))}`);
+  if (params.diff) args.push('--diff');
+  if (params.dry_run) args.push('--check');
+
+  for (const vault of details.vaults) {
+    if (vault.type === 'script') {
+      args.push(`--vault-id=${vault.name}@${isAbsolute(vault.script) ? vault.script : join(ctx.repoDir, vault.script)}`);
+    } else {
+      args.push(`--vault-id=${vault.name}@${files.write('vault', vault.password)}`);
+    }
+  }
+
+  args.push('--extra-vars', JSON.stringify(ctx.vars.extraVars));
+  if (Object.keys(secretVars).length) args.push('--extra-vars', `@${files.write('secret-vars', JSON.stringify(secretVars))}`);
+
+  args.push(...parseArgList(details.template.arguments));
+  const limit = listParam(params.limit ?? templateParams.limit);
+  const tags = listParam(params.tags ?? templateParams.tags);
+  const skipTags = listParam(params.skip_tags ?? templateParams.skip_tags);
+  if (limit.length) args.push(`--limit=${limit.join(',')}`);
+  if (tags.length) args.push(`--tags=${tags.join(',')}`);
+  if (skipTags.length) args.push(`--skip-tags=${skipTags.join(',')}`);
+  args.push(...taskArgsOf(details));
+  args.push(details.task.playbook || details.template.playbook);
+  return { args, env };
+}
+
+function debugLevel(value: unknown): number {
+  const n = Number(value ?? DEFAULT_DEBUG_LEVEL);
+  return Number.isInteger(n) ? Math.min(6, Math.max(1, n)) : DEFAULT_DEBUG_LEVEL;
+}
+
+/** A static inventory becomes `<tmp_path>/inventory_<taskId>` (0600, removed after the run). */
+function inventoryPath(ctx: AppContext): string {
+  const inventory = ctx.details.inventory;
+  if (!inventory) throw new Error('ansible needs an inventory; the template has none');
+  const base = join(ctx.config.tmp_path, `inventory_${ctx.details.task.id}`);
+  switch (inventory.type) {
+    case 'static':
+      return ctx.files.writeAt(base, inventory.inventory.endsWith('\n') ? inventory.inventory : `${inventory.inventory}\n`);
+    case 'static-yaml':
+      return ctx.files.writeAt(`${base}.yml`, inventory.inventory);
+    case 'file': {
+      const root = ctx.inventoryRepoDir ?? ctx.repoDir;
+      const path = inventory.inventory.trim();
+      if (path.split(/[\\/]/).includes('..')) throw new Error('inventory path must stay inside the repository');
+      return isAbsolute(path) && !ctx.inventoryRepoDir ? path : join(root, path);
+    }
+    default:
+      throw new Error(`inventory type ${inventory.type} cannot be used with ansible`);
+  }
+}

@@ -1,0 +1,43 @@
+import type { App, AppContext } from './app.ts';
+import { parseArgList, taskArgsOf } from './app.ts';
+import { formatVarValue } from './extra-vars.ts';
+import { buildTaskEnv } from './task-env.ts';
+
+/** The default command and leading arguments of each shell-type app. */
+const COMMANDS: Record<string, { command: string; args: string[] }> = {
+  bash: { command: 'bash', args: [] },
+  python: { command: 'python3', args: [] },
+  // PowerShell 7 installs as `pwsh` outside Windows; `apps.powershell.path` overrides it.
+  powershell: { command: process.platform === 'win32' ? 'powershell' : 'pwsh', args: ['-File'] },
+  pulumi: { command: 'pulumi', args: [] },
+};
+
+/**
+ * bash, python, powershell, pulumi and custom apps (reference §5.8): the script, `name=value`
+ * for each secret variable, template arguments, `name=value` for each extra variable (objects
+ * as JSON), then task arguments. Environment per §5.3 including SEMAPHORE_TASK_DETAILS_*.
+ */
+export function shellApp(appId: string): App {
+  return {
+    async run(ctx) {
+      const { command, args } = buildShellCommand(appId, ctx);
+      const env = buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir: ctx.repoDir, shell: true });
+      await ctx.exec({ command, args, cwd: ctx.repoDir, env });
+      return 'success';
+    },
+  };
+}
+
+/** @example buildShellCommand('bash', ctx) // { command: 'bash', args: ['run.sh', 'token=…', 'region=eu'] } */
+export function buildShellCommand(appId: string, ctx: AppContext): { command: string; args: string[] } {
+  const base = COMMANDS[appId] ?? { command: appId, args: [] };
+  const args = [...(ctx.appPath ? ctx.appArgs : [...base.args, ...ctx.appArgs])];
+  args.push(ctx.details.task.playbook || ctx.details.template.playbook);
+  for (const [name, value] of Object.entries(ctx.vars.secretVars)) args.push(`${name}=${value}`);
+  args.push(...parseArgList(ctx.details.template.arguments));
+  for (const [name, value] of Object.entries(ctx.vars.extraVars)) {
+    if (name !== 'semaphore_vars') args.push(`${name}=${formatVarValue(value)}`);
+  }
+  args.push(...taskArgsOf(ctx.details));
+  return { command: ctx.appPath ?? base.command, args };
+}

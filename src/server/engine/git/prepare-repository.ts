@@ -1,0 +1,81 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import type { KeySecret, RepositoryRow } from '../run/task-details.ts';
+import type { SecretFiles } from '../run/secret-files.ts';
+import { gitCredentialEnv, gitUrlWithLogin } from './git-credentials.ts';
+
+/** Runs a command whose output belongs in the task log; rejects on a non-zero exit. */
+export type LoggedExec = (command: string, args: string[], cwd: string, env: Record<string, string>) => Promise<void>;
+
+export interface RepositoryCheckout {
+  dir: string;
+  commitHash: string | null;
+  commitMessage: string;
+}
+
+export interface PrepareRepositoryInput {
+  repository: RepositoryRow;
+  key: KeySecret | null;
+  /** clone directory name under tmpPath, e.g. `repository_3_7` */
+  dirName: string;
+  tmpPath: string;
+  branch: string;
+  commitHash: string | null;
+  baseEnv: Record<string, string>;
+  files: SecretFiles;
+  exec: LoggedExec;
+  log: (line: string) => void;
+  sshConfigPath?: string;
+}
+
+const COMMIT_MESSAGE_CHARS = 100;
+
+/**
+ * Makes the repository's files available for a run (reference §5.2): a local path is used in
+ * place; otherwise the per-(repository, template) clone is fetched and reset to the branch, or
+ * cloned afresh when that fails. Checks out `commitHash` when given and reports the commit.
+ * @example const { dir, commitHash } = await prepareRepository({ repository, key, dirName: 'repository_1_2', ... });
+ */
+export async function prepareRepository(input: PrepareRepositoryInput): Promise<RepositoryCheckout> {
+  const { repository } = input;
+  if (repository.git_url.startsWith('/')) {
+    input.log(`Using local repository ${repository.git_url}`);
+    return { dir: repository.git_url, ...(await readCommit(repository.git_url)) };
+  }
+  const env = { ...input.baseEnv, ...gitCredentialEnv(input.key, input.files, input.sshConfigPath) };
+  const url = gitUrlWithLogin(repository.git_url, input.key);
+  const dir = join(input.tmpPath, input.dirName);
+  let updated = false;
+  if (existsSync(join(dir, '.git'))) {
+    input.log(`Updating repository ${repository.git_url}`);
+    try {
+      await input.exec('git', ['remote', 'set-url', 'origin', url], dir, env);
+      await input.exec('git', ['fetch', '--prune', 'origin', input.branch], dir, env);
+      await input.exec('git', ['checkout', '-f', '-B', input.branch, 'FETCH_HEAD'], dir, env);
+      await input.exec('git', ['submodule', 'update', '--init', '--recursive'], dir, env);
+      updated = true;
+    } catch {
+      input.log('Updating the repository failed; cloning it again');
+    }
+  }
+  if (!updated) {
+    rmSync(dir, { recursive: true, force: true });
+    input.log(`Cloning repository ${repository.git_url}`);
+    await input.exec('git', ['clone', '--recursive', '--branch', input.branch, url, input.dirName], input.tmpPath, env);
+  }
+  if (input.commitHash) {
+    await input.exec('git', ['checkout', '-f', input.commitHash], dir, env);
+  }
+  return { dir, ...(await readCommit(dir)) };
+}
+
+/** HEAD's hash and message (first 100 characters); nulls outside a git work tree. */
+export async function readCommit(dir: string): Promise<{ commitHash: string | null; commitMessage: string }> {
+  const out = await new Promise<string | null>((resolve) => {
+    execFile('git', ['log', '-1', '--format=%H%x00%B'], { cwd: dir, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout) => resolve(err ? null : stdout));
+  });
+  if (!out) return { commitHash: null, commitMessage: '' };
+  const [hash, message = ''] = out.split('\0');
+  return { commitHash: hash!.trim() || null, commitMessage: message.trim().slice(0, COMMIT_MESSAGE_CHARS) };
+}

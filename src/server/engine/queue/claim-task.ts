@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { isPostgresDb } from '../../db/database.ts';
+import type { TaskRow } from '../../db/schema.ts';
+import { ACTIVE_STATUSES } from '../task-status.ts';
+
+/**
+ * Claims the oldest waiting task that the limits allow, in one conditional UPDATE: status
+ * `waiting` → `starting`, `locked_by` = this worker. Limits: global `maxParallel` (0 = none),
+ * the project's `max_parallel_tasks` (0 = none), one active task per template unless the
+ * template has `allow_parallel_tasks`. PostgreSQL serialises dispatchers of several servers
+ * with a transaction-scoped advisory lock and skips rows another transaction holds.
+ * @example const task = await claimNextTask(db, 'host:123', 10); // null when nothing can start
+ */
+export async function claimNextTask(db: Db, workerId: string, maxParallel: number): Promise<TaskRow | null> {
+  if (!isPostgresDb(db)) return (await claimWith(db, workerId, maxParallel, false)) ?? null;
+  return db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(7301, 1)`.execute(tx);
+    return (await claimWith(tx, workerId, maxParallel, true)) ?? null;
+  });
+}
+
+function claimWith(db: Db, workerId: string, maxParallel: number, postgres: boolean): Promise<TaskRow | undefined> {
+  const active = [...ACTIVE_STATUSES];
+  return db.updateTable('task')
+    .set({ status: 'starting', locked_by: workerId })
+    .where('status', '=', 'waiting')
+    .where('locked_by', 'is', null)
+    .where('id', '=', (eb) => {
+      let pick = eb.selectFrom('task as t')
+        .innerJoin('template as tp', 'tp.id', 't.template_id')
+        .innerJoin('project as p', 'p.id', 't.project_id')
+        .select('t.id')
+        .where('t.status', '=', 'waiting')
+        .where('t.locked_by', 'is', null)
+        .where((w) => w.or([
+          w('tp.allow_parallel_tasks', '=', 1),
+          w.not(w.exists(w.selectFrom('task as a').select('a.id').whereRef('a.template_id', '=', 't.template_id').where('a.status', 'in', active))),
+        ]))
+        .where((w) => w.or([
+          w('p.max_parallel_tasks', '=', 0),
+          w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.project_id', '=', 't.project_id').where('a.status', 'in', active), '<', w.ref('p.max_parallel_tasks')),
+        ]))
+        .orderBy('t.id')
+        .limit(1);
+      if (maxParallel > 0) {
+        pick = pick.where((w) => w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).where('a.status', 'in', active), '<', maxParallel));
+      }
+      if (postgres) pick = pick.forUpdate('t').skipLocked();
+      return pick;
+    })
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -1,0 +1,25 @@
+import type { Db } from '../../db/database.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import { insertOutputLines } from '../output/insert-output.ts';
+import { ACTIVE_STATUSES, setTaskStatus } from '../task-status.ts';
+import { now } from '../../lib/time.ts';
+import { findLiveWorkers, type WorkerIdentity } from './engine-workers.ts';
+
+/**
+ * Crash recovery: tasks left in an active status by an engine that is gone (its processes died
+ * with it) end as `error`, each with a log line saying why; their earlier output stays. Tasks
+ * of live engines — other servers on the same database, and this one — are left alone.
+ * @example const recovered = await recoverInterruptedTasks(deps, self); // [12, 13]
+ */
+export async function recoverInterruptedTasks(deps: { db: Db; bus: EventBus }, self: WorkerIdentity): Promise<number[]> {
+  const alive = await findLiveWorkers(deps.db, self);
+  alive.add(self.id);
+  const rows = await deps.db.selectFrom('task').select(['id', 'status', 'locked_by']).where('status', 'in', [...ACTIVE_STATUSES]).execute();
+  const recovered: number[] = [];
+  for (const row of rows) {
+    if (row.locked_by && alive.has(row.locked_by)) continue;
+    await insertOutputLines(deps.db, row.id, [{ time: now(), output: `Task interrupted: the server stopped while the task was ${row.status}; marked as error on restart.` }]);
+    if (await setTaskStatus(deps, row.id, 'error')) recovered.push(row.id);
+  }
+  return recovered;
+}

@@ -1,0 +1,155 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { InventoryTable, ProjectRow, RepositoryTable, TaskRow, TemplateRow } from '../../db/schema.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import { findIncomingVersion } from '../queue/build-version.ts';
+
+export type InventoryRow = Selectable<InventoryTable>;
+export type RepositoryRow = Selectable<RepositoryTable>;
+
+/** A decrypted access key. Only the engine holds these, only for the run. */
+export interface KeySecret {
+  id: number;
+  type: string;
+  login: string;
+  password: string;
+  privateKey: string;
+  passphrase: string;
+  /** type `string` (variable-group secrets) */
+  text: string;
+}
+
+export interface VaultSecret {
+  name: string;
+  type: 'password' | 'script';
+  password: string;
+  script: string;
+}
+
+export interface VariableGroup {
+  json: Record<string, unknown>;
+  env: Record<string, string>;
+  varSecrets: Record<string, string>;
+  envSecrets: Record<string, string>;
+}
+
+/** Everything a run needs, loaded and decrypted once when the task starts. */
+export interface TaskDetails {
+  task: TaskRow;
+  template: TemplateRow;
+  project: ProjectRow;
+  username: string;
+  inventory: InventoryRow | null;
+  inventoryKey: KeySecret | null;
+  becomeKey: KeySecret | null;
+  inventoryRepository: RepositoryRow | null;
+  inventoryRepositoryKey: KeySecret | null;
+  repository: RepositoryRow | null;
+  repositoryKey: KeySecret | null;
+  variables: VariableGroup;
+  vaults: VaultSecret[];
+  incomingVersion: string | null;
+}
+
+/**
+ * Loads a task's template, project, inventory, repository, variable group and keys, opening
+ * every secret with the secret box. Throws with a readable message when something is missing.
+ * @example const details = await loadTaskDetails(deps.db, deps.secrets, task);
+ */
+export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow): Promise<TaskDetails> {
+  const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirst();
+  if (!template) throw new Error(`template ${task.template_id} no longer exists`);
+  const project = await db.selectFrom('project').selectAll().where('id', '=', task.project_id).executeTakeFirstOrThrow();
+  const user = task.user_id ? await db.selectFrom('user').select('username').where('id', '=', task.user_id).executeTakeFirst() : undefined;
+  const inventoryId = task.inventory_id ?? template.inventory_id;
+  const inventory = inventoryId ? (await db.selectFrom('inventory').selectAll().where('id', '=', inventoryId).executeTakeFirst()) ?? null : null;
+  const repository = template.repository_id
+    ? (await db.selectFrom('repository').selectAll().where('id', '=', template.repository_id).executeTakeFirst()) ?? null
+    : null;
+  const inventoryRepository = inventory?.repository_id
+    ? (await db.selectFrom('repository').selectAll().where('id', '=', inventory.repository_id).executeTakeFirst()) ?? null
+    : null;
+  const key = (id: number | null | undefined) => loadKey(db, box, id);
+  const vaultRows = await db.selectFrom('template_vault').selectAll().where('template_id', '=', template.id).orderBy('id').execute();
+  const vaults: VaultSecret[] = [];
+  for (const v of vaultRows) {
+    const secret = await key(v.vault_key_id);
+    vaults.push({
+      name: v.name || 'default', type: v.type === 'script' ? 'script' : 'password',
+      password: secret?.password || secret?.text || '', script: v.script ?? '',
+    });
+  }
+  return {
+    task, template, project,
+    username: user?.username ?? '',
+    inventory,
+    inventoryKey: await key(inventory?.ssh_key_id),
+    becomeKey: await key(inventory?.become_key_id),
+    inventoryRepository,
+    inventoryRepositoryKey: await key(inventoryRepository?.ssh_key_id),
+    repository,
+    repositoryKey: await key(repository?.ssh_key_id),
+    variables: await loadVariableGroup(db, box, template.environment_id),
+    vaults,
+    incomingVersion: template.type === 'deploy' ? await findIncomingVersion(db, task.build_task_id) : null,
+  };
+}
+
+async function loadKey(db: Db, box: SecretBox, id: number | null | undefined): Promise<KeySecret | null> {
+  if (!id) return null;
+  const row = await db.selectFrom('access_key').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return null;
+  return openKey(box, row.id, row.type, row.secret);
+}
+
+/** Opens a stored key: JSON `{login, password}` / `{login, passphrase, private_key}`, or raw text. */
+export function openKey(box: SecretBox, id: number, type: string, sealed: string | null): KeySecret {
+  const plain = sealed ? box.open(sealed) : '';
+  const key: KeySecret = { id, type, login: '', password: '', privateKey: '', passphrase: '', text: '' };
+  if (type === 'string' || !plain) return { ...key, text: plain };
+  let parsed: Record<string, unknown> = {};
+  try {
+    const value = JSON.parse(plain);
+    if (value && typeof value === 'object') parsed = value as Record<string, unknown>;
+  } catch {
+    // Legacy rows: a raw private key.
+    return { ...key, privateKey: plain };
+  }
+  return {
+    ...key,
+    login: String(parsed.login ?? ''),
+    password: String(parsed.password ?? ''),
+    privateKey: String(parsed.private_key ?? ''),
+    passphrase: String(parsed.passphrase ?? ''),
+  };
+}
+
+async function loadVariableGroup(db: Db, box: SecretBox, environmentId: number | null): Promise<VariableGroup> {
+  const group: VariableGroup = { json: {}, env: {}, varSecrets: {}, envSecrets: {} };
+  if (!environmentId) return group;
+  const row = await db.selectFrom('environment').selectAll().where('id', '=', environmentId).executeTakeFirst();
+  if (!row) return group;
+  group.json = parseObject(row.json);
+  for (const [k, v] of Object.entries(parseObject(row.env))) group.env[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  const secrets = await db.selectFrom('access_key').selectAll().where('environment_id', '=', environmentId).where('owner', '=', 'environment').execute();
+  for (const s of secrets) {
+    const dot = s.name.indexOf('.');
+    const kind = dot > 0 ? s.name.slice(0, dot) : 'var';
+    const name = dot > 0 ? s.name.slice(dot + 1) : s.name;
+    const value = openKey(box, s.id, 'string', s.secret).text;
+    if (kind === 'env') group.envSecrets[name] = value;
+    else group.varSecrets[name] = value;
+  }
+  return group;
+}
+
+/** Parses a JSON object column; anything else reads as `{}`. */
+export function parseObject(text: string | null | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
