@@ -26,6 +26,8 @@ export interface ApiWorld {
     environment_id: number; view_id: number; template_id: number; schedule_id: number; integration_id: number;
     matcher_id: number; extractvalue_id: number; project_alias_id: number; integration_alias_id: number;
     user_id: number; task_id: number; api_token_id: string;
+    /** a queued task (nothing runs it in tests), for stop */
+    waiting_task_id: number;
     /** a user in no project */
     outsider_id: number;
   };
@@ -36,8 +38,8 @@ export interface ApiWorld {
 /**
  * A project with one of every resource, created through the API as the env admin (ssh and
  * login_password keys, repository, inventory, variable group with secrets, view, template,
- * schedule, integration with matcher, value and aliases, a manager member), plus a task row
- * inserted straight into the database (the tasks API is another part's).
+ * schedule, integration with matcher, value and aliases, a manager member), plus a finished and
+ * a waiting task row inserted straight into the database (no engine runs in tests).
  * @example const w = await createApiWorld(s); await s.call('GET', `${w.base}/keys`, undefined, w.admin);
  */
 export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.floor(Math.random() * 1e6)}`): Promise<ApiWorld> {
@@ -98,13 +100,14 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
   };
   const token = (await post('/api/user/tokens', { name: `world ${tag}` })).body;
   const task = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'success', userId: member.id });
+  const waitingTask = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'waiting', userId: member.id });
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
       project_id: project.id, key_id: key.id, login_key_id: loginKey.id, repository_id: repository.id, inventory_id: inventory.id,
       environment_id: environment.id, view_id: view.id, template_id: template.id, schedule_id: schedule.id, integration_id: integration.id,
       matcher_id: matcher.id, extractvalue_id: value.id, project_alias_id: projectAlias.id, integration_alias_id: integrationAlias.id,
-      user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id,
+      user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id, waiting_task_id: waitingTask.id,
     },
     spare,
   };

@@ -6,7 +6,7 @@ import { insertEnvironment, insertInventory, insertKey, insertRepository, insert
 export interface ResourceIds extends Record<string, number> {
   key: number; repository: number; inventory: number; environment: number; template: number; workspace: number;
   view: number; schedule: number; integration: number; matcher: number; value: number; projectAlias: number;
-  integrationAlias: number; task: number;
+  integrationAlias: number; task: number; waitingTask: number; confirmTask: number;
   spareKey: number; spareRepository: number; spareInventory: number; spareEnvironment: number; spareTemplate: number;
 }
 
@@ -34,7 +34,7 @@ function insertAlias(db: Db, projectId: number, integrationId: number | null) {
  * Inserts one of every project resource straight into the database (no events, no API), for tests
  * that need them to exist without depending on their routes: a terraform template with a
  * workspace it can attach, a view, a schedule, an integration with matcher, value and aliases,
- * a finished task, and a spare key/repository/inventory/variable group/template nothing uses.
+ * a finished, a waiting and a confirmation-waiting task (rows only: no engine runs), and a spare key/repository/inventory/variable group/template nothing uses.
  * @example const ids = await insertProjectResources(db, w.projectId); `/keys/${ids.spareKey}`
  */
 export async function insertProjectResources(db: Db, projectId: number): Promise<ResourceIds> {
@@ -63,6 +63,8 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   const projectAlias = await insertAlias(db, projectId, null);
   const integrationAlias = await insertAlias(db, projectId, integration.id);
   const task = await insertTask(db, { projectId, templateId: template.id, status: 'success' });
+  const waitingTask = await insertTask(db, { projectId, templateId: template.id, status: 'waiting' });
+  const confirmTask = await insertTask(db, { projectId, templateId: template.id, status: 'waiting_confirmation' });
   const spareKey = await insertKey(db, projectId, 'Spare key');
   const spareRepository = await insertRepository(db, projectId, key.id, 'Spare repo');
   const spareInventory = await insertInventory(db, projectId, { name: 'Spare hosts', keyId: key.id });
@@ -71,7 +73,7 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   return {
     key: key.id, repository: repository.id, inventory: inventory.id, environment: environment.id, template: template.id, workspace: workspace.id,
     view: view.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id, projectAlias: projectAlias.id,
-    integrationAlias: integrationAlias.id, task: task.id, spareKey: spareKey.id, spareRepository: spareRepository.id,
+    integrationAlias: integrationAlias.id, task: task.id, waitingTask: waitingTask.id, confirmTask: confirmTask.id, spareKey: spareKey.id, spareRepository: spareRepository.id,
     spareInventory: spareInventory.id, spareEnvironment: spareEnvironment.id, spareTemplate: spareTemplate.id,
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TaskRow } from '../../db/schema.ts';
 import { parseObject } from '../../engine/run/task-details.ts';
+import { fields, INT32_MAX } from '../../http/validation.ts';
 
 /** A task as the API returns it: 2.10's flat debug/dry_run/diff/limit next to the newer `params`. */
 export interface Task {
@@ -79,7 +80,8 @@ export function taskRowToTask(row: TaskRow): Task {
   };
 }
 
-const optionalInt = z.number().int().nullable().optional();
+// bounded like the integer columns, so a huge id is a 400 rather than a PostgreSQL error
+const optionalInt = z.number().int().max(INT32_MAX, 'no such id').nullable().optional();
 const optionalText = z.string().max(65535).nullable().optional();
 
 /**
@@ -87,7 +89,7 @@ const optionalText = z.string().max(65535).nullable().optional();
  * read-only fields a client may echo back (ignored).
  */
 export const taskInputSchema = z.strictObject({
-  template_id: z.number().int().positive().optional(),
+  template_id: fields.id.optional(),
   template_name: z.string().max(255).optional(),
   message: z.string().max(2000, 'at most 2000 characters').optional(),
   params: z.record(z.string(), z.unknown()).nullable().optional(),

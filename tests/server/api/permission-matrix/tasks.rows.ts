@@ -1,0 +1,31 @@
+import { adminOnly, Permission, projectRead, projectWrite, type MatrixRow } from '../../../support/permission-matrix.ts';
+import { insertProjectResources } from '../../../support/resource-rows.ts';
+
+const p = (w: { projectId: number }) => `/api/project/${w.projectId}`;
+const setup: MatrixRow['setup'] = (db, w) => insertProjectResources(db, w.projectId);
+const read = (route: string, sub: (ids: Record<string, number>) => string): MatrixRow => ({ route, setup, path: (w, _, ids) => `${p(w)}${sub(ids)}`, expect: projectRead() });
+const run = (route: string, status: number, sub: (ids: Record<string, number>) => string, body?: (ids: Record<string, number>) => unknown): MatrixRow => ({
+  route, setup, path: (w, _, ids) => `${p(w)}${sub(ids)}`, body: body && ((_, __, ids) => body(ids)), expect: projectWrite(Permission.RunTasks, status),
+});
+
+/**
+ * Tasks × every caller: members read, RunTasks (owner, manager, task_runner) starts and stops,
+ * only system admins delete a task (members 401, as Semaphore) or list every active task.
+ */
+export const TASKS_MATRIX: MatrixRow[] = [
+  read('GET /api/project/{id}/tasks', () => '/tasks'),
+  read('GET /api/project/{id}/tasks/last', () => '/tasks/last'),
+  read('GET /api/project/{id}/tasks/{task}', (ids) => `/tasks/${ids.task}`),
+  read('GET /api/project/{id}/tasks/{task}/output', (ids) => `/tasks/${ids.task}/output`),
+  read('GET /api/project/{id}/tasks/{task}/raw_output', (ids) => `/tasks/${ids.task}/raw_output`),
+  run('POST /api/project/{id}/tasks', 201, () => '/tasks', (ids) => ({ template_id: ids.spareTemplate })),
+  run('POST /api/project/{id}/tasks/{waiting task}/stop', 204, (ids) => `/tasks/${ids.waitingTask}/stop`, () => ({})),
+  run('POST /api/project/{id}/tasks/{task}/confirm', 204, (ids) => `/tasks/${ids.confirmTask}/confirm`),
+  run('POST /api/project/{id}/tasks/{task}/reject', 204, (ids) => `/tasks/${ids.confirmTask}/reject`),
+  run('POST /api/project/{id}/templates/{t}/stop_all_tasks', 204, (ids) => `/templates/${ids.template}/stop_all_tasks`, () => ({ force: true })),
+  {
+    route: 'DELETE /api/project/{id}/tasks/{finished task}', setup, path: (w, _, ids) => `${p(w)}/tasks/${ids.task}`,
+    expect: { ...projectRead(401), admin: 204 },
+  },
+  { route: 'GET /api/tasks', path: () => '/api/tasks', expect: { ...adminOnly(200, 403), anonymous: 401 } },
+];
