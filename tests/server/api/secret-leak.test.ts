@@ -8,6 +8,7 @@ import { expectNoSecrets, storedSecretForms } from '../../support/secrets.ts';
 const ROTATED = { privateKey: 'rotated-private-key-1c7e', password: 'rotated-login-password-8d02', varSecret: 'rotated-var-secret-55ab' };
 const NEW_USER_PASSWORD = 'changed-user-password-e3f9';
 const WRONG_PASSWORD = 'mistyped-password-6b1c';
+const SURVEY_SECRET = 'task-survey-secret-2f7a';
 
 /** Path parameters of GET routes filled from the world (the value of the first alternative for `{a|b}`). */
 function fillGetPath(w: ApiWorld, path: string, alias: string): string {
@@ -63,6 +64,10 @@ for (const dialect of DIALECTS) {
           name: 'Prod', json: '{}', secrets: [{ id: secret.id, operation: 'update', type: 'var', name: 'DB_PASSWORD', secret: ROTATED.varSecret }],
         });
         await record('POST', `/api/users/${w.ids.user_id}/password`, { password: NEW_USER_PASSWORD });
+        // a survey secret given when starting a task (kept in memory only, never shown)
+        await record('PUT', `${w.base}/templates/${w.ids.template_id}`, { survey_vars: [{ name: 'DEPLOY_PASSWORD', title: 'Password', type: 'secret', required: true }] });
+        const started = await record('POST', `${w.base}/tasks`, { template_id: w.ids.template_id, secret: JSON.stringify({ DEPLOY_PASSWORD: SURVEY_SECRET }) });
+        if (started.status !== 201) throw new Error(`task start failed: ${started.status} ${started.text}`);
         await record('POST', '/api/auth/login', { auth: 'admin', password: WRONG_PASSWORD }, {});
         const alias = (await s.deps.db.selectFrom('integration_alias').select('alias').where('id', '=', w.ids.integration_alias_id).executeTakeFirstOrThrow()).alias;
         const delivery = JSON.stringify({ ref: 'refs/heads/main', after: 'abc123' });
@@ -94,11 +99,11 @@ for (const dialect of DIALECTS) {
     it('shows no key, password, token or variable secret (plain, base64 or sealed) in any response', async () => {
       const stored = await storedSecretForms(s.deps.db);
       expect(stored.length).toBeGreaterThan(5);
-      expectNoSecrets(responses, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD], stored);
+      expectNoSecrets(responses, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD, SURVEY_SECRET], stored);
     });
 
     it('writes no secret to any log line', async () => {
-      expectNoSecrets(logs, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD], await storedSecretForms(s.deps.db));
+      expectNoSecrets(logs, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD, SURVEY_SECRET], await storedSecretForms(s.deps.db));
     });
 
     it('never returns an API token after its creation', async () => {
