@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.ts';
+import type { Db, Tx } from '../../db/database.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { taskRowToTask, type TaskWithTpl } from './task.ts';
@@ -13,6 +13,7 @@ export async function findProjectTask(db: Db, projectId: number, taskId: number)
 export interface TaskListFilter {
   projectId?: number;
   templateId?: number;
+  ids?: readonly number[];
   statuses?: readonly string[];
   limit: number;
 }
@@ -22,7 +23,7 @@ export interface TaskListFilter {
  * the build task (Semaphore's TaskWithTpl). Also used by the template sub-routes.
  * @example await listTasksWithTpl(db, { projectId: 1, limit: 1000 });
  */
-export async function listTasksWithTpl(db: Db, filter: TaskListFilter): Promise<TaskWithTpl[]> {
+export async function listTasksWithTpl(db: Db | Tx, filter: TaskListFilter): Promise<TaskWithTpl[]> {
   let query = db.selectFrom('task')
     .innerJoin('template', 'template.id', 'task.template_id')
     .leftJoin('user', 'user.id', 'task.user_id')
@@ -30,6 +31,7 @@ export async function listTasksWithTpl(db: Db, filter: TaskListFilter): Promise<
     .select(['template.playbook as tpl_playbook', 'template.name as tpl_alias', 'template.type as tpl_type', 'template.app as tpl_app', 'user.name as user_name']);
   if (filter.projectId !== undefined) query = query.where('task.project_id', '=', filter.projectId);
   if (filter.templateId !== undefined) query = query.where('task.template_id', '=', filter.templateId);
+  if (filter.ids) query = query.where('task.id', 'in', [...filter.ids]);
   if (filter.statuses) query = query.where('task.status', 'in', [...filter.statuses]);
   const rows = await query.orderBy('task.id', 'desc').limit(filter.limit).execute();
   const buildIds = [...new Set(rows.map((r) => r.build_task_id).filter((id): id is number => id !== null))];

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { TemplateRow, TemplateVaultTable } from '../../db/schema.ts';
 import { fields } from '../../http/validation.ts';
 import { parseJsonColumn, refId } from '../shared/project-refs.ts';
-import type { TemplateTask } from './template-tasks.ts';
+import type { TaskWithTpl } from '../tasks/task.ts';
 
 /** Apps a template may run (reference §3.7); the configured `apps` add more. */
 export const BUILT_IN_APPS = ['ansible', 'terraform', 'tofu', 'terragrunt', 'bash', 'python', 'powershell', 'pulumi'] as const;
@@ -121,7 +121,7 @@ export interface Template {
   task_params: Record<string, unknown>;
   runner_tag: string | null;
   executor_image: string | null;
-  last_task: TemplateTask | null;
+  last_task: TaskWithTpl | null;
   last_task_id: number | null;
   tasks: number;
 }
@@ -134,7 +134,7 @@ export function vaultRowToVault(row: VaultRow): TemplateVault {
 }
 
 /** Builds the API object from a row, its vaults, its latest task and its task count. */
-export function templateRowToTemplate(row: TemplateRow, extra: { vaults: VaultRow[]; lastTask: TemplateTask | null; taskCount: number }): Template {
+export function templateRowToTemplate(row: TemplateRow, extra: { vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
   return {
     id: row.id,
     project_id: row.project_id,
