@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { ADMIN, startTestServer, type TestServer } from '../support/harness.ts';
 import { createApiWorld, type ApiWorld } from '../support/api-world.ts';
 import { exampleOf, loadSpec, validateAgainst, type Operation } from './openapi-spec.ts';
 
@@ -39,7 +39,7 @@ const FIELD_EXCEPTIONS: [RegExp, string][] = [
  * examples omit required references (they carry id 1 or nothing), which a real server refuses.
  */
 const BODY_FILLS: Record<string, (w: ApiWorld) => Record<string, unknown>> = {
-  'POST /auth/login': () => ({ auth: 'admin', password: 'admin-password-1' }),
+  'POST /auth/login': () => ({ auth: ADMIN.login, password: ADMIN.password }),
   'POST /users': (w) => ({ username: `spec-user-${w.ids.project_id}`, email: `spec-${w.ids.project_id}@example.test`, password: 'spec-password-1' }),
   'PUT /users/{user_id}/': (w) => ({ username: `spec-user2-${w.ids.project_id}`, email: `spec2-${w.ids.project_id}@example.test` }),
   'POST /users/{user_id}/password': () => ({ password: 'another-password-1' }),
