@@ -16,7 +16,7 @@ import {
   listExtractValues, listMatchers, updateExtractValue, updateMatcher,
 } from '../domain/integrations/integration-parts.service.ts';
 import { aliasUrl, createAlias, deleteAlias, listAliases } from '../domain/integrations/integration-alias.service.ts';
-import { actorOf } from './actor.ts';
+import { actorOf } from './route-context.ts';
 
 const manage = can(Permission.ManageResources);
 

@@ -5,7 +5,7 @@ import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { actorOf } from './actor.ts';
+import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource.ts';
 import { inventoryInputSchema, inventoryRowToInventory } from '../domain/inventories/inventory.ts';
 import { createInventory, deleteInventory, listInventories, updateInventory } from '../domain/inventories/inventory.service.ts';

@@ -4,7 +4,7 @@ import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { actorOf } from './actor.ts';
+import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl } from '../domain/project-resource.ts';
 import { accessKeyInputSchema, accessKeyRowToKey } from '../domain/keys/access-key.ts';
 import { createKey, deleteKey, findProjectKey, listProjectKeys, updateKey } from '../domain/keys/access-key.service.ts';

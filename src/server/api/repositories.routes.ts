@@ -4,7 +4,7 @@ import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { actorOf } from './actor.ts';
+import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource.ts';
 import { repositoryInputSchema, repositoryRowToRepository } from '../domain/repositories/repository.ts';
 import { createRepository, deleteRepository, listRepositories, updateRepository } from '../domain/repositories/repository.service.ts';

@@ -8,7 +8,7 @@ import { cronCheckSchema, scheduleInputSchema, scheduleRowToSchedule } from '../
 import {
   createSchedule, deleteSchedule, findSchedule, listSchedules, requireValidCron, setScheduleActive, updateSchedule,
 } from '../domain/schedules/schedule.service.ts';
-import { actorOf } from './actor.ts';
+import { actorOf } from './route-context.ts';
 import { scheduleChanged } from '../scheduler/scheduler.ts';
 
 const manage = can(Permission.ManageResources);

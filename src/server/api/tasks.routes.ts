@@ -2,13 +2,14 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { notFound, unauthorized } from '../http/errors.ts';
-import { idParam, readJson } from '../http/validation.ts';
+import { unauthorized } from '../http/errors.ts';
+import { readJson } from '../http/validation.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
-import { findProjectTask, listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
+import { listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
 import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
 import { isFinished } from '../engine/task-status.ts';
+import { taskOf, templateOf } from './route-context.ts';
 
 const LIST_LIMIT = 1000;
 const LAST_LIMIT = 200;
@@ -31,13 +32,13 @@ tasksRoutes.post('/tasks', can(Permission.RunTasks), async (c) => {
 });
 
 tasksRoutes.get('/tasks/:task_id', async (c) => {
-  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  const task = await taskOf(c);
   return c.json(taskRowToTask(task));
 });
 
 tasksRoutes.get('/tasks/:task_id/output', async (c) => {
   const { db } = c.var.deps;
-  const task = await findProjectTask(db, c.var.project.id, idParam(c, 'task_id'));
+  const task = await taskOf(c);
   const offset = c.req.query('offset');
   const limit = c.req.query('limit');
   if (offset === undefined && limit === undefined) {
@@ -49,31 +50,31 @@ tasksRoutes.get('/tasks/:task_id/output', async (c) => {
 
 tasksRoutes.get('/tasks/:task_id/raw_output', async (c) => {
   const { db } = c.var.deps;
-  const task = await findProjectTask(db, c.var.project.id, idParam(c, 'task_id'));
+  const task = await taskOf(c);
   return c.body(streamTaskOutput(db, task.id, 'raw'), 200, { 'content-type': 'text/plain; charset=utf-8' });
 });
 
 tasksRoutes.post('/tasks/:task_id/stop', can(Permission.RunTasks), async (c) => {
-  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  const task = await taskOf(c);
   const { force } = await readJson(c, stopInputSchema);
   await stopTask(c.var.deps, task, Boolean(force));
   return c.body(null, 204);
 });
 
 tasksRoutes.post('/tasks/:task_id/confirm', can(Permission.RunTasks), async (c) => {
-  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  const task = await taskOf(c);
   await decideTask(c.var.deps, task, 'confirmed');
   return c.body(null, 204);
 });
 
 tasksRoutes.post('/tasks/:task_id/reject', can(Permission.RunTasks), async (c) => {
-  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  const task = await taskOf(c);
   await decideTask(c.var.deps, task, 'rejected');
   return c.body(null, 204);
 });
 
 tasksRoutes.delete('/tasks/:task_id', async (c) => {
-  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  const task = await taskOf(c);
   if (!c.var.user.admin) throw unauthorized();
   await deleteTask(c.var.deps, task);
   return c.body(null, 204);
@@ -81,9 +82,7 @@ tasksRoutes.delete('/tasks/:task_id', async (c) => {
 
 tasksRoutes.post('/templates/:template_id/stop_all_tasks', can(Permission.RunTasks), async (c) => {
   const { db } = c.var.deps;
-  const template = await db.selectFrom('template').select('id').where('id', '=', idParam(c, 'template_id'))
-    .where('project_id', '=', c.var.project.id).executeTakeFirst();
-  if (!template) throw notFound();
+  const template = await templateOf(c);
   const { force } = await readJson(c, stopInputSchema);
   const tasks = await db.selectFrom('task').selectAll().where('template_id', '=', template.id).orderBy('id').execute();
   for (const task of tasks) if (!isFinished(task.status)) await stopTask(c.var.deps, task, Boolean(force)).catch(() => undefined);

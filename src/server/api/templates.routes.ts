@@ -14,7 +14,7 @@ import {
 import { listTemplateTasks } from '../domain/templates/template-tasks.ts';
 import { listSchedules } from '../domain/schedules/schedule.service.ts';
 import { countTasksByDay } from '../domain/stats/task-stats.ts';
-import { actorOf, limitQuery } from './actor.ts';
+import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
 
 const manage = can(Permission.ManageResources);
@@ -40,7 +40,7 @@ templatesRoutes.post('/', manage, async (c) => {
 });
 
 templatesRoutes.get('/:template_id', async (c) => {
-  const row = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
+  const row = await templateOf(c);
   const [template] = await presentTemplates(c.var.deps.db, [row]);
   return c.json(template);
 });
@@ -75,28 +75,28 @@ templatesRoutes.put('/:template_id/description', manage, async (c) => {
 });
 
 templatesRoutes.get('/:template_id/tasks', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
+  const template = await templateOf(c);
   const status = c.req.query('status') || undefined;
   return c.json(await listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 1000), status }));
 });
 
 templatesRoutes.get('/:template_id/tasks/last', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
+  const template = await templateOf(c);
   return c.json(await listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 200) }));
 });
 
 templatesRoutes.get('/:template_id/schedules', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
+  const template = await templateOf(c);
   return c.json(await listSchedules(c.var.deps.db, c.var.project.id, { templateId: template.id }));
 });
 
 templatesRoutes.get('/:template_id/refs', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
+  const template = await templateOf(c);
   return c.json(await findTemplateRefs(c.var.deps.db, c.var.project.id, template.id));
 });
 
 templatesRoutes.get('/:template_id/stats', async (c) => {
-  const template = await findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
+  const template = await templateOf(c);
   return c.json(await countTasksByDay(c.var.deps.db, readStatsQuery(c, c.var.project.id, template.id)));
 });
 

@@ -6,7 +6,7 @@ import { idParam, readJson } from '../http/validation.ts';
 import { viewInputSchema, viewPositionsSchema, viewRowToView } from '../domain/views/view.ts';
 import { createView, deleteView, findView, listViews, setViewPositions, updateView } from '../domain/views/view.service.ts';
 import { listTemplates } from '../domain/templates/template.service.ts';
-import { actorOf } from './actor.ts';
+import { actorOf } from './route-context.ts';
 
 const manage = can(Permission.ManageResources);
 
