@@ -136,6 +136,15 @@ async function checkCall(s: TestServer, call: SpecCall, w: ApiWorld): Promise<st
     .map((problem) => `${call.key}: ${problem}`);
 }
 
+describe('the contract checker', () => {
+  it('reports a body that contradicts the schema, so the walk below can fail', () => {
+    const project = { $ref: '#/definitions/Project' };
+    expect(validateAgainst(spec, project, { id: 1, name: 'P', alert: false })).toEqual([]);
+    expect(validateAgainst(spec, project, { id: 'one', name: 7 })).toEqual(['$.id: expected integer, got string', '$.name: expected string, got number']);
+    expect(validateAgainst(spec, { type: 'array', items: project }, {})).toEqual(['$: expected array, got object']);
+  });
+});
+
 for (const dialect of DIALECTS) describe(`the 2.16 API contract (${dialect})`, () => {
   let s: TestServer;
   let shared: ApiWorld;
