@@ -155,7 +155,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
       </header>
       <dl className="task-meta">
         <dt>{m('template')}</dt><dd><a href={`/project/${projectId}/templates/${task.template_id}`}>{templateName}</a></dd>
-        <dt>{m('status')}</dt><dd><span className={`status status-${task.status}`} data-status={task.status}>{m(`status_${task.status}`)}</span></dd>
+        <dt>{m('status')}</dt><dd><span className={`status status-${task.status}`} data-status={task.status}>{messages[`status_${task.status}`] ?? task.status}</span></dd>
         <dt>{m('author')}</dt><dd>{author}</dd>
         <dt>{m('started')}</dt><dd>{task.start === initialTask.start ? startText : formatTime(task.start, lang)}</dd>
         <dt>{m('duration')}</dt><dd>{formatDuration(task.start, task.end, now) || '—'}</dd>

@@ -15,6 +15,8 @@ let api: Awaited<ReturnType<typeof adminApi>>;
 let projectId = 0;
 
 beforeAll(async () => {
+  // A stand-in terraform CLI (plans with changes), so a task waits for confirmation.
+  process.env.PATH = `${join(import.meta.dirname, '../fakes')}:${process.env.PATH}`;
   server = await startConsoleServer();
   browser = await launchBrowser();
   context = await newContext(browser);
@@ -130,4 +132,51 @@ describe('task log dialog against the real task engine', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('shows the build version on the Build task and on the Deploy to Dev task it autoran', async () => {
+    const templates = await api.get<{ id: number; name: string }[]>(`/api/project/${projectId}/templates`);
+    const buildId = await api.runTask(projectId, { template_id: templates.find((t) => t.name === 'Build')!.id });
+    expect((await waitForTask(server.deps.db, buildId, undefined, 60_000)).status).toBe('success');
+    const deploy = await waitForDeploy(buildId);
+    expect((await waitForTask(server.deps.db, deploy, undefined, 60_000)).status).toBe('success');
+    const { page } = await openPage();
+    await page.goto(`${server.url}/project/${projectId}/history`);
+    expect(await page.innerText(`[data-task="${buildId}"]`)).toMatch(/Build\s+1\.0\.0\s/);
+    expect(await page.innerText(`[data-task="${deploy}"]`)).toMatch(/Deploy to Dev\s+1\.0\.0\s/);
+    await page.close();
+  });
+
+  it('offers Confirm and Reject while a terraform plan waits for confirmation; Reject ends it Rejected with a raw log', async () => {
+    const { db } = server.deps;
+    const ping = (await api.get<{ repository_id: number }[]>(`/api/project/${projectId}/templates`))[0]!;
+    const plan = await insertTemplate(db, projectId, { name: 'Plan infra', app: 'terraform', playbook: '', repository_id: ping.repository_id });
+    const taskId = await api.runTask(projectId, { template_id: plan.id });
+    await waitForTask(db, taskId, hasStatus('waiting_confirmation'), 60_000);
+    const { page, errors } = await openPage();
+    await page.goto(`${server.url}/project/${projectId}/history?t=${taskId}`);
+    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    expect(await page.textContent('dialog .task-meta .status')).toContain('Waiting confirmation');
+    expect(await page.locator('dialog button[value=confirm]').count()).toBe(1);
+    expect(await page.locator('dialog a:has-text("Raw log")').count()).toBe(0);
+    expect((await rowText(page)).join('\n')).toContain('Plan: 1 to add');
+    await screenshot(page, 'task-log-confirmation');
+    await page.click('dialog button[value=reject]');
+    await page.waitForSelector('dialog .task-meta .status[data-status=rejected]', { timeout: 15_000 });
+    expect(await page.locator('dialog button[value=confirm]').count()).toBe(0);
+    expect(await page.locator('dialog a:has-text("Raw log")').count()).toBe(1);
+    expect((await waitForTask(db, taskId)).status).toBe('rejected');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
+
+/** The task the Build task's success autoran (Deploy to Dev has autorun). */
+async function waitForDeploy(buildId: number): Promise<number> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const row = await server.deps.db.selectFrom('task').select('id').where('build_task_id', '=', buildId).executeTakeFirst();
+    if (row) return row.id;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no task was autorun after build ${buildId}`);
+}

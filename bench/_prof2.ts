@@ -1,0 +1,18 @@
+import { performance } from 'node:perf_hooks';
+import { startConsoleServer } from '../tests/console/support/console-server.ts';
+import { adminApi, insertScriptProject } from '../tests/console/support/real-tasks.ts';
+const server = await startConsoleServer();
+const api = await adminApi(server);
+const fx = await insertScriptProject(server, { 'hello.sh': 'echo hi\n' }, 'hello.sh');
+const rows = Array.from({ length: 10000 }, () => ({ project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: fx.adminId, playbook: '', environment: '{}', message: 'm', commit_message: 'c', params: '{}', created: new Date().toISOString(), start: new Date().toISOString(), end: new Date().toISOString() }));
+for (let i = 0; i < rows.length; i += 500) await server.deps.db.insertInto('task').values(rows.slice(i, i + 500)).execute();
+const p = fx.project.id;
+for (let i = 0; i < 100; i++) await (await fetch(`${server.url}/project/${p}/history`, { headers: { cookie: api.cookie } })).text();
+const { Session } = await import('node:inspector/promises');
+const s = new Session(); s.connect(); await s.post('Profiler.enable'); await s.post('Profiler.setSamplingInterval', { interval: 100 }); await s.post('Profiler.start');
+const t0 = performance.now();
+for (let i = 0; i < 500; i++) await (await fetch(`${server.url}/project/${p}/history`, { headers: { cookie: api.cookie } })).text();
+console.log('per SSR', ((performance.now() - t0) / 500).toFixed(2));
+const { profile } = await s.post('Profiler.stop');
+(await import('node:fs')).writeFileSync('/tmp/c2ssr.cpuprofile', JSON.stringify(profile));
+await server.close();
