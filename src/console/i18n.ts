@@ -38,7 +38,7 @@ function buildTranslator(lang: string): TFunction {
   // i18next's resolution was a visible share of a page's render time.
   const plain = new Map<string, string>();
   const t = (key: string | string[], options?: unknown) => {
-    if (options !== undefined || typeof key !== 'string') return (instance.t as (k: unknown, o?: unknown) => string)(key, options);
+    if (options !== undefined || typeof key !== 'string') return (instance.t as unknown as (k: unknown, o?: unknown) => string)(key, options);
     let text = plain.get(key);
     if (text === undefined) {
       text = instance.t(key);
