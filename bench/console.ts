@@ -14,8 +14,8 @@ import { measurePageJs } from '../tests/console/support/js-weight.ts';
 import { PAGE_SIZE } from '../src/console/paging.ts';
 
 const TASKS = Number(process.env.BENCH_HISTORY_TASKS ?? 10_000);
-const SSR_RUNS = Number(process.env.BENCH_SSR_RUNS ?? 51);
-const WARMUP = 30;
+const SSR_RUNS = Number(process.env.BENCH_SSR_RUNS ?? 101);
+const WARMUP = 150;
 const JS_TARGET_KB = 90;
 const SEMAPHORE_KB = 437;
 
