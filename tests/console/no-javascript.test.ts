@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
+import { hasStatus } from '../support/engine.ts';
 import { measurePageJs } from './support/js-weight.ts';
 
 /** A script with a coloured line, an HTML lookalike and 300 plain lines. */
@@ -14,11 +15,13 @@ let context: BrowserContext;
 let page: Page;
 let fixture: Awaited<ReturnType<typeof insertScriptProject>>;
 let taskId = 0;
+let api: Awaited<ReturnType<typeof adminApi>>;
 
 beforeAll(async () => {
   server = await startConsoleServer();
-  fixture = await insertScriptProject(server, { 'noisy.sh': NOISY_SCRIPT }, 'noisy.sh');
-  taskId = await (await adminApi(server)).runTask(fixture.project.id, { template_id: fixture.template.id, message: 'Ship the release' });
+  fixture = await insertScriptProject(server, { 'noisy.sh': NOISY_SCRIPT, 'sleep.sh': 'echo sleeping\nsleep 600\n' }, 'noisy.sh');
+  api = await adminApi(server);
+  taskId = await api.runTask(fixture.project.id, { template_id: fixture.template.id, message: 'Ship the release' });
   expect((await waitForTask(server.deps.db, taskId)).status).toBe('success');
   browser = await launchBrowser();
   context = await newContext(browser, { javaScriptEnabled: false });
@@ -90,6 +93,20 @@ describe('console with JavaScript disabled', () => {
     expect(await page.locator('.log .fg-red').first().textContent()).toBe('red failure');
     await page.click('dialog header a.dialog-close');
     expect(new URL(page.url()).searchParams.has('t')).toBe(false);
+  });
+
+  it('stops a running task with the task log form (a plain POST) and shows it Stopped', async () => {
+    const sleeper = await fixture.addTemplate('Sleeps', 'sleep.sh');
+    const id = await api.runTask(fixture.project.id, { template_id: sleeper.id });
+    await waitForTask(server.deps.db, id, hasStatus('running'));
+    await page.goto(`${server.url}/project/${fixture.project.id}/history?t=${id}`);
+    expect(await page.textContent('dialog .task-meta .status')).toContain('Running');
+    await page.click('dialog button[value=stop]');
+    expect(new URL(page.url()).searchParams.get('t')).toBe(String(id));
+    expect((await waitForTask(server.deps.db, id)).status).toBe('stopped');
+    await page.reload();
+    expect(await page.getAttribute('dialog .task-meta .status', 'data-status')).toBe('stopped');
+    expect(await page.textContent('dialog .task-meta .status')).toContain('Stopped');
   });
 
   it('ships no JavaScript on sign-in and read-only pages', async () => {
