@@ -6,6 +6,7 @@
  *  2. a bare batched insert of the same lines into the same database, for comparison;
  *  3. dispatch latency p50/p99, POST /tasks → `running`, over 200 tasks run one after another.
  * Targets: p50 < 100 ms, pipeline ≥ 50 % of the bare insert, peak RSS < 300 MB.
+ * Then the console figures of bench/console.ts (page JavaScript weight, history SSR time).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { insertOutputLines, type OutputLine } from '../src/server/engine/output/
 import { isFinished } from '../src/server/engine/task-status.ts';
 import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../tests/support/fixtures.ts';
+import { runConsoleBench } from './console.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -137,3 +139,6 @@ await engine.stop();
 await deps.db.destroy();
 await database.drop();
 rmSync(tmp, { recursive: true, force: true });
+
+console.log('');
+await runConsoleBench();

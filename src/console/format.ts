@@ -23,5 +23,18 @@ export function formatTime(value: string | null | undefined, lang: string): stri
   if (!value) return '—';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '—';
-  return new Intl.DateTimeFormat(lang.replace('_', '-'), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date);
+  return dateTimeFormat(lang).format(date);
+}
+
+// Building an Intl.DateTimeFormat costs far more than formatting with one (it dominated the
+// history page's render time), so there is one per language.
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+function dateTimeFormat(lang: string): Intl.DateTimeFormat {
+  let format = FORMATS.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang.replace('_', '-'), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+    FORMATS.set(lang, format);
+  }
+  return format;
 }

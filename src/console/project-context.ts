@@ -12,11 +12,20 @@ export interface ProjectContext extends ShellData { project: Project; role: Proj
  * @example const shell = await loadShellData(Astro);
  */
 export async function loadShellData(astro: AstroLike): Promise<ShellData> {
-  const [projects, info] = await Promise.all([
-    apiGet<Project[]>(astro, '/api/projects'),
-    apiGetOr<SystemInfo | null>(astro, '/api/info', null),
-  ]);
+  const [projects, info] = await Promise.all([apiGet<Project[]>(astro, '/api/projects'), loadSystemInfo(astro)]);
   return { projects, info };
+}
+
+/** System info changes only with the server's configuration, so it is kept this long. */
+const INFO_TTL_MS = 30_000;
+let cachedInfo: { value: SystemInfo; until: number } | null = null;
+
+/** GET /api/info, shared by all requests for INFO_TTL_MS (it is the same for every user). */
+async function loadSystemInfo(astro: AstroLike): Promise<SystemInfo | null> {
+  if (cachedInfo && cachedInfo.until > Date.now()) return cachedInfo.value;
+  const info = await apiGetOr<SystemInfo | null>(astro, '/api/info', null);
+  if (info) cachedInfo = { value: info, until: Date.now() + INFO_TTL_MS };
+  return info;
 }
 
 /**
@@ -28,11 +37,10 @@ export async function loadProjectContext(astro: AstroLike, idParam: string | und
   const id = Number(idParam);
   if (!Number.isInteger(id) || id <= 0) return null;
   try {
-    const [shell, project, role] = await Promise.all([
-      loadShellData(astro),
-      apiGet<Project>(astro, `/api/project/${id}`),
-      apiGet<ProjectRole>(astro, `/api/project/${id}/role`),
-    ]);
+    const [shell, role] = await Promise.all([loadShellData(astro), apiGet<ProjectRole>(astro, `/api/project/${id}/role`)]);
+    // The user's project list already holds the project (one API call fewer per page); an
+    // admin looking at a project they are not a member of needs it fetched.
+    const project = shell.projects.find((p) => p.id === id) ?? await apiGet<Project>(astro, `/api/project/${id}`);
     return { ...shell, project, role };
   } catch (err) {
     if (err instanceof RunnerApiError && (err.status === 404 || err.status === 400 || err.status === 403)) return null;

@@ -67,3 +67,16 @@ export async function readErrorText(res: Response): Promise<string> {
     return `${res.status} ${res.statusText}`;
   }
 }
+
+/**
+ * GET of a paged list (`?offset=&limit=`): the rows and the `X-Total-Count` total (the row
+ * count when the header is missing).
+ * @example const { items, total } = await apiGetPage<Task>(Astro, `/api/project/1/tasks?offset=0&limit=20`);
+ */
+export async function apiGetPage<T>(astro: AstroLike, path: string): Promise<{ items: T[]; total: number }> {
+  const res = await astro.locals.runnerApi(path, { headers: forwardedHeaders(astro.request) });
+  if (!res.ok) throw new RunnerApiError(res.status, await readErrorText(res));
+  const items = (await res.json()) as T[];
+  const total = Number(res.headers.get('x-total-count') ?? items.length);
+  return { items, total: Number.isFinite(total) ? total : items.length };
+}

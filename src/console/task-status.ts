@@ -30,3 +30,13 @@ export function statusIcon(status: string): string {
   if (status === 'stopped' || status === 'canceled' || status === 'rejected') return '■';
   return '◷';
 }
+
+/**
+ * The label of seed 000 §4 for a status; an unknown status shows as it is.
+ * @example statusLabel(t, 'error') // 'Failed'
+ */
+export function statusLabel(t: (key: string) => string, status: string): string {
+  const key = `status.${status}`;
+  const text = t(key);
+  return text === key ? status : text;
+}

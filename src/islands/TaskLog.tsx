@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Task, TaskOutputLine } from '../console/types.ts';
 import { canStop, hasRawLog, isActive, needsConfirmation } from '../console/task-status.ts';
-import { formatDuration } from '../console/format.ts';
+import { formatDuration, formatTime } from '../console/format.ts';
 import { appendNewLines, FIRST_SCREEN_LINES, LOG_ROW_PX, OUTPUT_PAGE_SIZE, lineTime } from './task-log-model.ts';
 import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
 import AnsiLine from './AnsiLine.tsx';
@@ -12,6 +12,9 @@ interface Props {
   projectId: number;
   task: Task;
   templateName: string;
+  /** the starter's name (the task JSON carries only user_id) */
+  authorName: string | null;
+  lang: string;
   initialLines: TaskOutputLine[];
   /** the active language's `task` messages, plus `status_<status>` labels */
   messages: Record<string, string>;
@@ -27,7 +30,7 @@ interface Props {
  * lines, paging through `/output` for long logs, and the task's actions. The server renders the
  * first screen (forms post to /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, initialLines, messages, closeHref, back, startText, renderedAt }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, authorName, lang, initialLines, messages, closeHref, back, startText, renderedAt }: Props) {
   const m = (key: string, vars: Record<string, string | number> = {}) =>
     (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
   const [task, setTask] = useState(initialTask);
@@ -68,10 +71,20 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
     }
   }, [apiBase, lines.length, reachedEnd]);
 
+  const reloadTask = useCallback(async () => {
+    const fresh = await fetch(apiBase);
+    if (fresh.ok) setTask((await fresh.json()) as Task);
+  }, [apiBase]);
+
   useTaskSocket(task, active, (incoming) => {
     if (reachedEnd) setLines((current) => appendNewLines(current, incoming));
     else void loadNextPage();
-  }, (update: TaskUpdate) => setTask((t) => ({ ...t, ...update })));
+  }, (update: TaskUpdate) => {
+    setTask((t) => ({ ...t, ...update }));
+    // The update message carries status and times only; the commit (read at checkout) and
+    // the final fields come with the task itself.
+    void reloadTask();
+  });
 
   useEffect(() => {
     setFullscreen(localStorage.getItem('dialog_fullscreen') === '1');
@@ -114,8 +127,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
     const res = await fetch(`${apiBase}/${path}`, { method: 'POST', headers: body ? { 'content-type': 'application/json' } : {}, body });
     if (!res.ok) return setError(m('actionFailed', { status: res.status }));
     setError('');
-    const fresh = await fetch(apiBase);
-    if (fresh.ok) setTask((await fresh.json()) as Task);
+    await reloadTask();
   };
 
   const rerun = async () => {
@@ -134,7 +146,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
     setFullscreen(!fullscreen);
   };
 
-  const author = task.user_name || task.username || (task.integration_id ? m('integration', { id: task.integration_id }) : '—');
+  const author = authorName || task.user_name || task.username || (task.integration_id ? m('integration', { id: task.integration_id }) : '—');
   return (
     <article>
       <header>
@@ -143,9 +155,9 @@ export default function TaskLog({ projectId, task: initialTask, templateName, in
       </header>
       <dl className="task-meta">
         <dt>{m('template')}</dt><dd><a href={`/project/${projectId}/templates/${task.template_id}`}>{templateName}</a></dd>
-        <dt>{m('status')}</dt><dd><span className={`status status-${task.status}`} data-status={task.status}>{m(`status_${task.status}`)}</span></dd>
+        <dt>{m('status')}</dt><dd><span className={`status status-${task.status}`} data-status={task.status}>{messages[`status_${task.status}`] ?? task.status}</span></dd>
         <dt>{m('author')}</dt><dd>{author}</dd>
-        <dt>{m('started')}</dt><dd>{startText}</dd>
+        <dt>{m('started')}</dt><dd>{task.start === initialTask.start ? startText : formatTime(task.start, lang)}</dd>
         <dt>{m('duration')}</dt><dd>{formatDuration(task.start, task.end, now) || '—'}</dd>
         {task.message ? <><dt>{m('message')}</dt><dd>{task.message}</dd></> : null}
         {task.commit_message ? <><dt>{m('commitMessage')}</dt><dd>{task.commit_message}</dd></> : null}

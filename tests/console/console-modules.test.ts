@@ -3,13 +3,13 @@ import { parseAnsi } from '../../src/console/ansi.ts';
 import { projectColour, projectInitials } from '../../src/console/project-badge.ts';
 import { resolveLanguage } from '../../src/console/languages.ts';
 import { buildStatsChart } from '../../src/console/stats-chart.ts';
-import { formatDuration } from '../../src/console/format.ts';
+import { formatDuration, formatTime } from '../../src/console/format.ts';
 import { paginate } from '../../src/console/paging.ts';
 import { safeBackPath } from '../../src/console/preferences.ts';
 import { createTranslator, messagesFor } from '../../src/console/i18n.ts';
 import { readProjectSettings } from '../../src/console/project-settings.ts';
 import { appendNewLines } from '../../src/islands/task-log-model.ts';
-import { canStop, hasRawLog, needsConfirmation } from '../../src/console/task-status.ts';
+import { canStop, hasRawLog, needsConfirmation, statusLabel } from '../../src/console/task-status.ts';
 
 describe('ANSI parsing', () => {
   it('turns SGR colour codes into classes and drops other escapes', () => {
@@ -109,5 +109,30 @@ describe('small helpers', () => {
     expect(canStop('running') && canStop('stopping') && !canStop('success')).toBe(true);
     expect(needsConfirmation('waiting_confirmation') && !needsConfirmation('running')).toBe(true);
     expect(hasRawLog('error') && !hasRawLog('running')).toBe(true);
+  });
+});
+
+describe('labels and dates per language', () => {
+  it('labels statuses as seed 000 §4 and shows an unknown status as it is', () => {
+    const en = createTranslator('en');
+    expect(['waiting', 'starting', 'running', 'success', 'error', 'stopping', 'stopped', 'confirmed', 'waiting_confirmation'].map((s) => statusLabel(en, s)))
+      .toEqual(['Waiting', 'Starting...', 'Running', 'Success', 'Failed', 'Stopping...', 'Stopped', 'Confirmed', 'Waiting confirmation']);
+    expect(statusLabel(en, 'exploded')).toBe('exploded');
+  });
+
+  it('keeps each language apart when translators are reused, with and without interpolation', () => {
+    const [de, en] = [createTranslator('de'), createTranslator('en')];
+    expect(createTranslator('de')).toBe(de);
+    expect(de('dashboard.history')).toBe('Verlauf');
+    expect(en('dashboard.history')).toBe('History');
+    expect(de('dashboard.history')).toBe('Verlauf');
+    expect(en('common.pageOf', { page: 2, pages: 3 })).toBe('Page 2 of 3');
+  });
+
+  it('formats dates in UTC in each language from a reused formatter', () => {
+    expect(formatTime('2026-11-22T13:05:00Z', 'en')).toBe(formatTime('2026-11-22T13:05:00.000Z', 'en'));
+    expect(formatTime('2026-11-22T13:05:00Z', 'de')).toMatch(/22\.11\.2026, 13:05/);
+    expect(formatTime('2026-11-22T13:05:00Z', 'en')).toMatch(/Nov 22, 2026/);
+    expect(formatTime(null, 'en')).toBe('—');
   });
 });

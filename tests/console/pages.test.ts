@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { createClient } from './support/http-client.ts';
+import { insertScriptProject } from './support/real-tasks.ts';
 
 let server: ConsoleServer;
 
@@ -96,5 +97,23 @@ describe('console pages over plain HTTP', () => {
     const invalid = await client.post(`/project/${id}/settings`, { action: 'save', name: 'Scratch', max_parallel_tasks: 'many' });
     expect(invalid.status).toBe(400);
     expect(invalid.html).toContain('Max parallel tasks must be a whole number');
+  });
+
+  it('pages the history 20 tasks at a time, newest first, and shows the last page for a page past the end', async () => {
+    const fx = await insertScriptProject(server, { 'run.sh': 'echo hi\n' }, 'run.sh');
+    const rows = Array.from({ length: 45 }, (_, i) => ({
+      project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: fx.adminId, playbook: '', environment: '{}',
+      message: `run ${i}`, commit_message: '', params: '{}', created: new Date().toISOString(),
+    }));
+    const ids = (await server.deps.db.insertInto('task').values(rows).returning('id').execute()).map((r) => r.id).reverse();
+    const client = createClient(server.url);
+    await client.signIn();
+    const shown = (html: string) => [...html.matchAll(/data-task="(\d+)"/g)].map((m) => Number(m[1]));
+    const second = await client.get(`/project/${fx.project.id}/history?page=2`);
+    expect(shown(second.html)).toEqual(ids.slice(20, 40));
+    expect(second.html).toContain('Page 2 of 3');
+    const past = await client.get(`/project/${fx.project.id}/history?page=9`);
+    expect(shown(past.html)).toEqual(ids.slice(40));
+    expect(past.html).toContain('Page 3 of 3');
   });
 });

@@ -1,19 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
-import { insertTaskWithOutput } from './support/task-rows.ts';
+import { adminApi, waitForTask } from './support/real-tasks.ts';
+import { createGitRepo } from '../support/git-repo.ts';
+import { insertTemplate } from '../support/fixtures.ts';
+import { hasStatus } from '../support/engine.ts';
 
 let server: ConsoleServer;
 let browser: Browser;
-let fixture: Awaited<ReturnType<typeof insertTaskWithOutput>>;
+let context: BrowserContext;
+let api: Awaited<ReturnType<typeof adminApi>>;
+let projectId = 0;
 
 beforeAll(async () => {
+  // A stand-in terraform CLI (plans with changes), so a task waits for confirmation.
+  process.env.PATH = `${join(import.meta.dirname, '../fakes')}:${process.env.PATH}`;
   server = await startConsoleServer();
-  const admin = await server.deps.db.selectFrom('user').select('id').where('username', '=', ADMIN.login).executeTakeFirstOrThrow();
-  fixture = await insertTaskWithOutput(server.deps.db, admin.id, 300);
-  await server.deps.db.updateTable('task').set({ status: 'running', end: null }).where('id', '=', fixture.task.id).execute();
   browser = await launchBrowser();
+  context = await newContext(browser);
+  api = await adminApi(server);
 });
 
 afterAll(async () => {
@@ -21,61 +28,155 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Writes log lines as the task engine does: stored first, then announced on the bus. */
-async function emitLines(count: number): Promise<void> {
-  const { project, task } = fixture;
-  for (let i = 0; i < count; i++) {
-    const line = { task_id: task.id, time: new Date().toISOString(), output: `\u001b[32mlive line ${i}\u001b[0m` };
-    await server.deps.db.insertInto('task_output').values(line).execute();
-    server.deps.bus.publish({ type: 'log', project_id: project.id, ...line });
-  }
+/** A page of the shared context that records uncaught script errors. */
+async function openPage(): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, errors };
 }
 
-describe('task log dialog with JavaScript', () => {
-  it('hydrates the server-rendered log, streams new lines, and stops the task', async () => {
-    const context = await newContext(browser);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await signIn(page, server.url, `/project/${fixture.project.id}/history?t=${fixture.task.id}`);
-    expect(await page.isVisible('dialog[open]')).toBe(true);
-    const api = await page.request.get(`${server.url}/api/project/${fixture.project.id}/tasks/${fixture.task.id}`);
-    if (api.status() === 404) {
-      // The tasks API is another part's work; until it lands, the dialog says so.
-      expect(await page.textContent('dialog')).toContain('This task does not exist or is not available.');
-      return;
-    }
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
-    expect(await page.locator('.log-row').count()).toBeGreaterThan(10);
+const rowText = (page: Page) => page.$$eval('.log-row', (rows) => rows.map((r) => r.textContent ?? ''));
+const dialogStatus = (page: Page) => page.getAttribute('dialog .task-meta .status', 'data-status');
 
-    await emitLines(30);
-    await page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.textContent?.includes('live line 29')), null, { timeout: 10_000 });
-    expect(await page.locator('.log .fg-green').last().textContent()).toBe('live line 29');
-    await screenshot(page, 'task-log');
-
-    await page.click('dialog button[value=stop]');
-    await page.waitForFunction(() => ['stopping', 'stopped'].includes(document.querySelector('.task-meta .status')?.getAttribute('data-status') ?? ''));
+describe('task log dialog against the real task engine', () => {
+  it('creates a demo project through the console', async () => {
+    const { page, errors } = await openPage();
+    await signIn(page, server.url, '/project/new');
+    await page.fill('input[name=name]', 'Demo site');
+    await Promise.all([page.waitForURL(/\/project\/\d+\/history/), page.click('main form button[name=demo]')]);
+    projectId = Number(/\/project\/(\d+)\//.exec(page.url())![1]);
+    expect(await page.textContent('.snackbar')).toContain('Project Demo site created');
+    const templates = await api.get<{ name: string }[]>(`/api/project/${projectId}/templates`);
+    expect(templates.map((t) => t.name).sort()).toEqual(['Build', 'Deploy to Dev', 'Deploy to Production', 'Ping Site']);
     expect(errors).toEqual([]);
-    await context.close();
+    await page.close();
   });
 
-  it('updates the history table live when a task changes', async () => {
-    const context = await newContext(browser);
-    const page = await context.newPage();
-    await signIn(page, server.url, `/project/${fixture.project.id}/history`);
-    const api = await page.request.get(`${server.url}/api/project/${fixture.project.id}/tasks`);
-    if (api.status() === 404) {
-      expect(await page.textContent('#live-region')).toContain('No tasks have run in this project yet.');
-      return;
-    }
-    await page.waitForFunction(() => Boolean(document.querySelector('[data-task] .status')));
-    await server.deps.db.updateTable('task').set({ status: 'success', end: new Date().toISOString() }).where('id', '=', fixture.task.id).execute();
-    const { project, task } = fixture;
-    // Give the page's websocket a moment to connect before announcing the change.
-    await page.waitForTimeout(500);
-    server.deps.bus.publish({ type: 'update', project_id: project.id, task_id: task.id, template_id: task.template_id, status: 'success', start: task.start, end: null, version: null });
-    await page.waitForSelector(`[data-task="${task.id}"] .status[data-status=success]`, { timeout: 10_000 });
-    await screenshot(page, 'history-with-task');
-    await context.close();
+  it('streams a queued Ping Site task into its open dialog until Success, while a sleep 600 task is stopped from its own dialog', async () => {
+    const { db } = server.deps;
+    // One task at a time in this project: the ping task waits behind the sleeping one, so its
+    // dialog is open (and its websocket connected) before the first line is written.
+    await db.updateTable('project').set({ max_parallel_tasks: 1 }).where('id', '=', projectId).execute();
+    const repo = createGitRepo(join(server.tmp, 'sleeper'), { 'sleep.sh': 'echo "going to sleep"\nsleep 600\n' }, 'Add the sleeper');
+    const key = await db.selectFrom('access_key').select('id').where('project_id', '=', projectId).where('type', '=', 'none').executeTakeFirstOrThrow();
+    const sleeperRepo = await db.insertInto('repository').values({ project_id: projectId, name: 'Sleeper', git_url: `file://${repo.path}`, git_branch: 'main', ssh_key_id: key.id })
+      .returningAll().executeTakeFirstOrThrow();
+    const sleeper = await insertTemplate(db, projectId, { name: 'Sleep forever', playbook: 'sleep.sh', repository_id: sleeperRepo.id });
+    const ping = (await api.get<{ id: number; name: string }[]>(`/api/project/${projectId}/templates`)).find((t) => t.name === 'Ping Site')!;
+
+    const history = await openPage();
+    await history.page.goto(`${server.url}/project/${projectId}/history`);
+    expect(await history.page.textContent('#live-region')).toContain('No tasks have run in this project yet.');
+
+    const sleepId = await api.runTask(projectId, { template_id: sleeper.id, message: 'Sleeps until stopped' });
+    await waitForTask(db, sleepId, hasStatus('running'));
+    const pingId = await api.runTask(projectId, { template_id: ping.id, message: 'Ping from the journey' });
+
+    const pingLog = await openPage();
+    await pingLog.page.goto(`${server.url}/project/${projectId}/history?t=${pingId}`);
+    await pingLog.page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    expect(await dialogStatus(pingLog.page)).toBe('waiting');
+    expect(await pingLog.page.textContent('dialog .task-meta')).toContain('Waiting');
+    await pingLog.page.evaluate(() => { (window as unknown as { sameDocument: boolean }).sameDocument = true; });
+    const linesBefore = (await rowText(pingLog.page)).length;
+
+    const sleepLog = await openPage();
+    await sleepLog.page.goto(`${server.url}/project/${projectId}/history?t=${sleepId}`);
+    await sleepLog.page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    expect(await dialogStatus(sleepLog.page)).toBe('running');
+    await sleepLog.page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.textContent?.includes('going to sleep')));
+    await screenshot(sleepLog.page, 'task-log-running');
+    await sleepLog.page.click('dialog button[value=stop]');
+    await sleepLog.page.waitForSelector('dialog .task-meta .status[data-status=stopped]', { timeout: 15_000 });
+    expect(await sleepLog.page.textContent('dialog .task-meta .status')).toContain('Stopped');
+    expect((await waitForTask(db, sleepId)).status).toBe('stopped');
+    expect(await sleepLog.page.locator('dialog a:has-text("Raw log")').getAttribute('href')).toBe(`/api/project/${projectId}/tasks/${sleepId}/raw_output`);
+
+    // The ping task starts now; its lines arrive over the websocket into the open dialog.
+    await pingLog.page.waitForSelector('dialog .task-meta .status[data-status=running]', { timeout: 30_000 });
+    await pingLog.page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.textContent?.includes('Hello from localhost')), null, { timeout: 60_000 });
+    await screenshot(pingLog.page, 'task-log-streaming');
+    await pingLog.page.waitForSelector('dialog .task-meta .status[data-status=success]', { timeout: 60_000 });
+    const lines = await rowText(pingLog.page);
+    expect(lines.length).toBeGreaterThan(linesBefore);
+    expect(lines.join('\n')).toMatch(/PLAY RECAP/);
+    expect(await pingLog.page.textContent('dialog .task-meta .status')).toContain('Success');
+    expect(await pingLog.page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await pingLog.page.locator('dialog button[value=rerun]').count()).toBe(1);
+    expect(await pingLog.page.locator('dialog button[value=stop]').count()).toBe(0);
+    await screenshot(pingLog.page, 'task-log-success');
+
+    // The history page opened before both tasks got both rows and their final statuses live.
+    await history.page.waitForSelector(`[data-task="${pingId}"] .status[data-status=success]`, { timeout: 10_000 });
+    await history.page.waitForSelector(`[data-task="${sleepId}"] .status[data-status=stopped]`, { timeout: 10_000 });
+    const pingRow = await history.page.innerText(`[data-task="${pingId}"]`);
+    expect(pingRow).toContain('Ping Site');
+    expect(pingRow).toContain('Admin');
+    await screenshot(history.page, 'history-with-tasks');
+    expect([...history.errors, ...pingLog.errors, ...sleepLog.errors]).toEqual([]);
+    await Promise.all([history.page.close(), pingLog.page.close(), sleepLog.page.close()]);
+  });
+
+  it('reruns a finished task from its dialog and opens the new task', async () => {
+    const { page, errors } = await openPage();
+    const [last] = await api.get<{ id: number; tpl_alias: string }[]>(`/api/project/${projectId}/tasks/last?limit=1`);
+    await page.goto(`${server.url}/project/${projectId}/history?t=${last!.id}`);
+    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await Promise.all([page.waitForURL((u) => u.searchParams.get('t') !== String(last!.id)), page.click('dialog button[value=rerun]')]);
+    const rerunId = Number(new URL(page.url()).searchParams.get('t'));
+    expect(rerunId).toBeGreaterThan(last!.id);
+    const rerun = await api.get<{ template_id: number; message: string }>(`/api/project/${projectId}/tasks/${rerunId}`);
+    expect(rerun.message).toBeTruthy();
+    await page.waitForSelector('dialog .task-meta .status[data-status=success]', { timeout: 60_000 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the build version on the Build task and on the Deploy to Dev task it autoran', async () => {
+    const templates = await api.get<{ id: number; name: string }[]>(`/api/project/${projectId}/templates`);
+    const buildId = await api.runTask(projectId, { template_id: templates.find((t) => t.name === 'Build')!.id });
+    expect((await waitForTask(server.deps.db, buildId, undefined, 60_000)).status).toBe('success');
+    const deploy = await waitForDeploy(buildId);
+    expect((await waitForTask(server.deps.db, deploy, undefined, 60_000)).status).toBe('success');
+    const { page } = await openPage();
+    await page.goto(`${server.url}/project/${projectId}/history`);
+    expect(await page.innerText(`[data-task="${buildId}"]`)).toMatch(/Build\s+1\.0\.0\s/);
+    expect(await page.innerText(`[data-task="${deploy}"]`)).toMatch(/Deploy to Dev\s+1\.0\.0\s/);
+    await page.close();
+  });
+
+  it('offers Confirm and Reject while a terraform plan waits for confirmation; Reject ends it Rejected with a raw log', async () => {
+    const { db } = server.deps;
+    const ping = (await api.get<{ repository_id: number }[]>(`/api/project/${projectId}/templates`))[0]!;
+    const plan = await insertTemplate(db, projectId, { name: 'Plan infra', app: 'terraform', playbook: '', repository_id: ping.repository_id });
+    const taskId = await api.runTask(projectId, { template_id: plan.id });
+    await waitForTask(db, taskId, hasStatus('waiting_confirmation'), 60_000);
+    const { page, errors } = await openPage();
+    await page.goto(`${server.url}/project/${projectId}/history?t=${taskId}`);
+    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    expect(await page.textContent('dialog .task-meta .status')).toContain('Waiting confirmation');
+    expect(await page.locator('dialog button[value=confirm]').count()).toBe(1);
+    expect(await page.locator('dialog a:has-text("Raw log")').count()).toBe(0);
+    expect((await rowText(page)).join('\n')).toContain('Plan: 1 to add');
+    await screenshot(page, 'task-log-confirmation');
+    await page.click('dialog button[value=reject]');
+    await page.waitForSelector('dialog .task-meta .status[data-status=rejected]', { timeout: 15_000 });
+    expect(await page.locator('dialog button[value=confirm]').count()).toBe(0);
+    expect(await page.locator('dialog a:has-text("Raw log")').count()).toBe(1);
+    expect((await waitForTask(db, taskId)).status).toBe('rejected');
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });
+
+/** The task the Build task's success autoran (Deploy to Dev has autorun). */
+async function waitForDeploy(buildId: number): Promise<number> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const row = await server.deps.db.selectFrom('task').select('id').where('build_task_id', '=', buildId).executeTakeFirst();
+    if (row) return row.id;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no task was autorun after build ${buildId}`);
+}

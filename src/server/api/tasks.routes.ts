@@ -5,7 +5,7 @@ import { Permission } from '../auth/permissions.ts';
 import { unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
-import { listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
+import { countProjectTasks, listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
 import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
 import { isFinished } from '../engine/task-status.ts';
@@ -18,7 +18,23 @@ const OUTPUT_PAGE_MAX = 100_000;
 /** `/api/project/:project_id/tasks...` and `/templates/:template_id/stop_all_tasks`. */
 export const tasksRoutes = new Hono<AppEnv>();
 
-tasksRoutes.get('/tasks', async (c) => c.json(await listTasksWithTpl(c.var.deps.db, { projectId: c.var.project.id, limit: LIST_LIMIT })));
+/**
+ * Newest first, up to 1000. `?offset=&limit=` (our addition, for paged screens) returns that
+ * page and the project's task count in `X-Total-Count`.
+ */
+tasksRoutes.get('/tasks', async (c) => {
+  const { db } = c.var.deps;
+  const projectId = c.var.project.id;
+  const offset = c.req.query('offset');
+  const limit = c.req.query('limit');
+  if (offset === undefined && limit === undefined) return c.json(await listTasksWithTpl(db, { projectId, limit: LIST_LIMIT }));
+  const [rows, total] = await Promise.all([
+    listTasksWithTpl(db, { projectId, limit: clampLimit(limit, LIST_LIMIT), offset: clampOffset(offset) }),
+    countProjectTasks(db, projectId),
+  ]);
+  c.header('X-Total-Count', String(total));
+  return c.json(rows);
+});
 
 tasksRoutes.get('/tasks/last', async (c) => {
   const limit = clampLimit(c.req.query('limit'), LAST_LIMIT);

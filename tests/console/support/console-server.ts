@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../../src/server/config/config.ts';
 import { boot } from '../../../src/server/boot.ts';
 import { createHostServer, type HostServer } from '../../../src/server/host/http-server.ts';
+import { startEngine, type Engine } from '../../../src/server/engine/engine.ts';
 import type { Deps } from '../../../src/server/deps.ts';
 import { ADMIN } from '../../support/harness.ts';
 
@@ -14,12 +15,16 @@ export interface ConsoleServer {
   url: string;
   deps: Deps;
   host: HostServer;
+  engine: Engine;
+  /** the server's temp folder (removed on close), for test repositories */
+  tmp: string;
   close: () => Promise<void>;
 }
 
 /**
- * The real host server (runner API + built console) on a temp SQLite database and a free port.
- * The console must be built first (`npm run build`; `npm test` does it).
+ * The real host server (runner API + built console) with the task engine running, on a temp
+ * SQLite database and a free port. The console must be built first (`npm run build`; `npm test`
+ * does it).
  * @example const server = await startConsoleServer(); await page.goto(server.url + '/');
  */
 export async function startConsoleServer(): Promise<ConsoleServer> {
@@ -33,12 +38,14 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   });
   config.db = { dialect: 'sqlite', host: join(tmp, 'console.sqlite') };
   const deps = await boot(config, () => {});
+  const engine = await startEngine(deps);
   const host = await createHostServer(deps);
   await new Promise<void>((resolve) => host.server.listen(0, '127.0.0.1', resolve));
   const { port } = host.server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`, deps, host,
+    url: `http://127.0.0.1:${port}`, deps, host, engine, tmp,
     close: async () => {
+      await engine.stop();
       await host.close();
       await deps.db.destroy();
       rmSync(tmp, { recursive: true, force: true });

@@ -16,6 +16,8 @@ export interface TaskListFilter {
   ids?: readonly number[];
   statuses?: readonly string[];
   limit: number;
+  /** rows to skip (newest first), for paged lists */
+  offset?: number;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function listTasksWithTpl(db: Db | Tx, filter: TaskListFilter): Pro
   if (filter.templateId !== undefined) query = query.where('task.template_id', '=', filter.templateId);
   if (filter.ids) query = query.where('task.id', 'in', [...filter.ids]);
   if (filter.statuses) query = query.where('task.status', 'in', [...filter.statuses]);
-  const rows = await query.orderBy('task.id', 'desc').limit(filter.limit).execute();
+  const rows = await query.orderBy('task.id', 'desc').limit(filter.limit).offset(filter.offset ?? 0).execute();
   const buildIds = [...new Set(rows.map((r) => r.build_task_id).filter((id): id is number => id !== null))];
   const builds = buildIds.length ? await db.selectFrom('task').selectAll().where('id', 'in', buildIds).execute() : [];
   const buildById = new Map(builds.map((b) => [b.id, taskRowToTask(b)]));
@@ -57,4 +59,10 @@ export function readOutputPage(db: Db, taskId: number, afterId: number, limit: n
 export function readOutputSlice(db: Db, taskId: number, offset: number, limit: number) {
   return db.selectFrom('task_output').select(['task_id', 'time', 'output'])
     .where('task_id', '=', taskId).orderBy('id').offset(offset).limit(limit).execute();
+}
+
+/** How many tasks the project has (the total behind a paged list). */
+export async function countProjectTasks(db: Db, projectId: number): Promise<number> {
+  const row = await db.selectFrom('task').select((e) => e.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
