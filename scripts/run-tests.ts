@@ -12,7 +12,12 @@ let failed = 0;
 try {
   const result = JSON.parse(readFileSync(report, 'utf8'));
   passed = result.numPassedTests;
-  failed = result.numFailedTests + (result.numFailedTestSuites ?? 0);
+  // A file that fails to load has no failed test of its own; count it once.
+  const brokenFiles = result.testResults.filter(
+    (file: { status: string; assertionResults: { status: string }[] }) =>
+      file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed'),
+  ).length;
+  failed = result.numFailedTests + brokenFiles;
 } catch {
   failed = Math.max(1, failed);
 }

@@ -5,6 +5,7 @@ import type { UserRow } from '../db/schema.ts';
 import type { AppEnv } from '../http/context.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { SESSION_COOKIE, userForApiToken, userForSession } from './sessions.ts';
+import { callerMemoOf } from './caller-memo.ts';
 
 export interface Caller {
   user: UserRow;
@@ -28,8 +29,13 @@ export async function resolveCaller(db: Db, authorization: string | undefined, s
 /** Loads the caller into `c.var.user`; 401 with an empty body otherwise. */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async function authenticateCaller(c, next) {
-    const caller = await resolveCaller(c.var.deps.db, c.req.header('authorization'), getCookie(c, SESSION_COOKIE));
+    const authorization = c.req.header('authorization');
+    const cookie = getCookie(c, SESSION_COOKIE);
+    const memo = callerMemoOf(c);
+    const memoKey = `${authorization ?? ''}\n${cookie ?? ''}`;
+    const caller = memo?.get(memoKey) ?? await resolveCaller(c.var.deps.db, authorization, cookie);
     if (!caller) throw unauthorized();
+    memo?.set(memoKey, caller);
     c.set('user', caller.user);
     c.set('sessionId', caller.sessionId);
     return next();

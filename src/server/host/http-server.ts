@@ -27,7 +27,6 @@ export interface HostServer {
 export async function createHostServer(deps: Deps): Promise<HostServer> {
   const api = createApi(deps);
   const apiListener = getRequestListener(api.fetch);
-  const runnerApi = createRunnerApi(api, deps.config.api_url);
   const astro = await loadAstroHandler();
   const hub = new WebSocketHub(deps);
   const clientDir = DIST + 'client';
@@ -43,7 +42,7 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('The console is not built: run `npm run build`.');
       return;
     }
-    void astro(req, res, undefined, { runnerApi });
+    void astro(req, res, undefined, { runnerApi: createRunnerApi(api, deps.config.api_url) });
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
