@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
-import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
-import { insertProjectWithTemplate } from '../../support/fixtures.ts';
+import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
+import type { Auth, TestServer } from '../../support/harness.ts';
 import { countProjectRows, insertInventory, insertKey, insertMember, insertRepository, insertUserWithToken } from '../../support/project-rows.ts';
 
 /** The `ProjectBackup` example of the 2.16 spec, read from the spec file itself. */
@@ -27,13 +27,10 @@ for (const dialect of DIALECTS) {
   describe(`backup and restore (${dialect})`, () => {
     let s: TestServer;
     let admin: Auth;
-    let f: Awaited<ReturnType<typeof insertProjectWithTemplate>>;
+    let f: FixtureProject;
     let p: string;
     beforeAll(async () => {
-      s = await startTestServer(dialect);
-      admin = await s.login(ADMIN.login, ADMIN.password);
-      const adminRow = await s.deps.db.selectFrom('user').select('id').where('username', '=', ADMIN.login).executeTakeFirstOrThrow();
-      f = await insertProjectWithTemplate(s.deps.db, { ownerId: adminRow.id, app: 'ansible', playbook: 'site.yml' });
+      ({ s, admin, f } = await startWithFixtureProject(dialect, { fixture: { app: 'ansible', playbook: 'site.yml' } }));
       p = `/api/project/${f.project.id}`;
       // a project with every kind of resource
       const db = s.deps.db;

@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
-import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
-import { insertProjectWithTemplate } from '../../support/fixtures.ts';
+import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
+import type { Auth, TestServer } from '../../support/harness.ts';
 import { countProjectRows, insertKey } from '../../support/project-rows.ts';
 
 for (const dialect of DIALECTS) {
   describe(`integrations (${dialect})`, () => {
     let s: TestServer;
     let admin: Auth;
-    let f: Awaited<ReturnType<typeof insertProjectWithTemplate>>;
+    let f: FixtureProject;
     let base: string;
     let secretKeyId: number;
     beforeAll(async () => {
-      s = await startTestServer(dialect, { SEMAPHORE_WEB_ROOT: 'https://ci.example.test' });
-      admin = await s.login(ADMIN.login, ADMIN.password);
-      const adminRow = await s.deps.db.selectFrom('user').select('id').where('username', '=', ADMIN.login).executeTakeFirstOrThrow();
-      f = await insertProjectWithTemplate(s.deps.db, { ownerId: adminRow.id });
+      ({ s, admin, f } = await startWithFixtureProject(dialect, { env: { SEMAPHORE_WEB_ROOT: 'https://ci.example.test' } }));
       base = `/api/project/${f.project.id}/integrations`;
       secretKeyId = (await insertKey(s.deps.db, f.project.id, 'Hook secret', 'login_password')).id;
     });

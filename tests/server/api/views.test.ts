@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
-import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
-import { insertProjectWithTemplate } from '../../support/fixtures.ts';
+import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
+import type { Auth, TestServer } from '../../support/harness.ts';
 import { countProjectRows } from '../../support/project-rows.ts';
 
 for (const dialect of DIALECTS) {
   describe(`views (${dialect})`, () => {
     let s: TestServer;
     let admin: Auth;
-    let f: Awaited<ReturnType<typeof insertProjectWithTemplate>>;
+    let f: FixtureProject;
     let base: string;
     beforeAll(async () => {
-      s = await startTestServer(dialect);
-      admin = await s.login(ADMIN.login, ADMIN.password);
-      const adminRow = await s.deps.db.selectFrom('user').select('id').where('username', '=', ADMIN.login).executeTakeFirstOrThrow();
-      f = await insertProjectWithTemplate(s.deps.db, { ownerId: adminRow.id });
+      ({ s, admin, f } = await startWithFixtureProject(dialect));
       base = `/api/project/${f.project.id}/views`;
     });
     afterAll(async () => { await s.close(); });
