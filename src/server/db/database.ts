@@ -71,6 +71,3 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   return (results ?? []).map((r) => r.migrationName);
 }
 
-export function isPostgresDb(db: Db): boolean {
-  return db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
-}

@@ -1,9 +1,6 @@
-import type { CreateTableBuilder, Kysely } from 'kysely';
-import { PostgresAdapter } from 'kysely';
+import type { CreateTableBuilder } from 'kysely';
 
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
+export { isPostgres } from '../dialect.ts';
 
 /** The one place where the schema differs by dialect: auto-increment primary keys. */
 export function withId<T extends string>(table: CreateTableBuilder<T, never>, postgres: boolean) {

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { isPostgresDb } from '../../db/database.ts';
+import { isPostgres } from '../../db/dialect.ts';
 
 export interface OutputLine {
   time: string;
@@ -37,7 +37,7 @@ const POSTGRES_INSERT = `insert into "task_output" ("task_id", "time", "output")
  * @example await insertOutputGroup(db, 12, now(), ['PLAY [all]', 'ok: [localhost]']);
  */
 export async function insertOutputGroup(db: Db, taskId: number, time: string, outputs: readonly string[]): Promise<void> {
-  const statement = isPostgresDb(db) ? POSTGRES_INSERT : SQLITE_INSERT;
+  const statement = isPostgres(db) ? POSTGRES_INSERT : SQLITE_INSERT;
   let start = 0;
   while (start < outputs.length) {
     let end = start;

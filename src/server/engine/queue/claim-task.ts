@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { isPostgresDb } from '../../db/database.ts';
+import { isPostgres } from '../../db/dialect.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { ACTIVE_STATUSES } from '../task-status.ts';
 
@@ -13,7 +13,7 @@ import { ACTIVE_STATUSES } from '../task-status.ts';
  * @example const task = await claimNextTask(db, 'host:123', 10); // null when nothing can start
  */
 export async function claimNextTask(db: Db, workerId: string, maxParallel: number): Promise<TaskRow | null> {
-  if (!isPostgresDb(db)) return (await claimWith(db, workerId, maxParallel, false)) ?? null;
+  if (!isPostgres(db)) return (await claimWith(db, workerId, maxParallel, false)) ?? null;
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(7301, 1)`.execute(tx);
     return (await claimWith(tx, workerId, maxParallel, true)) ?? null;
