@@ -59,7 +59,8 @@ describe('console journeys with JavaScript', () => {
     await page.click('.language-menu summary');
     await page.click('.language-menu a[lang=de]');
     await page.click('.theme-menu summary');
-    await Promise.all([page.waitForLoadState('load'), page.click('.theme-menu a[href*="theme=dark"]')]);
+    await Promise.all([page.waitForEvent('framenavigated'), page.click('.theme-menu a[href*="theme=dark"]')]);
+    await page.waitForLoadState('load');
     await page.reload();
     expect(await page.getAttribute('html', 'lang')).toBe('de');
     expect(await page.getAttribute('html', 'data-theme')).toBe('dark');

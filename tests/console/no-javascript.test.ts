@@ -101,10 +101,12 @@ describe('console with JavaScript disabled', () => {
     await waitForTask(server.deps.db, id, hasStatus('running'));
     await page.goto(`${server.url}/project/${fixture.project.id}/history?t=${id}`);
     expect(await page.textContent('dialog .task-meta .status')).toContain('Running');
-    await page.click('dialog button[value=stop]');
+    // the form POST navigates (POST, then a redirect back to the dialog): wait for it to land
+    await Promise.all([page.waitForEvent('framenavigated'), page.click('dialog button[value=stop]')]);
+    await page.waitForLoadState('load');
     expect(new URL(page.url()).searchParams.get('t')).toBe(String(id));
     expect((await waitForTask(server.deps.db, id)).status).toBe('stopped');
-    await page.reload();
+    await page.goto(`${server.url}/project/${fixture.project.id}/history?t=${id}`);
     expect(await page.getAttribute('dialog .task-meta .status', 'data-status')).toBe('stopped');
     expect(await page.textContent('dialog .task-meta .status')).toContain('Stopped');
   });
