@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Db } from '../../src/server/db/database.ts';
+import type { Auth, TestResponse, TestServer } from './harness.ts';
 
 /**
  * What stored secrets look like at rest: sealed key secrets, sealed variable-group passwords,
@@ -28,4 +29,22 @@ export function expectNoSecrets(texts: string[], secrets: string[], stored: stri
   // a JSON body escapes newlines, so look for the escaped form of multi-line secrets too
   const found = needles.filter(([, needle]) => all.includes(needle) || all.includes(JSON.stringify(needle).slice(1, -1))).map(([label]) => label);
   expect(found).toEqual([]);
+}
+
+/**
+ * Calls the API as one caller and keeps every response text, for an `expectNoSecrets` at the end.
+ * The server and auth are read at call time, so they may be set in `beforeAll`.
+ * @example const { call, responses } = recordResponses(() => s, () => admin);
+ */
+export function recordResponses(server: () => TestServer, auth: () => Auth): {
+  call: (method: string, path: string, body?: unknown) => Promise<TestResponse>;
+  responses: string[];
+} {
+  const responses: string[] = [];
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await server().call(method, path, body, auth());
+    responses.push(res.text);
+    return res;
+  };
+  return { call, responses };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { countResourceRows, createTestProject } from '../../support/project-members.ts';
-import { expectNoSecrets, storedSecretForms } from '../../support/secrets.ts';
+import { expectNoSecrets, recordResponses, storedSecretForms } from '../../support/secrets.ts';
 
 const VAR_SECRET = 'var-secret-3e9d1f';
 const ENV_SECRET = 'env-secret-b7c2a4';
@@ -15,12 +15,7 @@ for (const dialect of DIALECTS) {
     let admin: Auth;
     let base: string;
     let projectId: number;
-    const responses: string[] = [];
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await s.call(method, path, body, admin);
-      responses.push(res.text);
-      return res;
-    };
+    const { call, responses } = recordResponses(() => s, () => admin);
     const secretRows = (environmentId: number) => s.deps.db.selectFrom('access_key').selectAll()
       .where('environment_id', '=', environmentId).orderBy('id').execute();
 

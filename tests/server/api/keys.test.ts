@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { countResourceRows, createTestProject } from '../../support/project-members.ts';
-import { expectNoSecrets, storedSecretForms } from '../../support/secrets.ts';
+import { expectNoSecrets, recordResponses, storedSecretForms } from '../../support/secrets.ts';
 
 const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nkey-material-7f3a9c\n-----END OPENSSH PRIVATE KEY-----';
 const PASSPHRASE = 'passphrase-55d1e0';
@@ -14,12 +14,7 @@ for (const dialect of DIALECTS) {
     let admin: Auth;
     let base: string;
     let projectId: number;
-    const responses: string[] = [];
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await s.call(method, path, body, admin);
-      responses.push(res.text);
-      return res;
-    };
+    const { call, responses } = recordResponses(() => s, () => admin);
 
     beforeAll(async () => {
       s = await startTestServer(dialect);
