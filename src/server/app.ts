@@ -30,6 +30,8 @@ import { backupRoutes } from './api/backup.routes.ts';
 import { restoreRoutes } from './api/restore.routes.ts';
 import { tasksRoutes } from './api/tasks.routes.ts';
 import { activeTasksRoutes } from './api/active-tasks.routes.ts';
+import { terraformStateBackendRoutes } from './api/terraform-state-backend.routes.ts';
+import { terraformInventoryRoutes } from './api/terraform-inventory.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -50,6 +52,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   api.route('/api', systemRoutes);
   api.route('/api/auth', authRoutes);
   api.route('/api/integrations', integrationWebhookRoutes);
+  api.route('/api/terraform', terraformStateBackendRoutes);
 
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
@@ -66,6 +69,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id', projectRoutes);
   secured.route('/project/:project_id/keys', keysRoutes);
   secured.route('/project/:project_id/repositories', repositoriesRoutes);
+  secured.route('/project/:project_id/inventory/:inventory_id/terraform', terraformInventoryRoutes);
   secured.route('/project/:project_id/inventory', inventoryRoutes);
   secured.route('/project/:project_id/environment', environmentRoutes);
   secured.route('/apps', appsRoutes);

@@ -33,6 +33,9 @@ export interface Database {
   task: TaskTable;
   task_output: TaskOutputTable;
   engine_worker: EngineWorkerTable;
+  terraform_alias: TerraformAliasTable;
+  terraform_state: TerraformStateTable;
+  terraform_lock: TerraformLockTable;
 }
 
 type Id = Generated<number>;
@@ -91,6 +94,10 @@ export interface ProjectTable {
   alert_chat: string | null;
   max_parallel_tasks: number;
   type: string;
+  /** retention (0 = the global setting): days tasks are kept, tasks kept per template, days output is kept */
+  task_retention_days: Generated<number>;
+  task_retention_count: Generated<number>;
+  output_retention_days: Generated<number>;
 }
 
 export interface ProjectUserTable {
@@ -326,6 +333,34 @@ export interface EngineWorkerTable {
   pid: number;
   started: string;
   heartbeat_at: string;
+}
+
+/** A public URL (`/api/terraform/<alias>`) of a workspace inventory's state; `auth_key_id` is the login_password key for basic auth. */
+export interface TerraformAliasTable {
+  id: Id;
+  project_id: number;
+  inventory_id: number;
+  alias: string;
+  auth_key_id: number | null;
+  created: string;
+}
+
+/** One version of a workspace's state, as written by `terraform`/`tofu` (task_id when a task wrote it). */
+export interface TerraformStateTable {
+  id: Id;
+  project_id: number;
+  inventory_id: number;
+  task_id: number | null;
+  state: string;
+  created: string;
+}
+
+/** The lock a workspace holds while terraform works on it; `info` is terraform's lock info JSON. */
+export interface TerraformLockTable {
+  inventory_id: number;
+  lock_id: string;
+  info: string;
+  created: string;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -38,6 +38,8 @@ export interface AppContext {
   setStatus(to: 'waiting_confirmation' | 'running'): Promise<boolean>;
   /** waits until someone confirms or rejects (or stops) the task */
   waitForDecision(): Promise<'confirmed' | 'rejected' | 'stopped'>;
+  /** `TF_HTTP_*` for the workspace's state backend (empty when the inventory is not a workspace) */
+  stateBackendEnv(): Promise<Record<string, string>>;
 }
 
 /** How an app run ended when it did not throw. */

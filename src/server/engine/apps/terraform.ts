@@ -17,6 +17,8 @@ export function terraformApp(binary: 'terraform' | 'tofu'): App {
       const env: Record<string, string> = { ...buildTaskEnv(ctx.config, details, ctx.vars, { workDir: cwd, shell: false }), TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
       // Secrets travel as TF_VAR_* so they never show on a command line.
       for (const [name, value] of Object.entries(ctx.vars.secretVars)) env[`TF_VAR_${name}`] = value;
+      // The workspace's state lives in Signalbox's HTTP backend when the code declares `backend "http"`.
+      Object.assign(env, await ctx.stateBackendEnv());
       const command = ctx.appPath ?? binary;
       const stageArgs = terraformStageArgs(details.template.arguments);
       const run = (args: string[], onLine?: (line: string) => void) => ctx.exec({ command, args: [...ctx.appArgs, ...args], cwd, env, onLine });

@@ -12,6 +12,7 @@ import { mergeRunVariables, surveyVarsOf } from '../apps/extra-vars.ts';
 import { prepareRepository } from '../git/prepare-repository.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
+import { stateBackendEnv } from '../../domain/terraform/task-state-credentials.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
 const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
@@ -152,6 +153,7 @@ export class LocalJob {
       exec: (spec) => this.#exec(spec),
       setStatus: async (to) => Boolean(await setTaskStatus(deps, task.id, to)),
       waitForDecision: () => this.#waitForDecision(),
+      stateBackendEnv: () => stateBackendEnv(deps, task, details.inventory),
     };
     try {
       return await appFor(template.app).run(ctx);
