@@ -3,6 +3,7 @@ import { boot } from './boot.ts';
 import { createHostServer } from './host/http-server.ts';
 import { startScheduler } from './scheduler/scheduler.ts';
 import { startEngine } from './engine/engine.ts';
+import { startAlerts } from './alerts/alerts.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -11,6 +12,7 @@ import { startEngine } from './engine/engine.ts';
 export async function runServer(config: Config): Promise<void> {
   const deps = await boot(config);
   const host = await createHostServer(deps);
+  const alerts = startAlerts(deps);
   const engine = await startEngine(deps);
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
   const scheduler = startScheduler(deps);
@@ -19,6 +21,8 @@ export async function runServer(config: Config): Promise<void> {
     console.log(`[signalbox] ${signal}: shutting down`);
     await scheduler.stop();
     await engine.stop();
+    alerts.stop();
+    await alerts.settled();
     await host.close();
     await deps.db.destroy();
     process.exit(0);

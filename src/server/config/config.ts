@@ -24,6 +24,24 @@ export interface Config {
   /** SIGNALBOX_API_URL: the console talks to this remote runner API instead of the in-process one. */
   api_url: string;
   admin: { login: string; password: string; name: string; email: string } | null;
+  alerts: AlertSettings;
+  /** `metrics.*`: Prometheus exposition at /api/metrics */
+  metrics: { enabled: boolean; username: string; password: string };
+  /** global retention (0 = keep): days tasks are kept, days their output is kept */
+  task_retention_days: number;
+  output_retention_days: number;
+}
+
+/** Semaphore's alert settings (`email_*`, `telegram_*`, ...), plus a generic JSON webhook. */
+export interface AlertSettings {
+  email: { enabled: boolean; sender: string; host: string; port: number; username: string; password: string; secure: boolean; tls: boolean };
+  telegram: { enabled: boolean; chat: string; token: string; api_url: string };
+  slack: { enabled: boolean; url: string };
+  rocketchat: { enabled: boolean; url: string };
+  microsoft_teams: { enabled: boolean; url: string };
+  dingtalk: { enabled: boolean; url: string };
+  gotify: { enabled: boolean; url: string; token: string };
+  webhook: { enabled: boolean; url: string };
 }
 
 /** A setting that cannot be used; start-up stops with its one-line message. */
@@ -57,6 +75,36 @@ const SETTINGS = {
   forwarded_env_vars: { env: 'SEMAPHORE_FORWARDED_ENV_VARS', json: 'forwarded_env_vars', read: jsonArray() },
   apps: { env: 'SEMAPHORE_APPS', json: 'apps', read: jsonObject() },
   api_url: { env: 'SIGNALBOX_API_URL', json: 'signalbox_api_url', read: url() },
+  email_alert: { env: 'SEMAPHORE_EMAIL_ALERT', json: 'email_alert', read: flag() },
+  email_sender: { env: 'SEMAPHORE_EMAIL_SENDER', json: 'email_sender', read: text('') },
+  email_host: { env: 'SEMAPHORE_EMAIL_HOST', json: 'email_host', read: text('') },
+  email_port: { env: 'SEMAPHORE_EMAIL_PORT', json: 'email_port', read: port(25) },
+  email_username: { env: 'SEMAPHORE_EMAIL_USERNAME', json: 'email_username', read: text('') },
+  email_password: { env: 'SEMAPHORE_EMAIL_PASSWORD', json: 'email_password', read: text('') },
+  email_secure: { env: 'SEMAPHORE_EMAIL_SECURE', json: 'email_secure', read: flag() },
+  email_tls: { env: 'SEMAPHORE_EMAIL_TLS', json: 'email_tls', read: flag() },
+  telegram_alert: { env: 'SEMAPHORE_TELEGRAM_ALERT', json: 'telegram_alert', read: flag() },
+  telegram_chat: { env: 'SEMAPHORE_TELEGRAM_CHAT', json: 'telegram_chat', read: text('') },
+  telegram_token: { env: 'SEMAPHORE_TELEGRAM_TOKEN', json: 'telegram_token', read: text('') },
+  telegram_api_url: { env: 'SEMAPHORE_TELEGRAM_API_URL', json: 'telegram_api_url', read: url() },
+  slack_alert: { env: 'SEMAPHORE_SLACK_ALERT', json: 'slack_alert', read: flag() },
+  slack_url: { env: 'SEMAPHORE_SLACK_URL', json: 'slack_url', read: url() },
+  rocketchat_alert: { env: 'SEMAPHORE_ROCKETCHAT_ALERT', json: 'rocketchat_alert', read: flag() },
+  rocketchat_url: { env: 'SEMAPHORE_ROCKETCHAT_URL', json: 'rocketchat_url', read: url() },
+  microsoft_teams_alert: { env: 'SEMAPHORE_MICROSOFT_TEAMS_ALERT', json: 'microsoft_teams_alert', read: flag() },
+  microsoft_teams_url: { env: 'SEMAPHORE_MICROSOFT_TEAMS_URL', json: 'microsoft_teams_url', read: url() },
+  dingtalk_alert: { env: 'SEMAPHORE_DINGTALK_ALERT', json: 'dingtalk_alert', read: flag() },
+  dingtalk_url: { env: 'SEMAPHORE_DINGTALK_URL', json: 'dingtalk_url', read: url() },
+  gotify_alert: { env: 'SEMAPHORE_GOTIFY_ALERT', json: 'gotify_alert', read: flag() },
+  gotify_url: { env: 'SEMAPHORE_GOTIFY_URL', json: 'gotify_url', read: url() },
+  gotify_token: { env: 'SEMAPHORE_GOTIFY_TOKEN', json: 'gotify_token', read: text('') },
+  webhook_alert: { env: 'SEMAPHORE_WEBHOOK_ALERT', json: 'webhook_alert', read: flag() },
+  webhook_url: { env: 'SEMAPHORE_WEBHOOK_URL', json: 'webhook_url', read: url() },
+  metrics_enabled: { env: 'SEMAPHORE_METRICS_ENABLED', json: 'metrics.enabled', read: flag() },
+  metrics_username: { env: 'SEMAPHORE_METRICS_USERNAME', json: 'metrics.username', read: text('') },
+  metrics_password: { env: 'SEMAPHORE_METRICS_PASSWORD', json: 'metrics.password', read: text('') },
+  task_retention_days: { env: 'SEMAPHORE_TASK_RETENTION_DAYS', json: 'task_retention_days', read: count(0) },
+  output_retention_days: { env: 'SEMAPHORE_OUTPUT_RETENTION_DAYS', json: 'output_retention_days', read: count(0) },
 } as const;
 
 /**
@@ -102,6 +150,30 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     apps: value('apps') as Record<string, unknown>,
     api_url: (value('api_url') as string).replace(/\/+$/, ''),
     admin: readAdmin(env),
+    alerts: readAlerts(value),
+    metrics: { enabled: value('metrics_enabled') as boolean, username: value('metrics_username') as string, password: value('metrics_password') as string },
+    task_retention_days: value('task_retention_days') as number,
+    output_retention_days: value('output_retention_days') as number,
+  };
+}
+
+type Read = (key: keyof typeof SETTINGS) => unknown;
+
+function readAlerts(value: Read): AlertSettings {
+  const on = (key: keyof typeof SETTINGS) => value(key) as boolean;
+  const str = (key: keyof typeof SETTINGS) => value(key) as string;
+  return {
+    email: {
+      enabled: on('email_alert'), sender: str('email_sender'), host: str('email_host'), port: value('email_port') as number,
+      username: str('email_username'), password: str('email_password'), secure: on('email_secure'), tls: on('email_tls'),
+    },
+    telegram: { enabled: on('telegram_alert'), chat: str('telegram_chat'), token: str('telegram_token'), api_url: str('telegram_api_url') || 'https://api.telegram.org' },
+    slack: { enabled: on('slack_alert'), url: str('slack_url') },
+    rocketchat: { enabled: on('rocketchat_alert'), url: str('rocketchat_url') },
+    microsoft_teams: { enabled: on('microsoft_teams_alert'), url: str('microsoft_teams_url') },
+    dingtalk: { enabled: on('dingtalk_alert'), url: str('dingtalk_url') },
+    gotify: { enabled: on('gotify_alert'), url: str('gotify_url'), token: str('gotify_token') },
+    webhook: { enabled: on('webhook_alert'), url: str('webhook_url') },
   };
 }
 

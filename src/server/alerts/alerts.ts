@@ -1,0 +1,62 @@
+import type { ConnectionOptions } from 'node:tls';
+import type { Deps } from '../deps.ts';
+import { alertRecipients, loadTaskAlert, type TaskAlert } from './task-alert.ts';
+import { chatRequests, type ChatRequest } from './chat-requests.ts';
+import { sendAlertEmail } from './send-email.ts';
+
+/** How long one channel may take before it counts as failed. */
+const CHANNEL_TIMEOUT_MS = 10_000;
+
+export interface AlertOptions {
+  log?: (line: string) => void;
+  /** extra TLS options for SMTP (a private CA) */
+  smtpTls?: ConnectionOptions;
+}
+
+/**
+ * Sends alerts when tasks reach success, error or waiting_confirmation, listening to the
+ * engine's bus `update`s. Each channel is tried on its own; a failing one is logged and
+ * changes nothing else: the task has already ended. Returns the unsubscribe function and a way
+ * to wait for the sends in flight (shutdown, tests).
+ * @example const alerts = startAlerts(deps); ... alerts.stop();
+ */
+export function startAlerts(deps: Deps, options: AlertOptions = {}): { stop: () => void; settled: () => Promise<void> } {
+  const log = options.log ?? ((line: string) => console.warn(`[alerts] ${line}`));
+  const inFlight = new Set<Promise<void>>();
+  const unsubscribe = deps.bus.subscribe((message) => {
+    if (message.type !== 'update') return;
+    const sending = sendTaskAlerts(deps, message.task_id, message.status, log, options.smtpTls)
+      .catch((err) => log(`task ${message.task_id}: alerts failed: ${(err as Error).message}`))
+      .finally(() => inFlight.delete(sending));
+    inFlight.add(sending);
+  });
+  return { stop: unsubscribe, settled: async () => { while (inFlight.size) await Promise.all([...inFlight]); } };
+}
+
+async function sendTaskAlerts(deps: Deps, taskId: number, status: string, log: (line: string) => void, smtpTls?: ConnectionOptions): Promise<void> {
+  const { alerts } = deps.config;
+  const alert = await loadTaskAlert(deps.db, deps.config.web_host, taskId, status);
+  if (!alert) return;
+  const sends = chatRequests(alerts, alert).map((request) => attempt(request.name, alert, log, () => postChat(request)));
+  if (alerts.email.enabled && status === 'error') {
+    const to = await alertRecipients(deps.db, alert.projectId);
+    sends.push(attempt('email', alert, log, () => sendAlertEmail(alerts.email, alert, to, smtpTls)));
+  }
+  await Promise.all(sends);
+}
+
+async function attempt(channel: string, alert: TaskAlert, log: (line: string) => void, send: () => Promise<void>): Promise<void> {
+  try {
+    await send();
+  } catch (err) {
+    log(`task ${alert.taskId}: ${channel} alert failed: ${(err as Error).message}`);
+  }
+}
+
+async function postChat(request: ChatRequest): Promise<void> {
+  const res = await fetch(request.url, {
+    method: 'POST', headers: request.headers, body: JSON.stringify(request.body), redirect: 'error', signal: AbortSignal.timeout(CHANNEL_TIMEOUT_MS),
+  });
+  await res.body?.cancel();
+  if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
+}

@@ -1,0 +1,80 @@
+import type { AlertSettings } from '../config/config.ts';
+import { alertHeadline, type TaskAlert } from './task-alert.ts';
+
+/** One HTTP POST to a chat service. `name` is for the log. */
+export interface ChatRequest {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+const COLORS: Record<string, string> = { success: '#2e7d32', error: '#c62828', waiting_confirmation: '#f9a825' };
+
+/**
+ * The requests for every enabled chat channel, each at the service's documented endpoint and
+ * body shape (Telegram Bot API sendMessage, Slack/Rocket.Chat incoming webhooks, a Teams
+ * workflow webhook with an Adaptive Card, DingTalk robot markdown, Gotify /message, and a plain
+ * JSON webhook). Channels without their URL or token are skipped.
+ * @example for (const r of chatRequests(config.alerts, alert)) await fetch(r.url, ...);
+ */
+export function chatRequests(settings: AlertSettings, alert: TaskAlert): ChatRequest[] {
+  const out: ChatRequest[] = [];
+  const json = { 'content-type': 'application/json' };
+  const color = COLORS[alert.status] ?? '#616161';
+  const facts: [string, string][] = [
+    ['Project', alert.projectName], ['Template', alert.templateName], ['Task', `#${alert.taskId}`], ['Status', alert.status], ['Author', alert.author],
+    ...(alert.version ? [['Version', alert.version] as [string, string]] : []),
+  ];
+  const markdown = [`**${alertHeadline(alert)}**`, ...facts.map(([k, v]) => `${k}: ${v}`), `[Open the task log](${alert.url})`].join('  \n');
+
+  const { telegram, slack, rocketchat, microsoft_teams: teams, dingtalk, gotify, webhook } = settings;
+  const chat = alert.chat || telegram.chat;
+  if (telegram.enabled && telegram.token && chat) {
+    out.push({
+      name: 'telegram', url: `${telegram.api_url.replace(/\/+$/, '')}/bot${telegram.token}/sendMessage`, headers: json,
+      body: { chat_id: chat, parse_mode: 'HTML', text: [`<b>${html(alertHeadline(alert))}</b>`, ...(alert.message ? [html(alert.message)] : []), html(alert.url)].join('\n') },
+    });
+  }
+  const attachment = { title: `${alert.projectName} / ${alert.templateName}`, title_link: alert.url, text: `Task #${alert.taskId}: ${alert.status}`, color };
+  if (slack.enabled && slack.url) {
+    out.push({ name: 'slack', url: slack.url, headers: json, body: {
+      text: alertHeadline(alert),
+      attachments: [{ ...attachment, fields: facts.slice(3).map(([title, value]) => ({ title, value, short: true })) }],
+    } });
+  }
+  if (rocketchat.enabled && rocketchat.url) {
+    out.push({ name: 'rocketchat', url: rocketchat.url, headers: json, body: { text: alertHeadline(alert), attachments: [attachment] } });
+  }
+  if (teams.enabled && teams.url) {
+    out.push({ name: 'microsoft_teams', url: teams.url, headers: json, body: { type: 'message', attachments: [{
+      contentType: 'application/vnd.microsoft.card.adaptive',
+      content: {
+        $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4',
+        body: [{ type: 'TextBlock', weight: 'Bolder', wrap: true, text: alertHeadline(alert) }, { type: 'FactSet', facts: facts.map(([title, value]) => ({ title, value })) }],
+        actions: [{ type: 'Action.OpenUrl', title: 'Open the task log', url: alert.url }],
+      },
+    }] } });
+  }
+  if (dingtalk.enabled && dingtalk.url) {
+    out.push({ name: 'dingtalk', url: dingtalk.url, headers: json, body: { msgtype: 'markdown', markdown: { title: alertHeadline(alert), text: markdown } } });
+  }
+  if (gotify.enabled && gotify.url && gotify.token) {
+    out.push({ name: 'gotify', url: `${gotify.url.replace(/\/+$/, '')}/message`, headers: { ...json, 'x-gotify-key': gotify.token }, body: {
+      title: alertHeadline(alert), message: markdown, priority: alert.status === 'error' ? 8 : 4,
+      extras: { 'client::display': { contentType: 'text/markdown' } },
+    } });
+  }
+  if (webhook.enabled && webhook.url) {
+    out.push({ name: 'webhook', url: webhook.url, headers: json, body: {
+      event: 'task_status', status: alert.status, url: alert.url, author: alert.author,
+      project: { id: alert.projectId, name: alert.projectName }, template: { id: alert.templateId, name: alert.templateName },
+      task: { id: alert.taskId, status: alert.status, message: alert.message, version: alert.version || null },
+    } });
+  }
+  return out;
+}
+
+function html(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,61 @@
+import type { Db } from '../db/database.ts';
+
+/** What every alert says about a task that reached a notifiable status. */
+export interface TaskAlert {
+  projectId: number;
+  projectName: string;
+  templateId: number;
+  templateName: string;
+  taskId: number;
+  status: string;
+  /** who started it; `—` for schedules, webhooks and autorun */
+  author: string;
+  message: string;
+  version: string;
+  /** the task log in the console */
+  url: string;
+  /** project `alert_chat`: overrides the Telegram chat */
+  chat: string | null;
+}
+
+/** Statuses alerts are sent for (reference §5: success, error, waiting_confirmation). */
+export const ALERT_STATUSES = ['success', 'error', 'waiting_confirmation'];
+
+/**
+ * Loads what the alert needs, or null when this task should not alert: the project's `alert`
+ * is off, or the template mutes this outcome (`suppress_success_alerts`, `suppress_error_alerts`).
+ * @example const alert = await loadTaskAlert(db, config.web_host, taskId, 'error');
+ */
+export async function loadTaskAlert(db: Db, webHost: string, taskId: number, status: string): Promise<TaskAlert | null> {
+  if (!ALERT_STATUSES.includes(status)) return null;
+  const row = await db.selectFrom('task')
+    .innerJoin('template', 'template.id', 'task.template_id')
+    .innerJoin('project', 'project.id', 'task.project_id')
+    .leftJoin('user', 'user.id', 'task.user_id')
+    .select([
+      'task.id', 'task.message', 'task.version', 'task.project_id', 'task.template_id', 'template.name as template_name',
+      'template.suppress_success_alerts', 'template.suppress_error_alerts', 'project.name as project_name', 'project.alert', 'project.alert_chat', 'user.name as author',
+    ])
+    .where('task.id', '=', taskId).executeTakeFirst();
+  if (!row || !row.alert) return null;
+  if (status === 'success' && row.suppress_success_alerts) return null;
+  if (status === 'error' && row.suppress_error_alerts) return null;
+  return {
+    projectId: row.project_id, projectName: row.project_name, templateId: row.template_id, templateName: row.template_name,
+    taskId: row.id, status, author: row.author ?? '—', message: row.message, version: row.version ?? '',
+    url: `${webHost.replace(/\/+$/, '')}/project/${row.project_id}/templates/${row.template_id}?t=${row.id}`,
+    chat: row.alert_chat || null,
+  };
+}
+
+/** Members of the project who asked for alerts (user `alert`) and have an email address. */
+export async function alertRecipients(db: Db, projectId: number): Promise<string[]> {
+  const rows = await db.selectFrom('project_user').innerJoin('user', 'user.id', 'project_user.user_id')
+    .select('user.email').where('project_user.project_id', '=', projectId).where('user.alert', '=', 1).where('user.email', '!=', '').execute();
+  return rows.map((r) => r.email);
+}
+
+/** One line naming everything: `Project / Template: task #12 error by Alice`. */
+export function alertHeadline(alert: TaskAlert): string {
+  return `${alert.projectName} / ${alert.templateName}: task #${alert.taskId} ${alert.status.toUpperCase()} by ${alert.author}`;
+}
