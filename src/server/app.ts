@@ -32,6 +32,7 @@ import { tasksRoutes } from './api/tasks.routes.ts';
 import { activeTasksRoutes } from './api/active-tasks.routes.ts';
 import { terraformStateBackendRoutes } from './api/terraform-state-backend.routes.ts';
 import { terraformInventoryRoutes } from './api/terraform-inventory.routes.ts';
+import { countRequests, serveMetrics } from './api/metrics.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -42,6 +43,7 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
  */
 export function createApi(deps: Deps): Hono<AppEnv> {
   const api = new Hono<AppEnv>({ strict: false });
+  if (deps.metrics) api.use('*', countRequests(deps.metrics));
   api.use('*', async function provideDeps(c, next) {
     c.set('deps', deps);
     await next();
@@ -50,6 +52,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
 
   api.route('/api', systemRoutes);
+  api.get('/api/metrics', serveMetrics);
   api.route('/api/auth', authRoutes);
   api.route('/api/integrations', integrationWebhookRoutes);
   api.route('/api/terraform', terraformStateBackendRoutes);
