@@ -33,6 +33,7 @@ import { activeTasksRoutes } from './api/active-tasks.routes.ts';
 import { terraformStateBackendRoutes } from './api/terraform-state-backend.routes.ts';
 import { terraformInventoryRoutes } from './api/terraform-inventory.routes.ts';
 import { countRequests, serveMetrics } from './api/metrics.routes.ts';
+import { retentionRoutes } from './api/retention.routes.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -85,6 +86,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/backup', backupRoutes);
   secured.route('/project/:project_id', tasksRoutes);
   secured.route('/tasks', activeTasksRoutes);
+  secured.route('/retention', retentionRoutes);
   api.route('/api', secured);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));

@@ -4,6 +4,7 @@ import { createHostServer } from './host/http-server.ts';
 import { startScheduler } from './scheduler/scheduler.ts';
 import { startEngine } from './engine/engine.ts';
 import { startAlerts } from './alerts/alerts.ts';
+import { startRetention } from './retention/retention-job.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -16,10 +17,12 @@ export async function runServer(config: Config): Promise<void> {
   const engine = await startEngine(deps);
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
   const scheduler = startScheduler(deps);
+  const retention = startRetention(deps);
   console.log(`[signalbox] listening on http://${config.interface || 'localhost'}:${config.port} (${config.db.dialect})`);
   const stop = async (signal: string) => {
     console.log(`[signalbox] ${signal}: shutting down`);
     await scheduler.stop();
+    retention.stop();
     await engine.stop();
     alerts.stop();
     await alerts.settled();

@@ -34,11 +34,24 @@ export function openDatabase(settings: DbSettings): Db {
 function openSqliteFile(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const file = new SQLite(path);
+  useIncrementalVacuum(file);
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
   return file;
+}
+
+/**
+ * Retention frees pages; with `auto_vacuum = INCREMENTAL` they can be cut off the file in small
+ * steps later. A new file takes the setting at once; an existing one needs one VACUUM to switch.
+ */
+function useIncrementalVacuum(file: SQLite.Database): void {
+  const INCREMENTAL = 2;
+  if (file.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return;
+  file.pragma('auto_vacuum = INCREMENTAL');
+  const hasTables = file.prepare("select 1 from sqlite_master where type = 'table' limit 1").get();
+  if (hasTables) file.exec('VACUUM');
 }
 
 function postgresDialect(settings: DbSettings): PostgresDialect {

@@ -9,6 +9,9 @@ export interface ProjectInput {
   alert_chat?: string | null;
   max_parallel_tasks?: number;
   type?: string;
+  task_retention_days?: number;
+  task_retention_count?: number;
+  output_retention_days?: number;
 }
 
 /**
@@ -23,6 +26,9 @@ export async function createProject(tx: Tx, input: ProjectInput, ownerId: number
     alert_chat: input.alert_chat ?? null,
     max_parallel_tasks: input.max_parallel_tasks ?? 0,
     type: input.type ?? '',
+    task_retention_days: input.task_retention_days ?? 0,
+    task_retention_count: input.task_retention_count ?? 0,
+    output_retention_days: input.output_retention_days ?? 0,
   }).returningAll().executeTakeFirstOrThrow();
   await tx.insertInto('project_user').values({ project_id: project.id, user_id: ownerId, role: 'owner', created: now() }).execute();
   await tx.insertInto('access_key').values({ project_id: project.id, name: 'None', type: 'none', secret: null, owner: '', environment_id: null, created: now() }).execute();
@@ -48,6 +54,10 @@ export async function updateProject(tx: Tx, project: ProjectRow, input: ProjectI
     alert_chat: input.alert_chat ?? null,
     max_parallel_tasks: input.max_parallel_tasks ?? 0,
     type: input.type ?? project.type,
+    // Semaphore's clients do not know the retention fields: an absent one keeps its value.
+    task_retention_days: input.task_retention_days ?? project.task_retention_days,
+    task_retention_count: input.task_retention_count ?? project.task_retention_count,
+    output_retention_days: input.output_retention_days ?? project.output_retention_days,
   }).where('id', '=', project.id).execute();
   await recordEvent(tx, { projectId: project.id, userId: actorId, objectType: 'project', objectId: project.id, description: 'Project updated' });
 }

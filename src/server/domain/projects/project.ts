@@ -8,6 +8,10 @@ export interface Project {
   alert_chat: string | null;
   max_parallel_tasks: number;
   type: string;
+  /** retention: 0 = the server-wide setting */
+  task_retention_days: number;
+  task_retention_count: number;
+  output_retention_days: number;
 }
 
 export function projectRowToProject(row: ProjectRow): Project {
@@ -19,5 +23,8 @@ export function projectRowToProject(row: ProjectRow): Project {
     alert_chat: row.alert_chat,
     max_parallel_tasks: row.max_parallel_tasks,
     type: row.type,
+    task_retention_days: row.task_retention_days,
+    task_retention_count: row.task_retention_count,
+    output_retention_days: row.output_retention_days,
   };
 }
