@@ -6,7 +6,7 @@ import { insertEnvironment, insertInventory, insertKey, insertRepository, insert
 export interface ResourceIds extends Record<string, number> {
   key: number; repository: number; inventory: number; environment: number; template: number; workspace: number;
   view: number; schedule: number; integration: number; matcher: number; value: number; projectAlias: number;
-  integrationAlias: number; task: number; waitingTask: number; confirmTask: number;
+  integrationAlias: number; task: number; waitingTask: number; confirmTask: number; tfAlias: number; tfState: number;
   spareKey: number; spareRepository: number; spareInventory: number; spareEnvironment: number; spareTemplate: number;
 }
 
@@ -34,7 +34,7 @@ function insertAlias(db: Db, projectId: number, integrationId: number | null) {
  * Inserts one of every project resource straight into the database (no events, no API), for tests
  * that need them to exist without depending on their routes: a terraform template with a
  * workspace it can attach, a view, a schedule, an integration with matcher, value and aliases,
- * a finished, a waiting and a confirmation-waiting task (rows only: no engine runs), and a spare key/repository/inventory/variable group/template nothing uses.
+ * a terraform state alias and state version of the workspace, a finished, a waiting and a confirmation-waiting task (rows only: no engine runs), and a spare key/repository/inventory/variable group/template nothing uses.
  * @example const ids = await insertProjectResources(db, w.projectId); `/keys/${ids.spareKey}`
  */
 export async function insertProjectResources(db: Db, projectId: number): Promise<ResourceIds> {
@@ -47,6 +47,10 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   const refs = { repository: repository.id, inventory: inventory.id, environment: environment.id };
   const template = await insertTemplate(db, projectId, { name: 'Infra', app: 'terraform', playbook: '', view: view.id, ...refs });
   const workspace = await insertInventory(db, projectId, { name: 'ws', type: 'terraform-workspace', inventory: 'ws' });
+  const tfAlias = await db.insertInto('terraform_alias').values({ project_id: projectId, inventory_id: workspace.id, alias: `tfalias${projectId}`, auth_key_id: null, created: now() })
+    .returning('id').executeTakeFirstOrThrow();
+  const tfState = await db.insertInto('terraform_state').values({ project_id: projectId, inventory_id: workspace.id, task_id: null, state: '{"version":4,"serial":1}', created: now() })
+    .returning('id').executeTakeFirstOrThrow();
   const schedule = await db.insertInto('schedule').values({
     project_id: projectId, template_id: template.id, name: 'Nightly', cron_format: '0 3 * * *', type: '', run_at: null, active: 0,
     repository_id: null, last_commit_hash: null, task_params: '{}',
@@ -73,7 +77,7 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   return {
     key: key.id, repository: repository.id, inventory: inventory.id, environment: environment.id, template: template.id, workspace: workspace.id,
     view: view.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id, projectAlias: projectAlias.id,
-    integrationAlias: integrationAlias.id, task: task.id, waitingTask: waitingTask.id, confirmTask: confirmTask.id, spareKey: spareKey.id, spareRepository: spareRepository.id,
+    integrationAlias: integrationAlias.id, task: task.id, waitingTask: waitingTask.id, confirmTask: confirmTask.id, tfAlias: tfAlias.id, tfState: tfState.id, spareKey: spareKey.id, spareRepository: spareRepository.id,
     spareInventory: spareInventory.id, spareEnvironment: spareEnvironment.id, spareTemplate: spareTemplate.id,
   };
 }

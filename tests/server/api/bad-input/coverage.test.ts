@@ -15,6 +15,8 @@ const NO_BODY: Record<string, string> = {
   'POST /api/project/{id}/integrations/{i}/aliases': 'reads no body: it creates a random alias',
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/attach': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/set_default': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',
+  'POST /api/terraform/{alias}': 'the state backend stores terraform\'s state body; its checks are in tests/server/terraform',
+  'POST /api/retention/purge': 'reads no body: it applies the stored retention settings',
   'POST /api/project/{id}/tasks/{task}/confirm': 'reads no body: the task is in the path',
   'POST /api/project/{id}/tasks/{task}/reject': 'reads no body: the task is in the path',
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/detach': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',

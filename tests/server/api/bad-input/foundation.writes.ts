@@ -34,8 +34,11 @@ export const FOUNDATION_WRITES: WriteRoute[] = [
   },
   {
     route: 'PUT /api/project/{id}', path: ({ w }) => `/api/project/${w.projectId}`,
-    valid: ({ w }) => ({ id: w.projectId, name: 'P2', alert: true, alert_chat: 'chat', max_parallel_tasks: 1 }),
-    fields: { id: 'number', name: 'string', alert: 'boolean', alert_chat: 'string', max_parallel_tasks: 'number' },
+    valid: ({ w }) => ({ id: w.projectId, name: 'P2', alert: true, alert_chat: 'chat', max_parallel_tasks: 1, task_retention_days: 30, task_retention_count: 5, output_retention_days: 7 }),
+    fields: {
+      id: 'number', name: 'string', alert: 'boolean', alert_chat: 'string', max_parallel_tasks: 'number',
+      task_retention_days: 'number', task_retention_count: 'number', output_retention_days: 'number',
+    },
   },
   {
     route: 'POST /api/project/{id}/users', path: ({ w }) => `/api/project/${w.projectId}/users`,

@@ -14,7 +14,8 @@ function realId(w: World, ids: ResourceIds, path: string, name: string): number 
     project_id: w.projectId, key_id: ids.key, repository_id: ids.repository, inventory_id: ids.workspace, environment_id: ids.environment,
     template_id: ids.template, view_id: ids.view, schedule_id: ids.schedule, integration_id: ids.integration, matcher_id: ids.matcher,
     value_id: ids.value, task_id: ids.task, user_id: path.startsWith('/api/project/') ? w.users.extra.id : w.users.spare.id,
-    alias_id: path.includes(':integration_id/') ? ids.integrationAlias : ids.projectAlias,
+    alias_id: path.includes('/terraform/') ? ids.tfAlias : path.includes(':integration_id/') ? ids.integrationAlias : ids.projectAlias,
+    state_id: ids.tfState,
   };
   const id = byName[name];
   if (id === undefined) throw new Error(`no id for :${name} in ${path}; add it here or to NOT_IDS`);

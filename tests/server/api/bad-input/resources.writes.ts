@@ -11,8 +11,15 @@ const environment = () => ({ name: 'E', json: '{"a":1}', env: '{}', password: 'p
 const environmentFields = { name: 'string', json: 'json', env: 'json', password: 'string', secrets: 'array' } as const;
 const limits = { git_url: 2048, inventory: 1024 * 1024, type: 64, password: 65535, json: 1024 * 1024, env: 1024 * 1024 };
 
-/** Every POST/PUT of keys, repositories, inventories and variable groups. */
+const tfAlias = () => ({ auth_key_id: null });
+
+/** Every POST/PUT of keys, repositories, inventories, variable groups and terraform state aliases. */
 export const RESOURCE_WRITES: WriteRoute[] = [
+  { route: 'POST /api/project/{id}/inventory/{ws}/terraform/aliases', path: (x) => `${p(x)}/inventory/${x.ids.workspace}/terraform/aliases`, valid: tfAlias, fields: { auth_key_id: 'number' } },
+  {
+    route: 'PUT /api/project/{id}/inventory/{ws}/terraform/aliases/{a}', path: (x) => `${p(x)}/inventory/${x.ids.workspace}/terraform/aliases/${x.ids.tfAlias}`,
+    valid: tfAlias, fields: { auth_key_id: 'number' }, extra: (x) => [['a key that is not login_password', { auth_key_id: x.ids.key }]],
+  },
   { route: 'POST /api/project/{id}/keys', path: (x) => `${p(x)}/keys`, valid: key, fields: keyFields },
   { route: 'PUT /api/project/{id}/keys/{key}', path: (x) => `${p(x)}/keys/${x.ids.key}`, valid: () => ({ ...key(), override_secret: true }), fields: keyFields },
   { route: 'POST /api/project/{id}/repositories', path: (x) => `${p(x)}/repositories`, valid: repository, fields: repositoryFields, maxLength: limits },
