@@ -17,10 +17,11 @@ for (const dialect of DIALECTS) {
     let f: Awaited<ReturnType<typeof insertProjectWithTemplate>>;
     let workspaceId: number;
     let templateId: number;
+    let tofuTemplateId: number;
     let holdFile: string;
     const base = () => `/api/project/${f.project.id}/inventory/${workspaceId}/terraform`;
-    const run = async () => {
-      const res = await e.s.call('POST', `/api/project/${f.project.id}/tasks`, { template_id: templateId, params: { auto_approve: true } }, e.admin);
+    const run = async (template = templateId) => {
+      const res = await e.s.call('POST', `/api/project/${f.project.id}/tasks`, { template_id: template, params: { auto_approve: true } }, e.admin);
       expect(res.status, res.text).toBe(201);
       return res.body.id as number;
     };
@@ -45,13 +46,16 @@ for (const dialect of DIALECTS) {
         allow_parallel_tasks: 1, task_params: JSON.stringify({ allow_auto_approve: true }),
       });
       templateId = tpl.id;
+      tofuTemplateId = (await insertTemplate(e.s.deps.db, f.project.id, {
+        name: 'infra (tofu)', app: 'tofu', playbook: 'infra', repository_id: f.repository.id, inventory_id: workspaceId, task_params: JSON.stringify({ allow_auto_approve: true }),
+      })).id;
     });
     afterAll(async () => {
       await stopListening();
       await e.close();
     });
 
-    it('runs terraform against its own backend: lock, read, write, unlock; a second apply meets the lock', async () => {
+    it('runs terraform and tofu against its own backend: lock, read, write, unlock; a second apply meets the lock', async () => {
       const first = await run();
       // The first apply holds the lock until the test releases it.
       const deadline = Date.now() + 30_000;
@@ -75,7 +79,8 @@ for (const dialect of DIALECTS) {
       expect(log).toContain('Saved state serial 1.');
       expect(await e.s.deps.db.selectFrom('terraform_lock').selectAll().execute()).toEqual([]);
 
-      const third = await run();
+      // OpenTofu speaks the same backend protocol and continues the same state.
+      const third = await run(tofuTemplateId);
       expect((await waitForTask(e.s.deps.db, third)).status).toBe('success');
       expect(await taskLog(e.s.deps.db, third)).toContain('Refreshing state... (serial 1)');
 
@@ -86,7 +91,7 @@ for (const dialect of DIALECTS) {
       const older = JSON.parse((await e.s.call('GET', `${base()}/states/${states.body[1].id}`, undefined, e.admin)).body.state);
       expect(JSON.parse(latest.body.state)).toMatchObject({ serial: 2, lineage: older.lineage });
       expect((await e.s.call('GET', `${base()}/states/latest`, undefined, e.admin)).body.id).toBe(states.body[0].id);
-    });
+    }, 120_000);
 
     it('gives the workspace an alias and lets a key holder use the protocol; conflicts name the holder', async () => {
       const aliases = await e.s.call('GET', `${base()}/aliases`, undefined, e.admin);
