@@ -24,6 +24,16 @@ export interface Config {
   /** SIGNALBOX_API_URL: the console talks to this remote runner API instead of the in-process one. */
   api_url: string;
   admin: { login: string; password: string; name: string; email: string } | null;
+  /** Semaphore's `process` section: the OS identity (and root) every task process runs with. */
+  process: ProcessSettings;
+}
+
+/** Empty user and null ids mean "tasks run as the server's own user". */
+export interface ProcessSettings {
+  user: string;
+  uid: number | null;
+  gid: number | null;
+  chroot: string;
 }
 
 /** A setting that cannot be used; start-up stops with its one-line message. */
@@ -57,6 +67,10 @@ const SETTINGS = {
   forwarded_env_vars: { env: 'SEMAPHORE_FORWARDED_ENV_VARS', json: 'forwarded_env_vars', read: jsonArray() },
   apps: { env: 'SEMAPHORE_APPS', json: 'apps', read: jsonObject() },
   api_url: { env: 'SIGNALBOX_API_URL', json: 'signalbox_api_url', read: url() },
+  process_user: { env: 'SEMAPHORE_PROCESS_USER', json: 'process.user', read: text('') },
+  process_uid: { env: 'SEMAPHORE_PROCESS_UID', json: 'process.uid', read: optionalId() },
+  process_gid: { env: 'SEMAPHORE_PROCESS_GID', json: 'process.gid', read: optionalId() },
+  process_chroot: { env: 'SEMAPHORE_PROCESS_CHROOT', json: 'process.chroot', read: absolutePath() },
 } as const;
 
 /**
@@ -102,6 +116,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     apps: value('apps') as Record<string, unknown>,
     api_url: (value('api_url') as string).replace(/\/+$/, ''),
     admin: readAdmin(env),
+    process: {
+      user: value('process_user') as string,
+      uid: value('process_uid') as number | null,
+      gid: value('process_gid') as number | null,
+      chroot: value('process_chroot') as string,
+    },
   };
 }
 
@@ -172,6 +192,24 @@ function count(fallback: number): Reader {
     const v = String(raw);
     if (!/^\d+$/.test(v)) throw new ConfigError(`${where}: "${raw}" is not allowed; use a whole number 0 or greater`);
     return Number(v);
+  };
+}
+
+function optionalId(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return null;
+    const v = String(raw);
+    if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new ConfigError(`${where}: "${raw}" is not allowed; use a numeric user or group id`);
+    return Number(v);
+  };
+}
+
+function absolutePath(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return '';
+    const v = String(raw);
+    if (!v.startsWith('/')) throw new ConfigError(`${where}: "${raw}" is not allowed; use an absolute path`);
+    return v;
   };
 }
 

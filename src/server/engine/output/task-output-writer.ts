@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import type { EventBus } from '../../events/event-bus.ts';
 import { now } from '../../lib/time.ts';
 import { insertOutputGroup, type OutputGroup } from './insert-output.ts';
+import { SecretMask } from './secret-mask.ts';
 
 export interface OutputWriterOptions {
   /** write when this many lines wait */
@@ -34,6 +35,7 @@ export class TaskOutputWriter {
   #drainWaiters: (() => void)[] = [];
   #failed = false;
   #closed = false;
+  #mask: SecretMask | null = null;
 
   constructor(deps: { db: Db; bus: EventBus }, task: { id: number; project_id: number }, options: OutputWriterOptions = {}) {
     this.#db = deps.db;
@@ -45,9 +47,16 @@ export class TaskOutputWriter {
     this.#highWater = options.highWater ?? 2000;
   }
 
+  /** From now on every line is stored and published with these values replaced by `********`. */
+  maskSecrets(secrets: Iterable<string>): void {
+    const mask = new SecretMask(secrets);
+    this.#mask = mask.empty ? null : mask;
+  }
+
   /** Queues one line; false means "pause until `drained()`". Lines after `close()` are dropped. */
-  write(output: string, time: string = now()): boolean {
+  write(line: string, time: string = now()): boolean {
     if (this.#closed) return true;
+    const output = this.#mask ? this.#mask.apply(line) : line;
     const last = this.#pending[this.#pending.length - 1];
     if (last && last.time === time) last.outputs.push(output);
     else this.#pending.push({ time, outputs: [output] });
