@@ -24,6 +24,8 @@ export interface Config {
   /** SIGNALBOX_API_URL: the console talks to this remote runner API instead of the in-process one. */
   api_url: string;
   admin: { login: string; password: string; name: string; email: string } | null;
+  /** the config.json read at start ('' without one); a generated key is kept beside it */
+  config_path: string;
   /** Semaphore's `process` section: the OS identity (and root) every task process runs with. */
   process: ProcessSettings;
 }
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     apps: value('apps') as Record<string, unknown>,
     api_url: (value('api_url') as string).replace(/\/+$/, ''),
     admin: readAdmin(env),
+    config_path: options.configPath ?? '',
     process: {
       user: value('process_user') as string,
       uid: value('process_uid') as number | null,

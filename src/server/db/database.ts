@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely
 import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
@@ -32,13 +32,28 @@ export function openDatabase(settings: DbSettings): Db {
 }
 
 function openSqliteFile(path: string): SQLite.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') makePrivateFile(path);
   const file = new SQLite(path);
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
   return file;
+}
+
+/**
+ * The database file and its -wal/-shm are the server's alone (0600, in a 0700 folder when we
+ * make it): they hold every hashed password and sealed secret. SQLite gives -wal and -shm the
+ * database file's mode; ones left by an older version are tightened here.
+ */
+function makePrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch { /* not there (yet) */ }
+  }
 }
 
 function postgresDialect(settings: DbSettings): PostgresDialect {
