@@ -3,12 +3,14 @@ import { boot } from './boot.ts';
 import { createHostServer } from './host/http-server.ts';
 import { startScheduler } from './scheduler/scheduler.ts';
 import { startEngine } from './engine/engine.ts';
+import { resolveTaskUser, warnWhenTasksRunAsRoot } from './engine/process/task-user.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
  * SIGTERM/SIGINT, which close the listener and the database cleanly.
  */
 export async function runServer(config: Config): Promise<void> {
+  warnWhenTasksRunAsRoot(resolveTaskUser(config.process), (line) => console.warn(`[signalbox] ${line}`));
   const deps = await boot(config);
   const host = await createHostServer(deps);
   const engine = await startEngine(deps);

@@ -9,7 +9,7 @@ import { beatHeartbeat, HEARTBEAT_MS, retireWorker, STALE_AFTER_MS, thisHost, ty
 import { pruneTemplateTasks } from './queue/prune-template-tasks.ts';
 import { autorunDeploys } from './queue/autorun-deploys.ts';
 import { isFinished, publishTaskUpdate } from './task-status.ts';
-import { resolveTaskUser, type TaskUser } from './process/task-user.ts';
+import { resolveTaskUser } from './process/task-user.ts';
 
 /** A slow safety sweep for tasks queued where this process's bus cannot see them (another server). */
 const SWEEP_MS = 15_000;
@@ -34,7 +34,6 @@ export interface Engine {
  */
 export async function startEngine(deps: Deps): Promise<Engine> {
   const taskUser = resolveTaskUser(deps.config.process);
-  warnWhenTasksRunAsRoot(taskUser);
   const host = thisHost();
   const self: WorkerIdentity = { host, pid: process.pid, id: `${host}:${process.pid}:${randomBytes(4).toString('hex')}` };
   const workerId = self.id;
@@ -102,8 +101,3 @@ export async function startEngine(deps: Deps): Promise<Engine> {
   };
 }
 
-/** Tasks running as root could read the database and the key file: say how to avoid it, once. */
-function warnWhenTasksRunAsRoot(taskUser: TaskUser | null): void {
-  if (process.getuid?.() !== 0 || taskUser) return;
-  console.warn('[signalbox] warning: the server runs as root and so does every task; set SEMAPHORE_PROCESS_USER (process.user in config.json) to run tasks as an unprivileged user');
-}

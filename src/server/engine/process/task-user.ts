@@ -29,6 +29,12 @@ export function resolveTaskUser(settings: ProcessSettings): TaskUser | null {
   return { uid, gid, chroot: settings.chroot };
 }
 
+/** Tasks running as root could read the database and the key file: say once how to avoid it. */
+export function warnWhenTasksRunAsRoot(user: TaskUser | null, warn: (line: string) => void): void {
+  if (process.getuid?.() !== 0 || user) return;
+  warn('warning: the server runs as root and so does every task; set SEMAPHORE_PROCESS_USER (process.user in config.json) to run tasks as an unprivileged user');
+}
+
 function lookUpAccount(nameOrId: string, setting: string): { uid: number; gid: number } {
   let line = '';
   try {
