@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -6,6 +6,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { RetryingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-retry.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -28,7 +29,7 @@ export interface DbSettings {
  */
 export function openDatabase(settings: DbSettings): Db {
   if (settings.dialect === 'postgres') return new Kysely<Database>({ dialect: postgresDialect(settings) });
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqliteFile(settings.host) }) });
+  return new Kysely<Database>({ dialect: new RetryingSqliteDialect({ database: openSqliteFile(settings.host) }) });
 }
 
 function openSqliteFile(path: string): SQLite.Database {
@@ -36,7 +37,7 @@ function openSqliteFile(path: string): SQLite.Database {
   const file = new SQLite(path);
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
+  file.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   file.pragma('synchronous = NORMAL');
   return file;
 }
@@ -67,11 +68,14 @@ function postgresDialect(settings: DbSettings): PostgresDialect {
     password: settings.password,
     database: settings.name,
     max: 10,
+    // while PostgreSQL is away, fail fast (503) instead of hanging every request
+    connectionTimeoutMillis: 5000,
     ssl: settings.options?.sslmode === 'require' ? { rejectUnauthorized: false } : undefined,
   });
-  // An idle connection dropped by the server (restart, failover) must not crash the process;
-  // the pool replaces it on the next query.
+  // A connection dropped by the server (stop, restart, failover) must not crash the process,
+  // idle or in use: the pool replaces it, and the query in flight fails (503 to API callers).
   pool.on('error', (err) => console.warn(`[signalbox] idle PostgreSQL connection closed: ${err.message}`));
+  pool.on('connect', (client) => client.on('error', (err) => console.warn(`[signalbox] PostgreSQL connection lost: ${err.message}`)));
   return new PostgresDialect({ pool });
 }
 

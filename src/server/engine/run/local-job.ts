@@ -15,6 +15,7 @@ import { SecretFiles } from './secret-files.ts';
 import { giveToTaskUser, takeFromTaskUser, type TaskUser } from '../process/task-user.ts';
 import { secretValuesOf } from './secret-values.ts';
 import { recordProcessGroup } from '../queue/task-processes.ts';
+import { retryWhileUnavailable } from '../../db/db-faults.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
 const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
@@ -123,8 +124,10 @@ export class LocalJob {
       rmSync(join(config.tmp_path, `secrets_${this.task.id}`), { recursive: true, force: true });
       await this.#out.close();
     }
-    const ended = await setTaskStatus(this.#deps, this.task.id, final);
-    const row = ended ?? (await this.#deps.db.selectFrom('task').select('status').where('id', '=', this.task.id).executeTakeFirst());
+    // The database may be away right now (PostgreSQL restarting, SQLite locked): the end must land anyway.
+    const warn = (err: Error) => console.warn(`[engine] task ${this.task.id}: cannot record its end yet (${err.message}); retrying`);
+    const ended = await retryWhileUnavailable(() => setTaskStatus(this.#deps, this.task.id, final), warn);
+    const row = ended ?? (await retryWhileUnavailable(() => this.#deps.db.selectFrom('task').select('status').where('id', '=', this.task.id).executeTakeFirst()));
     return (row?.status ?? final) as TaskStatus;
   }
 
