@@ -139,12 +139,14 @@ export class LocalJob {
     let repoDir = taskDir;
     if (details.repository) {
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || details.repository.git_branch;
+      const dirName = `repository_${details.repository.id}_${template.id}`;
+      // even a clone that fails halfway is taken back from the task user
+      if (!details.repository.git_url.startsWith('/')) this.#lent.push(join(deps.config.tmp_path, dirName));
       const checkout = await prepareRepository({
-        repository: details.repository, key: details.repositoryKey, dirName: `repository_${details.repository.id}_${template.id}`,
+        repository: details.repository, key: details.repositoryKey, dirName,
         tmpPath: deps.config.tmp_path, branch, commitHash: task.commit_hash, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
       });
       repoDir = checkout.dir;
-      if (!details.repository.git_url.startsWith('/')) this.#lent.push(checkout.dir);
       if (checkout.commitHash) {
         await deps.db.updateTable('task').set({ commit_hash: checkout.commitHash, commit_message: checkout.commitMessage }).where('id', '=', task.id).execute();
         details.task = { ...task, commit_hash: checkout.commitHash, commit_message: checkout.commitMessage };
