@@ -69,13 +69,13 @@ describe('after a kill -9 of the server nothing keeps running and nothing is sto
     expect(isProcessAlive(servers[0]!.pid)).toBe(false);
     // setpriv --pdeathsig took the script's main process down with the server; its background part lives on
     expect(isProcessAlive(pgid!)).toBe(false);
-    expect(groupHasLiveMembers(pgid!)).toBe(true);
+    expect(groupHasLiveMembers(pgid!, id)).toBe(true);
 
     servers.push(await startServerProcess(env, port));
     const answeredAt = Date.now();
     const row = await waitForTask(db, id, hasStatus('error'), 5000);
     expect(Date.now() - answeredAt).toBeLessThan(5000);
-    expect(groupHasLiveMembers(pgid!)).toBe(false);
+    expect(groupHasLiveMembers(pgid!, id)).toBe(false);
     const log = await taskLog(db, id);
     expect(log.join('\n')).toContain(`its processes (group ${pgid}) were still running after the server stopped; they were ended`);
     expect(row.end).not.toBeNull();

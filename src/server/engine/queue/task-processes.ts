@@ -2,6 +2,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import type { Db } from '../../db/database.ts';
 import { thisHost } from './engine-workers.ts';
 
+/**
+ * Every task process carries `SIGNALBOX_TASK_ID=<id>` in its environment, so recovery ends a
+ * recorded process group only while it still holds that task's processes: after a long
+ * downtime the group id may belong to something else.
+ */
+export const TASK_MARKER_VAR = 'SIGNALBOX_TASK_ID';
+
 /** How long a surviving task group gets between SIGTERM and SIGKILL during recovery. */
 export const RECOVERY_GRACE_MS = 3000;
 
@@ -47,20 +54,22 @@ function processState(pid: number): string | null {
   }
 }
 
-/** True while any live (non-zombie) process belongs to the group. */
-export function groupHasLiveMembers(pgid: number): boolean {
+/** True while a live (non-zombie) process of the task (by its environment marker) is in the group. */
+export function groupHasLiveMembers(pgid: number, taskId: number): boolean {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return isProcessAlive(pgid);
+    return false;
   }
+  const marker = `${TASK_MARKER_VAR}=${taskId}`;
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+      if (Number(fields[2]) !== pgid || fields[0] === 'Z') continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(marker)) return true;
     } catch { /* gone meanwhile */ }
   }
   return false;
@@ -71,14 +80,15 @@ export function groupHasLiveMembers(pgid: number): boolean {
  * SIGKILL after the grace period. Returns true when there was something to end.
  * @example if (await endSurvivingGroup(row)) log('ended the processes the task left running');
  */
-export async function endSurvivingGroup(row: { process_group: number | null; process_host: string | null; process_boot_id: string | null }, graceMs = RECOVERY_GRACE_MS): Promise<boolean> {
+export async function endSurvivingGroup(row: { id: number; process_group: number | null; process_host: string | null; process_boot_id: string | null }, graceMs = RECOVERY_GRACE_MS): Promise<boolean> {
   const pgid = row.process_group;
   if (!pgid || row.process_host !== thisHost() || row.process_boot_id !== bootId()) return false;
-  if (!groupHasLiveMembers(pgid)) return false;
+  const alive = () => groupHasLiveMembers(pgid, row.id);
+  if (!alive()) return false;
   signalGroup(pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && groupHasLiveMembers(pgid)) await new Promise((r) => setTimeout(r, 50));
-  if (groupHasLiveMembers(pgid)) signalGroup(pgid, 'SIGKILL');
+  while (Date.now() < deadline && alive()) await new Promise((r) => setTimeout(r, 50));
+  if (alive()) signalGroup(pgid, 'SIGKILL');
   return true;
 }
 

@@ -14,7 +14,7 @@ import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.t
 import { SecretFiles } from './secret-files.ts';
 import { giveToTaskUser, takeFromTaskUser, type TaskUser } from '../process/task-user.ts';
 import { secretValuesOf } from './secret-values.ts';
-import { recordProcessGroup } from '../queue/task-processes.ts';
+import { recordProcessGroup, TASK_MARKER_VAR } from '../queue/task-processes.ts';
 import { retryWhileUnavailable } from '../../db/db-faults.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
@@ -189,7 +189,7 @@ export class LocalJob {
       drained: () => out.drained(),
     };
     // A task user gets a HOME of its own inside the task's directory, not the shared tmp_path.
-    const env = this.#user ? { ...spec.env, HOME: this.#taskDir } : spec.env;
+    const env = { ...spec.env, ...(this.#user ? { HOME: this.#taskDir } : {}), [TASK_MARKER_VAR]: String(this.task.id) };
     const proc = startProcess({ ...spec, env, user: this.#user }, sink);
     this.#process = proc;
     if (proc.pid !== undefined) void recordProcessGroup(this.#deps.db, this.task.id, proc.pid).catch(() => undefined);
