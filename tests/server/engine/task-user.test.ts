@@ -98,4 +98,22 @@ describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)
     expect(text).toContain(`ansible-uid=${user.uid}`);
     expect(text).toContain('ansible-key-rc=1');
   }, 180_000);
+
+  it('runs the demo project\'s build as the task user, lending it the demo repository for the run only', async () => {
+    const db = e.s.deps.db;
+    const created = await e.s.call('POST', '/api/projects', { name: 'Demo', demo: true }, e.admin);
+    expect(created.status, created.text).toBe(201);
+    const build = await db.selectFrom('template').selectAll().where('project_id', '=', created.body.id).where('name', '=', 'Build').executeTakeFirstOrThrow();
+    const repo = await db.selectFrom('repository').select('git_url').where('id', '=', build.repository_id!).executeTakeFirstOrThrow();
+    const res = await e.s.call('POST', `/api/project/${created.body.id}/tasks`, { template_id: build.id }, e.admin);
+    expect(res.status, res.text).toBe(201);
+    const done = await waitForTask(db, res.body.id, undefined, 90_000);
+    const log = await taskLog(db, res.body.id);
+    expect(done.status, log.join('\n')).toBe('success');
+    expect(log.some((l) => /^Built demo site version \S+ into build\/index.html$/.test(l)), log.join('\n')).toBe(true);
+    await e.engine.idle(); // the build's success started "Deploy to Dev" (autorun) from the same repository
+    const clone = join(e.s.config.tmp_path, `repository_${build.repository_id}_${build.id}`);
+    expect(statSync(join(clone, 'build', 'index.html')).uid).toBe(process.getuid!());
+    expect(statSync(repo.git_url.replace('file://', '')).uid).toBe(process.getuid!());
+  }, 120_000);
 });

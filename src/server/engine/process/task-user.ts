@@ -75,7 +75,24 @@ export function giveToTaskUser(path: string, user: TaskUser | null): void {
   if (user) chownTree(path, user.uid, user.gid);
 }
 
-/** Takes a path back from the task user, so later tasks cannot read what this one left. */
-export function takeFromTaskUser(path: string, user: TaskUser | null): void {
-  if (user) chownTree(path, process.getuid!(), process.getgid!());
+/** How many running tasks hold each lent path (parallel tasks of a template share its clone). */
+const lends = new Map<string, number>();
+
+/**
+ * Lends a path to the task user for one run; `returnFromTaskUser` takes it back once the last
+ * run holding it ends, so later tasks cannot read what this one left.
+ * @example lendToTaskUser(cloneDir, user); try { ... } finally { returnFromTaskUser(cloneDir, user); }
+ */
+export function lendToTaskUser(path: string, user: TaskUser | null): void {
+  if (!user) return;
+  lends.set(path, (lends.get(path) ?? 0) + 1);
+  giveToTaskUser(path, user);
+}
+
+export function returnFromTaskUser(path: string, user: TaskUser | null): void {
+  if (!user) return;
+  const left = (lends.get(path) ?? 1) - 1;
+  if (left > 0) return void lends.set(path, left);
+  lends.delete(path);
+  chownTree(path, process.getuid!(), process.getgid!());
 }

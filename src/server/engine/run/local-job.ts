@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Deps } from '../../deps.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { TaskOutputWriter } from '../output/task-output-writer.ts';
@@ -12,7 +12,7 @@ import { mergeRunVariables, surveyVarsOf } from '../apps/extra-vars.ts';
 import { prepareRepository } from '../git/prepare-repository.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
-import { giveToTaskUser, takeFromTaskUser, type TaskUser } from '../process/task-user.ts';
+import { giveToTaskUser, lendToTaskUser, returnFromTaskUser, type TaskUser } from '../process/task-user.ts';
 import { secretValuesOf } from './secret-values.ts';
 import { recordProcessGroup, TASK_MARKER_VAR } from '../queue/task-processes.ts';
 import { retryWhileUnavailable } from '../../db/db-faults.ts';
@@ -118,7 +118,7 @@ export class LocalJob {
         this.log(`Task timed out after ${config.max_task_duration_sec} seconds`);
         final = 'error';
       }
-      for (const dir of this.#lent) takeFromTaskUser(dir, this.#user);
+      for (const dir of this.#lent.splice(0)) returnFromTaskUser(dir, this.#user);
       this.#files.removeAll();
       rmSync(taskDir, { recursive: true, force: true });
       rmSync(join(config.tmp_path, `secrets_${this.task.id}`), { recursive: true, force: true });
@@ -140,8 +140,7 @@ export class LocalJob {
     if (details.repository) {
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || details.repository.git_branch;
       const dirName = `repository_${details.repository.id}_${template.id}`;
-      // even a clone that fails halfway is taken back from the task user
-      if (!details.repository.git_url.startsWith('/')) this.#lent.push(join(deps.config.tmp_path, dirName));
+      this.#lendRepository(details.repository.git_url, join(deps.config.tmp_path, dirName));
       const checkout = await prepareRepository({
         repository: details.repository, key: details.repositoryKey, dirName,
         tmpPath: deps.config.tmp_path, branch, commitHash: task.commit_hash, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
@@ -176,6 +175,21 @@ export class LocalJob {
     } finally {
       if (inventoryRepoDir) rmSync(inventoryRepoDir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Repositories under tmp_path (clones, and the demo repository they are cloned from) belong
+   * to the task user while it runs and are taken back afterwards — even a clone that failed
+   * halfway. A local repository elsewhere is the administrator's: it is used as it is.
+   */
+  #lendRepository(gitUrl: string, cloneDir: string): void {
+    if (!this.#user) return;
+    const source = gitUrl.startsWith('file://') ? gitUrl.slice('file://'.length) : gitUrl;
+    if (source.startsWith('/') && isInside(this.#deps.config.tmp_path, source)) {
+      this.#lent.push(source);
+      giveToTaskUser(source, this.#user);
+    }
+    if (!gitUrl.startsWith('/')) this.#lent.push(cloneDir);
   }
 
   async #exec(spec: ExecSpec): Promise<void> {
@@ -231,6 +245,11 @@ function prepareTmpPath(tmpPath: string, user: TaskUser | null): void {
   // A shared folder such as /tmp itself (sticky bit, or not ours) is left as it is.
   if (stat.uid !== process.getuid!() || stat.mode & 0o1000) return;
   chmodSync(tmpPath, user ? 0o711 : 0o700);
+}
+
+function isInside(parent: string, path: string): boolean {
+  const rel = relative(resolve(parent), resolve(path));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 function gitProcessEnv(config: Deps['config']): Record<string, string> {
