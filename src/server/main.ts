@@ -5,12 +5,14 @@ import { startScheduler } from './scheduler/scheduler.ts';
 import { startEngine } from './engine/engine.ts';
 import { startAlerts } from './alerts/alerts.ts';
 import { startRetention } from './retention/retention-job.ts';
+import { resolveTaskUser, warnWhenTasksRunAsRoot } from './engine/process/task-user.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
  * SIGTERM/SIGINT, which close the listener and the database cleanly.
  */
 export async function runServer(config: Config): Promise<void> {
+  warnWhenTasksRunAsRoot(resolveTaskUser(config.process), (line) => console.warn(`[signalbox] ${line}`));
   const deps = await boot(config);
   const host = await createHostServer(deps);
   const alerts = startAlerts(deps);

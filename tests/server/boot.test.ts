@@ -31,6 +31,7 @@ for (const dialect of DIALECTS) {
       drops.push(database.drop);
       const config = loadConfig({ SEMAPHORE_ADMIN: ADMIN.login, SEMAPHORE_ADMIN_PASSWORD: ADMIN.password, SEMAPHORE_ADMIN_EMAIL: ADMIN.email });
       config.db = database.settings;
+      config.config_path = join(tmp, 'config.json');
 
       const first = await boot(config, () => {});
       const login = await request(first, 'POST', '/api/auth/login', { auth: ADMIN.login, password: ADMIN.password });

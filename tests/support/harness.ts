@@ -46,6 +46,8 @@ export async function startTestServer(dialect: DialectName, env: Record<string, 
     SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'), ...env,
   });
   config.db = database.settings;
+  // a generated key file goes beside config.json; keep it inside this test's folder
+  config.config_path = join(tmp, 'config.json');
   const deps = await boot(config, () => {});
   const api = createApi(deps);
   const call: TestServer['call'] = async (method, path, body, auth = {}) => {

@@ -30,6 +30,10 @@ export interface Config {
   /** global retention (0 = keep): days tasks are kept, days their output is kept */
   task_retention_days: number;
   output_retention_days: number;
+  /** the config.json read at start ('' without one); a generated key is kept beside it */
+  config_path: string;
+  /** Semaphore's `process` section: the OS identity (and root) every task process runs with. */
+  process: ProcessSettings;
 }
 
 /** Semaphore's alert settings (`email_*`, `telegram_*`, ...), plus a generic JSON webhook. */
@@ -42,6 +46,14 @@ export interface AlertSettings {
   dingtalk: { enabled: boolean; url: string };
   gotify: { enabled: boolean; url: string; token: string };
   webhook: { enabled: boolean; url: string };
+}
+
+/** Empty user and null ids mean "tasks run as the server's own user". */
+export interface ProcessSettings {
+  user: string;
+  uid: number | null;
+  gid: number | null;
+  chroot: string;
 }
 
 /** A setting that cannot be used; start-up stops with its one-line message. */
@@ -105,6 +117,10 @@ const SETTINGS = {
   metrics_password: { env: 'SEMAPHORE_METRICS_PASSWORD', json: 'metrics.password', read: text('') },
   task_retention_days: { env: 'SEMAPHORE_TASK_RETENTION_DAYS', json: 'task_retention_days', read: count(0) },
   output_retention_days: { env: 'SEMAPHORE_OUTPUT_RETENTION_DAYS', json: 'output_retention_days', read: count(0) },
+  process_user: { env: 'SEMAPHORE_PROCESS_USER', json: 'process.user', read: text('') },
+  process_uid: { env: 'SEMAPHORE_PROCESS_UID', json: 'process.uid', read: optionalId() },
+  process_gid: { env: 'SEMAPHORE_PROCESS_GID', json: 'process.gid', read: optionalId() },
+  process_chroot: { env: 'SEMAPHORE_PROCESS_CHROOT', json: 'process.chroot', read: absolutePath() },
 } as const;
 
 /**
@@ -154,6 +170,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     metrics: { enabled: value('metrics_enabled') as boolean, username: value('metrics_username') as string, password: value('metrics_password') as string },
     task_retention_days: value('task_retention_days') as number,
     output_retention_days: value('output_retention_days') as number,
+    config_path: options.configPath ?? '',
+    process: {
+      user: value('process_user') as string,
+      uid: value('process_uid') as number | null,
+      gid: value('process_gid') as number | null,
+      chroot: value('process_chroot') as string,
+    },
   };
 }
 
@@ -244,6 +267,24 @@ function count(fallback: number): Reader {
     const v = String(raw);
     if (!/^\d+$/.test(v)) throw new ConfigError(`${where}: "${raw}" is not allowed; use a whole number 0 or greater`);
     return Number(v);
+  };
+}
+
+function optionalId(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return null;
+    const v = String(raw);
+    if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new ConfigError(`${where}: "${raw}" is not allowed; use a numeric user or group id`);
+    return Number(v);
+  };
+}
+
+function absolutePath(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return '';
+    const v = String(raw);
+    if (!v.startsWith('/')) throw new ConfigError(`${where}: "${raw}" is not allowed; use an absolute path`);
+    return v;
   };
 }
 

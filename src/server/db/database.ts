@@ -1,11 +1,12 @@
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { RetryingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-retry.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -28,16 +29,16 @@ export interface DbSettings {
  */
 export function openDatabase(settings: DbSettings): Db {
   if (settings.dialect === 'postgres') return new Kysely<Database>({ dialect: postgresDialect(settings) });
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqliteFile(settings.host) }) });
+  return new Kysely<Database>({ dialect: new RetryingSqliteDialect({ database: openSqliteFile(settings.host) }) });
 }
 
 function openSqliteFile(path: string): SQLite.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') makePrivateFile(path);
   const file = new SQLite(path);
   useIncrementalVacuum(file);
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
+  file.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   file.pragma('synchronous = NORMAL');
   return file;
 }
@@ -54,6 +55,21 @@ function useIncrementalVacuum(file: SQLite.Database): void {
   if (hasTables) file.exec('VACUUM');
 }
 
+/**
+ * The database file and its -wal/-shm are the server's alone (0600, in a 0700 folder when we
+ * make it): they hold every hashed password and sealed secret. SQLite gives -wal and -shm the
+ * database file's mode; ones left by an older version are tightened here.
+ */
+function makePrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch { /* not there (yet) */ }
+  }
+}
+
 function postgresDialect(settings: DbSettings): PostgresDialect {
   const [host, port] = settings.host.split(':');
   // PostgreSQL returns bigint (count, sum) as strings; our counts always fit a JS number.
@@ -65,11 +81,14 @@ function postgresDialect(settings: DbSettings): PostgresDialect {
     password: settings.password,
     database: settings.name,
     max: 10,
+    // while PostgreSQL is away, fail fast (503) instead of hanging every request
+    connectionTimeoutMillis: 5000,
     ssl: settings.options?.sslmode === 'require' ? { rejectUnauthorized: false } : undefined,
   });
-  // An idle connection dropped by the server (restart, failover) must not crash the process;
-  // the pool replaces it on the next query.
+  // A connection dropped by the server (stop, restart, failover) must not crash the process,
+  // idle or in use: the pool replaces it, and the query in flight fails (503 to API callers).
   pool.on('error', (err) => console.warn(`[signalbox] idle PostgreSQL connection closed: ${err.message}`));
+  pool.on('connect', (client) => client.on('error', (err) => console.warn(`[signalbox] PostgreSQL connection lost: ${err.message}`)));
   return new PostgresDialect({ pool });
 }
 

@@ -317,6 +317,10 @@ export interface TaskTable {
   start: string | null;
   end: string | null;
   locked_by: string | null;
+  /** process group of the task's current command, and where it runs (crash recovery ends it) */
+  process_group: number | null;
+  process_host: string | null;
+  process_boot_id: string | null;
 }
 
 export interface TaskOutputTable {

@@ -9,6 +9,7 @@ import { beatHeartbeat, HEARTBEAT_MS, retireWorker, STALE_AFTER_MS, thisHost, ty
 import { pruneTemplateTasks } from './queue/prune-template-tasks.ts';
 import { autorunDeploys } from './queue/autorun-deploys.ts';
 import { isFinished, publishTaskUpdate } from './task-status.ts';
+import { resolveTaskUser } from './process/task-user.ts';
 
 /** A slow safety sweep for tasks queued where this process's bus cannot see them (another server). */
 const SWEEP_MS = 15_000;
@@ -32,6 +33,7 @@ export interface Engine {
  * @example const engine = await startEngine(deps); ... await engine.stop();
  */
 export async function startEngine(deps: Deps): Promise<Engine> {
+  const taskUser = resolveTaskUser(deps.config.process);
   const host = thisHost();
   const self: WorkerIdentity = { host, pid: process.pid, id: `${host}:${process.pid}:${randomBytes(4).toString('hex')}` };
   const workerId = self.id;
@@ -42,7 +44,7 @@ export async function startEngine(deps: Deps): Promise<Engine> {
 
   const startJob = (task: TaskRow) => {
     publishTaskUpdate(deps.bus, task);
-    const job = new LocalJob(deps, task, takeTaskSecrets(task.id));
+    const job = new LocalJob(deps, task, takeTaskSecrets(task.id), taskUser);
     const done = job.run().then(async (status) => {
       if (status === 'success') await autorunDeploys(deps, task).catch((err) => console.warn(`[engine] autorun after task ${task.id} failed: ${err.message}`));
       if (deps.config.max_tasks_per_template > 0) await pruneTemplateTasks(deps.db, task.template_id, deps.config.max_tasks_per_template).catch(() => 0);
@@ -98,3 +100,4 @@ export async function startEngine(deps: Deps): Promise<Engine> {
     },
   };
 }
+

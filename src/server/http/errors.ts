@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/db-faults.ts';
 
 export type ApiErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'too_many';
 
@@ -48,6 +49,10 @@ export function handleError(err: Error, c: Context): Response {
   if (err instanceof HTTPException) {
     if (err.status === 413) return c.json({ error: 'request body is too large' }, 413);
     return c.json({ error: err.message || 'bad request' }, err.status);
+  }
+  if (isDatabaseUnavailable(err)) {
+    c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+    return c.json({ error: 'the database is unavailable; try again shortly' }, 503);
   }
   // a race past a handler's own checks (two inserts of the same member) is the client's conflict
   if (isConstraintViolation(err)) return c.body(null, 409);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/server/config/config.ts';
 import { runCli } from '../../support/cli.ts';
+import { freePort, startServerProcess } from '../../support/server-process.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'signalbox-config-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -48,9 +49,38 @@ describe('configuration', () => {
     ['SEMAPHORE_NON_ADMIN_CAN_CREATE_PROJECT', 'perhaps'],
     ['SEMAPHORE_SCHEDULE_TIMEZONE', 'Mars/Olympus'],
     ['SEMAPHORE_WEB_ROOT', 'not a url'],
+    ['SEMAPHORE_PROCESS_UID', 'nobody'],
+    ['SEMAPHORE_PROCESS_GID', '-5'],
+    ['SEMAPHORE_PROCESS_CHROOT', 'relative/root'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+  });
+});
+
+describe('the task process user', () => {
+  it('reads Semaphore\'s process section from config.json and SEMAPHORE_PROCESS_* from the environment', () => {
+    const file = join(tmp, 'process.json');
+    writeFileSync(file, JSON.stringify({ process: { user: 'runner', uid: 1500, gid: 1600, chroot: '/srv/jail' } }));
+    expect(loadConfig({}, { configPath: file }).process).toEqual({ user: 'runner', uid: 1500, gid: 1600, chroot: '/srv/jail' });
+    expect(loadConfig({ SEMAPHORE_PROCESS_USER: 'other', SEMAPHORE_PROCESS_UID: '1700' }, { configPath: file }).process).toMatchObject({ user: 'other', uid: 1700 });
+    expect(loadConfig({}).process).toEqual({ user: '', uid: null, gid: null, chroot: '' });
+  });
+
+  it('stops the server with one line when the process user does not exist', async () => {
+    const db = join(tmp, 'never-user.sqlite');
+    const r = await runCli(['server'], { SEMAPHORE_PROCESS_USER: 'no-such-user-sb42', SEMAPHORE_DB_HOST: db });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toEqual(['signalbox: SEMAPHORE_PROCESS_USER: no such user "no-such-user-sb42"']);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it.runIf(process.getuid?.() === 0)('warns once at start when the server runs as root with no process user', async () => {
+    const port = await freePort();
+    const server = await startServerProcess({ PATH: process.env.PATH ?? '', SEMAPHORE_DB_HOST: join(tmp, 'root.sqlite'), SEMAPHORE_PORT: String(port), SEMAPHORE_INTERFACE: '127.0.0.1', SEMAPHORE_TMP_PATH: join(tmp, 'work') }, port);
+    server.child.kill('SIGKILL');
+    expect(server.output().match(/SEMAPHORE_PROCESS_USER/g)).toHaveLength(1);
+    expect(server.output()).toContain('the server runs as root and so does every task');
   });
 });
 

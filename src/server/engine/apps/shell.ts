@@ -13,27 +13,28 @@ const COMMANDS: Record<string, { command: string; args: string[] }> = {
 };
 
 /**
- * bash, python, powershell, pulumi and custom apps (reference §5.8): the script, `name=value`
- * for each secret variable, template arguments, `name=value` for each extra variable (objects
- * as JSON), then task arguments. Environment per §5.3 including SEMAPHORE_TASK_DETAILS_*.
+ * bash, python, powershell, pulumi and custom apps (reference §5.8): the script, template
+ * arguments, `name=value` for each extra variable (objects as JSON), then task arguments.
+ * Environment per §5.3 including SEMAPHORE_TASK_DETAILS_*. Secret variables travel as
+ * environment variables of the same name, never as words of the command line (Semaphore
+ * passes them as `name=value` arguments, which `ps` shows to every local user).
  */
 export function shellApp(appId: string): App {
   return {
     async run(ctx) {
       const { command, args } = buildShellCommand(appId, ctx);
-      const env = buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir: ctx.repoDir, shell: true });
+      const env = { ...buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir: ctx.repoDir, shell: true }), ...ctx.vars.secretVars };
       await ctx.exec({ command, args, cwd: ctx.repoDir, env });
       return 'success';
     },
   };
 }
 
-/** @example buildShellCommand('bash', ctx) // { command: 'bash', args: ['run.sh', 'token=…', 'region=eu'] } */
+/** @example buildShellCommand('bash', ctx) // { command: 'bash', args: ['run.sh', 'region=eu'] } */
 export function buildShellCommand(appId: string, ctx: AppContext): { command: string; args: string[] } {
   const base = COMMANDS[appId] ?? { command: appId, args: [] };
   const args = [...(ctx.appPath ? ctx.appArgs : [...base.args, ...ctx.appArgs])];
   args.push(ctx.details.task.playbook || ctx.details.template.playbook);
-  for (const [name, value] of Object.entries(ctx.vars.secretVars)) args.push(`${name}=${value}`);
   args.push(...parseArgList(ctx.details.template.arguments));
   for (const [name, value] of Object.entries(ctx.vars.extraVars)) {
     if (name !== 'semaphore_vars') args.push(`${name}=${formatVarValue(value)}`);

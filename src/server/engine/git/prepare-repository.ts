@@ -1,9 +1,10 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import type { KeySecret, RepositoryRow } from '../run/task-details.ts';
 import type { SecretFiles } from '../run/secret-files.ts';
 import { gitCredentialEnv, gitUrlWithLogin } from './git-credentials.ts';
+import { giveToTaskUser, type TaskUser } from '../process/task-user.ts';
 
 /** Runs a command whose output belongs in the task log; rejects on a non-zero exit. */
 export type LoggedExec = (command: string, args: string[], cwd: string, env: Record<string, string>) => Promise<void>;
@@ -27,6 +28,8 @@ export interface PrepareRepositoryInput {
   exec: LoggedExec;
   log: (line: string) => void;
   sshConfigPath?: string;
+  /** the task user, who must own the clone while git and the task work in it */
+  user?: TaskUser | null;
 }
 
 const COMMIT_MESSAGE_CHARS = 100;
@@ -41,13 +44,15 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
   const { repository } = input;
   if (repository.git_url.startsWith('/')) {
     input.log(`Using local repository ${repository.git_url}`);
-    return { dir: repository.git_url, ...(await readCommit(repository.git_url)) };
+    return { dir: repository.git_url, ...(await readCommit(repository.git_url, input.user)) };
   }
   const env = { ...input.baseEnv, ...gitCredentialEnv(input.key, input.files, input.sshConfigPath) };
   const url = gitUrlWithLogin(repository.git_url, input.key);
   const dir = join(input.tmpPath, input.dirName);
   let updated = false;
+  const user = input.user ?? null;
   if (existsSync(join(dir, '.git'))) {
+    giveToTaskUser(dir, user);
     input.log(`Updating repository ${repository.git_url}`);
     try {
       await input.exec('git', ['remote', 'set-url', 'origin', url], dir, env);
@@ -61,19 +66,26 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
   }
   if (!updated) {
     rmSync(dir, { recursive: true, force: true });
+    // Made here so a task user, who may not write in tmp_path, can clone into it.
+    mkdirSync(dir, { mode: 0o700 });
+    giveToTaskUser(dir, user);
     input.log(`Cloning repository ${repository.git_url}`);
     await input.exec('git', ['clone', '--recursive', '--branch', input.branch, url, input.dirName], input.tmpPath, env);
   }
   if (input.commitHash) {
     await input.exec('git', ['checkout', '-f', input.commitHash], dir, env);
   }
-  return { dir, ...(await readCommit(dir)) };
+  return { dir, ...(await readCommit(dir, user)) };
 }
 
-/** HEAD's hash and message (first 100 characters); nulls outside a git work tree. */
-export async function readCommit(dir: string): Promise<{ commitHash: string | null; commitMessage: string }> {
+/**
+ * HEAD's hash and message (first 100 characters); nulls outside a git work tree. Read as the
+ * task user when there is one: its clone's config must never run anything as the server.
+ */
+export async function readCommit(dir: string, user: TaskUser | null = null): Promise<{ commitHash: string | null; commitMessage: string }> {
+  const ids = user ? { uid: user.uid, gid: user.gid } : {};
   const out = await new Promise<string | null>((resolve) => {
-    execFile('git', ['log', '-1', '--format=%H%x00%B'], { cwd: dir, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout) => resolve(err ? null : stdout));
+    execFile('git', ['log', '-1', '--format=%H%x00%B'], { cwd: dir, ...ids, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout) => resolve(err ? null : stdout));
   });
   if (!out) return { commitHash: null, commitMessage: '' };
   const [hash, message = ''] = out.split('\0');

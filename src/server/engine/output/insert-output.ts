@@ -33,10 +33,11 @@ const POSTGRES_INSERT = `insert into "task_output" ("task_id", "time", "output")
   select $1, $2, x.line from json_array_elements_text($3::json) with ordinality as x(line, n) order by x.n`;
 
 /**
- * Inserts lines that share a timestamp, in order, in as few statements as the size cap allows.
+ * Inserts lines that share a timestamp, in order, in as few statements as the size cap allows;
+ * `progress.written` counts the lines already stored.
  * @example await insertOutputGroup(db, 12, now(), ['PLAY [all]', 'ok: [localhost]']);
  */
-export async function insertOutputGroup(db: Db, taskId: number, time: string, outputs: readonly string[]): Promise<void> {
+export async function insertOutputGroup(db: Db, taskId: number, time: string, outputs: readonly string[], progress?: { written: number }): Promise<void> {
   const statement = isPostgres(db) ? POSTGRES_INSERT : SQLITE_INSERT;
   let start = 0;
   while (start < outputs.length) {
@@ -46,6 +47,8 @@ export async function insertOutputGroup(db: Db, taskId: number, time: string, ou
     const part = start === 0 && end === outputs.length ? outputs : outputs.slice(start, end);
     await db.executeQuery(CompiledQuery.raw(statement, [taskId, time, JSON.stringify(part)]));
     start = end;
+    // a caller retrying after a failure resumes here instead of storing lines twice
+    if (progress) progress.written = end;
   }
 }
 

@@ -2,6 +2,11 @@ import type { Db } from '../../db/database.ts';
 import type { EventBus } from '../../events/event-bus.ts';
 import { now } from '../../lib/time.ts';
 import { insertOutputGroup, type OutputGroup } from './insert-output.ts';
+import { SecretMask } from './secret-mask.ts';
+import { isDatabaseUnavailable } from '../../db/db-faults.ts';
+
+/** Pauses between attempts to store held output while the database is unavailable. */
+const RETRY_PAUSES_MS = [250, 500, 1000, 2000];
 
 export interface OutputWriterOptions {
   /** write when this many lines wait */
@@ -34,6 +39,8 @@ export class TaskOutputWriter {
   #drainWaiters: (() => void)[] = [];
   #failed = false;
   #closed = false;
+  #mask: SecretMask | null = null;
+  #outageRetries = 0;
 
   constructor(deps: { db: Db; bus: EventBus }, task: { id: number; project_id: number }, options: OutputWriterOptions = {}) {
     this.#db = deps.db;
@@ -45,9 +52,16 @@ export class TaskOutputWriter {
     this.#highWater = options.highWater ?? 2000;
   }
 
+  /** From now on every line is stored and published with these values replaced by `********`. */
+  maskSecrets(secrets: Iterable<string>): void {
+    const mask = new SecretMask(secrets);
+    this.#mask = mask.empty ? null : mask;
+  }
+
   /** Queues one line; false means "pause until `drained()`". Lines after `close()` are dropped. */
-  write(output: string, time: string = now()): boolean {
+  write(line: string, time: string = now()): boolean {
     if (this.#closed) return true;
+    const output = this.#mask ? this.#mask.apply(line) : line;
     const last = this.#pending[this.#pending.length - 1];
     if (last && last.time === time) last.outputs.push(output);
     else this.#pending.push({ time, outputs: [output] });
@@ -95,11 +109,15 @@ export class TaskOutputWriter {
       this.#pending = [];
       this.#pendingCount = 0;
       this.#releaseWaiters();
-      for (const group of batch) {
+      for (let i = 0; i < batch.length; i++) {
+        const group = batch[i]!;
+        const progress = { written: 0 };
         if (!this.#failed) {
           try {
-            await insertOutputGroup(this.#db, this.#taskId, group.time, group.outputs);
+            await insertOutputGroup(this.#db, this.#taskId, group.time, group.outputs, progress);
+            this.#outageRetries = 0;
           } catch (err) {
+            if (isDatabaseUnavailable(err)) return this.#holdForRetry(batch.slice(i), progress.written, err as Error);
             // The task row may be gone (deleted mid-run); keep the process running, stop storing.
             this.#failed = true;
             console.warn(`[engine] task ${this.#taskId}: output not stored: ${(err as Error).message}`);
@@ -111,6 +129,20 @@ export class TaskOutputWriter {
       }
     }
     this.#releaseWaiters();
+  }
+
+  /**
+   * The database is away or locked: the unwritten lines go back to the front of the queue (so
+   * the producer stays paused once they pass the high-water mark) and are tried again after a
+   * growing pause. Lines are never dropped for this; `close()` waits until they are written.
+   */
+  async #holdForRetry(unwritten: OutputGroup[], writtenOfFirst: number, err: Error): Promise<void> {
+    const [first, ...rest] = unwritten;
+    const held = [{ time: first!.time, outputs: first!.outputs.slice(writtenOfFirst) }, ...rest];
+    this.#pending = [...held, ...this.#pending];
+    this.#pendingCount += held.reduce((n, g) => n + g.outputs.length, 0);
+    if (this.#outageRetries++ === 0) console.warn(`[engine] task ${this.#taskId}: database unavailable (${err.message}); holding output and retrying`);
+    await new Promise((r) => setTimeout(r, RETRY_PAUSES_MS[Math.min(this.#outageRetries - 1, RETRY_PAUSES_MS.length - 1)]));
   }
 
   #releaseWaiters(): void {

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { now } from '../../lib/time.ts';
 import { LineSplitter } from './line-splitter.ts';
+import { launchFor } from './launch.ts';
+import type { TaskUser } from './task-user.ts';
 
 /** How long a stopped process gets between SIGTERM and SIGKILL. */
 export const STOP_GRACE_MS = 5000;
@@ -13,6 +15,8 @@ export interface ProcessSpec {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** run as this OS user (and chroot) instead of the server's own */
+  user?: TaskUser | null;
 }
 
 /** Where output lines go; `write` returning false pauses the process until `drained()`. */
@@ -40,7 +44,9 @@ export interface RunningProcess {
  * @example const p = startProcess({ command: 'bash', args: ['run.sh'], cwd, env }, writer); await p.done;
  */
 export function startProcess(spec: ProcessSpec, sink: LineSink): RunningProcess {
-  const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const launch = launchFor(spec.command, spec.args, spec.cwd, spec.env, spec.user ?? null);
+  const cwd = spec.user?.chroot ? '/' : spec.cwd;
+  const child = spawn(launch.command, launch.args, { cwd, env: spec.env, uid: launch.uid, gid: launch.gid, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let killTimer: NodeJS.Timeout | null = null;
   let exited = false;
   const signalGroup = (signal: NodeJS.Signals) => {

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Db } from '../../db/database.ts';
 import { now } from '../../lib/time.ts';
+import { isProcessAlive } from './task-processes.ts';
 
 /** How often a running engine renews its heartbeat. */
 export const HEARTBEAT_MS = 10_000;
@@ -43,7 +44,7 @@ export async function findLiveWorkers(db: Db, self: WorkerIdentity): Promise<Set
   const dead: string[] = [];
   for (const row of rows) {
     if (row.id === self.id) continue;
-    const gone = row.heartbeat_at < staleBefore || (row.host === self.host && (row.pid === self.pid || !processExists(row.pid)));
+    const gone = row.heartbeat_at < staleBefore || (row.host === self.host && (row.pid === self.pid || !isProcessAlive(row.pid)));
     if (gone) dead.push(row.id);
     else alive.add(row.id);
   }
@@ -53,13 +54,4 @@ export async function findLiveWorkers(db: Db, self: WorkerIdentity): Promise<Set
 
 export function thisHost(): string {
   return hostname();
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -1,5 +1,5 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Deps } from '../../deps.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { TaskOutputWriter } from '../output/task-output-writer.ts';
@@ -13,6 +13,10 @@ import { prepareRepository } from '../git/prepare-repository.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
 import { stateBackendEnv } from '../../domain/terraform/task-state-credentials.ts';
+import { giveToTaskUser, lendToTaskUser, returnFromTaskUser, type TaskUser } from '../process/task-user.ts';
+import { secretValuesOf } from './secret-values.ts';
+import { recordProcessGroup, TASK_MARKER_VAR } from '../queue/task-processes.ts';
+import { retryWhileUnavailable } from '../../db/db-faults.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
 const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
@@ -37,17 +41,22 @@ export class LocalJob {
   readonly #secret: Record<string, string>;
   readonly #out: TaskOutputWriter;
   readonly #files: SecretFiles;
+  readonly #user: TaskUser | null;
+  /** clones handed to the task user for this run, taken back when it ends */
+  readonly #lent: string[] = [];
+  #taskDir = '';
   #process: RunningProcess | null = null;
   #stopRequested = false;
   #timedOut = false;
   #decide: ((d: Decision) => void) | null = null;
 
-  constructor(deps: Deps, task: TaskRow, secret: Record<string, string>) {
+  constructor(deps: Deps, task: TaskRow, secret: Record<string, string>, user: TaskUser | null = null) {
     this.#deps = deps;
     this.task = task;
     this.#secret = secret;
+    this.#user = user;
     this.#out = new TaskOutputWriter(deps, task);
-    this.#files = new SecretFiles(join(deps.config.tmp_path, `secrets_${task.id}`));
+    this.#files = new SecretFiles(join(deps.config.tmp_path, `secrets_${task.id}`), user);
   }
 
   /** Stops the run: SIGTERM then SIGKILL after the grace period, or SIGKILL at once with force. */
@@ -72,12 +81,14 @@ export class LocalJob {
   async run(): Promise<TaskStatus> {
     const { config } = this.#deps;
     const taskDir = join(config.tmp_path, `task_${this.task.id}`);
+    this.#taskDir = taskDir;
     let final: TaskStatus = 'error';
     let timer: NodeJS.Timeout | null = null;
     // Whatever happens below, the task must leave its active status and its files must go.
     try {
       this.log(`Started: ${this.task.id}`);
       const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task);
+      this.#out.maskSecrets(secretValuesOf(details, this.#secret));
       this.log(`Run TaskRunner with template: ${details.template.name}`);
       assertSecretsPresent(details, this.#secret);
       if (!(await setTaskStatus(this.#deps, this.task.id, 'running'))) throw new StopRequested();
@@ -87,8 +98,9 @@ export class LocalJob {
           this.kill(false);
         }, config.max_task_duration_sec * 1000);
       }
-      mkdirSync(config.tmp_path, { recursive: true, mode: 0o700 });
+      prepareTmpPath(config.tmp_path, this.#user);
       mkdirSync(taskDir, { recursive: true, mode: 0o700 });
+      giveToTaskUser(taskDir, this.#user);
       const outcome = await this.#runApp(details, taskDir);
       final = this.#stopRequested ? 'stopped' : outcome;
     } catch (err) {
@@ -107,13 +119,16 @@ export class LocalJob {
         this.log(`Task timed out after ${config.max_task_duration_sec} seconds`);
         final = 'error';
       }
+      for (const dir of this.#lent.splice(0)) returnFromTaskUser(dir, this.#user);
       this.#files.removeAll();
       rmSync(taskDir, { recursive: true, force: true });
       rmSync(join(config.tmp_path, `secrets_${this.task.id}`), { recursive: true, force: true });
       await this.#out.close();
     }
-    const ended = await setTaskStatus(this.#deps, this.task.id, final);
-    const row = ended ?? (await this.#deps.db.selectFrom('task').select('status').where('id', '=', this.task.id).executeTakeFirst());
+    // The database may be away right now (PostgreSQL restarting, SQLite locked): the end must land anyway.
+    const warn = (err: Error) => console.warn(`[engine] task ${this.task.id}: cannot record its end yet (${err.message}); retrying`);
+    const ended = await retryWhileUnavailable(() => setTaskStatus(this.#deps, this.task.id, final), warn);
+    const row = ended ?? (await retryWhileUnavailable(() => this.#deps.db.selectFrom('task').select('status').where('id', '=', this.task.id).executeTakeFirst()));
     return (row?.status ?? final) as TaskStatus;
   }
 
@@ -125,9 +140,11 @@ export class LocalJob {
     let repoDir = taskDir;
     if (details.repository) {
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || details.repository.git_branch;
+      const dirName = `repository_${details.repository.id}_${template.id}`;
+      this.#lendRepository(details.repository.git_url, join(deps.config.tmp_path, dirName));
       const checkout = await prepareRepository({
-        repository: details.repository, key: details.repositoryKey, dirName: `repository_${details.repository.id}_${template.id}`,
-        tmpPath: deps.config.tmp_path, branch, commitHash: task.commit_hash, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l),
+        repository: details.repository, key: details.repositoryKey, dirName,
+        tmpPath: deps.config.tmp_path, branch, commitHash: task.commit_hash, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
       });
       repoDir = checkout.dir;
       if (checkout.commitHash) {
@@ -139,7 +156,7 @@ export class LocalJob {
     if (details.inventory?.type === 'file' && details.inventoryRepository) {
       const checkout = await prepareRepository({
         repository: details.inventoryRepository, key: details.inventoryRepositoryKey, dirName: `inventory_${task.id}`,
-        tmpPath: deps.config.tmp_path, branch: details.inventoryRepository.git_branch, commitHash: null, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l),
+        tmpPath: deps.config.tmp_path, branch: details.inventoryRepository.git_branch, commitHash: null, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
       });
       inventoryRepoDir = checkout.dir;
     }
@@ -162,6 +179,21 @@ export class LocalJob {
     }
   }
 
+  /**
+   * Repositories under tmp_path (clones, and the demo repository they are cloned from) belong
+   * to the task user while it runs and are taken back afterwards — even a clone that failed
+   * halfway. A local repository elsewhere is the administrator's: it is used as it is.
+   */
+  #lendRepository(gitUrl: string, cloneDir: string): void {
+    if (!this.#user) return;
+    const source = gitUrl.startsWith('file://') ? gitUrl.slice('file://'.length) : gitUrl;
+    if (source.startsWith('/') && isInside(this.#deps.config.tmp_path, source)) {
+      this.#lent.push(source);
+      giveToTaskUser(source, this.#user);
+    }
+    if (!gitUrl.startsWith('/')) this.#lent.push(cloneDir);
+  }
+
   async #exec(spec: ExecSpec): Promise<void> {
     if (this.#stopRequested) throw new StopRequested();
     const out = this.#out;
@@ -172,8 +204,11 @@ export class LocalJob {
       },
       drained: () => out.drained(),
     };
-    const proc = startProcess(spec, sink);
+    // A task user gets a HOME of its own inside the task's directory, not the shared tmp_path.
+    const env = { ...spec.env, ...(this.#user ? { HOME: this.#taskDir } : {}), [TASK_MARKER_VAR]: String(this.task.id) };
+    const proc = startProcess({ ...spec, env, user: this.#user }, sink);
     this.#process = proc;
+    if (proc.pid !== undefined) void recordProcessGroup(this.#deps.db, this.task.id, proc.pid).catch(() => undefined);
     try {
       const result = await proc.done;
       if (this.#stopRequested) throw new StopRequested();
@@ -200,6 +235,23 @@ export class LocalJob {
       };
     });
   }
+}
+
+/**
+ * tmp_path holds every task's files: only the server may list it. A task user may pass through
+ * (0711) to reach its own folders, which are 0700 and its own.
+ */
+function prepareTmpPath(tmpPath: string, user: TaskUser | null): void {
+  mkdirSync(tmpPath, { recursive: true, mode: 0o700 });
+  const stat = statSync(tmpPath);
+  // A shared folder such as /tmp itself (sticky bit, or not ours) is left as it is.
+  if (stat.uid !== process.getuid!() || stat.mode & 0o1000) return;
+  chmodSync(tmpPath, user ? 0o711 : 0o700);
+}
+
+function isInside(parent: string, path: string): boolean {
+  const rel = relative(resolve(parent), resolve(path));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 function gitProcessEnv(config: Deps['config']): Record<string, string> {

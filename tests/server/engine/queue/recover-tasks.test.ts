@@ -5,6 +5,8 @@ import { insertProjectWithTemplate } from '../../../support/fixtures.ts';
 import { recoverInterruptedTasks } from '../../../../src/server/engine/queue/recover-tasks.ts';
 import { thisHost } from '../../../../src/server/engine/queue/engine-workers.ts';
 import { now } from '../../../../src/server/lib/time.ts';
+import { spawn } from 'node:child_process';
+import { bootId, isProcessAlive } from '../../../../src/server/engine/queue/task-processes.ts';
 
 for (const dialect of DIALECTS) {
   describe(`crash recovery rules (${dialect})`, () => {
@@ -43,6 +45,26 @@ for (const dialect of DIALECTS) {
       expect(log.map((r) => r.output)).toEqual(['Task interrupted: the server stopped while the task was waiting_confirmation; marked as error on restart.']);
       const left = await s.deps.db.selectFrom('engine_worker').select('id').execute();
       expect(left.map((r) => r.id)).toEqual(['other-host:1:live']);
+    });
+
+    it('leaves alone a recorded process group that no longer holds the task\'s processes (the id was reused)', async () => {
+      const fx = await insertProjectWithTemplate(s.deps.db, { ownerId: 1 });
+      // a process group of its own, without the task's environment marker
+      const stranger = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+      try {
+        const row = await s.deps.db.insertInto('task').values({
+          project_id: fx.project.id, template_id: fx.template.id, status: 'running', locked_by: null, playbook: '', environment: '{}',
+          message: '', commit_message: '', params: '{}', created: now(), start: now(),
+          process_group: stranger.pid!, process_host: thisHost(), process_boot_id: bootId(),
+        }).returning('id').executeTakeFirstOrThrow();
+        const self = { id: `${thisHost()}:${process.pid}:self2`, host: thisHost(), pid: process.pid };
+        expect(await recoverInterruptedTasks(s.deps, self)).toContain(row.id);
+        expect(isProcessAlive(stranger.pid!)).toBe(true);
+        const log = await s.deps.db.selectFrom('task_output').select('output').where('task_id', '=', row.id).execute();
+        expect(log.map((r) => r.output)).toEqual(['Task interrupted: the server stopped while the task was running; marked as error on restart.']);
+      } finally {
+        stranger.kill('SIGKILL');
+      }
     });
   });
 }

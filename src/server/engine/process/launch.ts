@@ -1,0 +1,49 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+import type { TaskUser } from './task-user.ts';
+
+/** util-linux's setpriv: with --pdeathsig the task's main process dies when the server dies. */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p)) ?? null;
+
+/** Changes into the task's directory inside the chroot, then runs the command (words passed as arguments, never parsed). */
+const CHROOT_CD = 'cd -- "$1" && shift && exec "$@"';
+
+export interface Launch {
+  command: string;
+  args: string[];
+  uid?: number;
+  gid?: number;
+}
+
+/**
+ * How a task command is actually started: as the task user when one is configured (Node sets
+ * the ids and drops supplementary groups), under `setpriv --pdeathsig KILL` when available, and
+ * inside `chroot --userspec` when a chroot is configured (the work directory must exist at the
+ * same path inside it).
+ * @example launchFor('bash', ['run.sh'], '/tmp/semaphore/task_3', env, user) // { command: '/usr/bin/setpriv', args: ['--pdeathsig', 'KILL', '--', '/usr/bin/bash', 'run.sh'], uid: 1001, gid: 1001 }
+ */
+export function launchFor(command: string, args: string[], cwd: string, env: Record<string, string>, user: TaskUser | null): Launch {
+  if (user?.chroot) {
+    return {
+      command: 'chroot',
+      args: [`--userspec=${user.uid}:${user.gid}`, '--', user.chroot, '/bin/sh', '-c', CHROOT_CD, 'sh', cwd, command, ...args],
+    };
+  }
+  const ids = user ? { uid: user.uid, gid: user.gid } : {};
+  // A missing command must fail the spawn itself ("cannot start"), not exit 127 inside setpriv.
+  const path = SETPRIV ? findExecutable(command, cwd, env.PATH ?? '') : null;
+  if (!path) return { command, args, ...ids };
+  return { command: SETPRIV!, args: ['--pdeathsig', 'KILL', '--', path, ...args], ...ids };
+}
+
+/** The file `command` names, looked up on PATH as execvp would; null when there is none. */
+function findExecutable(command: string, cwd: string, pathList: string): string | null {
+  const candidates = command.includes('/') ? [resolve(cwd, command)] : pathList.split(delimiter).filter(Boolean).map((dir) => join(resolve(cwd, dir), command));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch { /* next */ }
+  }
+  return null;
+}
