@@ -19,6 +19,8 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   ctx.locals.t = createTranslator(lang);
   ctx.locals.theme = readTheme(ctx.cookies.get('theme')?.value);
   if (PUBLIC_PATHS.some((p) => p.test(ctx.url.pathname))) return next();
+  // Astro renders the 404 page for a path no route matches without the host's locals
+  if (!ctx.locals.runnerApi) return next();
 
   const res = await ctx.locals.runnerApi('/api/user', { headers: forwardedHeaders(ctx.request) });
   if (res.status === 401) {

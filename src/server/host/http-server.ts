@@ -7,7 +7,8 @@ import WebSocket, { WebSocketServer } from 'ws';
 import type { Deps } from '../deps.ts';
 import { createApi } from '../app.ts';
 import { WebSocketHub } from '../ws/hub.ts';
-import { serveStaticFile } from './static-files.ts';
+import { decodePath, serveStaticFile } from './static-files.ts';
+import { guardRequests, guardUpgrades } from './request-guard.ts';
 import { createRunnerApi, type RunnerApi } from './runner-api-client.ts';
 
 const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
@@ -31,25 +32,29 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
   const hub = new WebSocketHub(deps);
   const clientDir = DIST + 'client';
 
-  const server = createServer((req, res) => {
+  const server = createServer(guardRequests((req, res) => {
     const path = req.url ?? '/';
+    if (decodePath(path) === null) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request: malformed path');
+      return;
+    }
     if (path === '/api' || path.startsWith('/api/') || path.startsWith('/api?')) {
-      if (deps.config.api_url && path !== '/api/ping') return void proxyToRemote(deps.config.api_url, req, res);
-      return void apiListener(req, res);
+      if (deps.config.api_url && path !== '/api/ping') return proxyToRemote(deps.config.api_url, req, res);
+      return apiListener(req, res);
     }
     if (serveStaticFile(clientDir, req, res)) return;
     if (!astro) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('The console is not built: run `npm run build`.');
       return;
     }
-    void astro(req, res, undefined, { runnerApi: createRunnerApi(api, deps.config.api_url) });
-  });
+    return astro(req, res, undefined, { runnerApi: createRunnerApi(api, deps.config.api_url) });
+  }));
 
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', guardUpgrades((req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!req.url?.startsWith('/api/ws')) return void socket.destroy();
     if (deps.config.api_url) return relayWebSocket(deps.config.api_url, req, socket, head);
-    void hub.handleUpgrade(req, socket, head);
-  });
+    return hub.handleUpgrade(req, socket, head);
+  }));
 
   return {
     server, hub,

@@ -1,35 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitOf, startServerProcess as startServer } from '../../support/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-/** Starts `signalbox server` on a free-ish port and resolves once it says it is listening. */
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['src/server/cli/main.ts', 'server'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SEMAPHORE_PORT: `:${port}`, SEMAPHORE_INTERFACE: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (d: Buffer) => {
-      output += d;
-      if (output.includes('listening on')) resolve({ child, port });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
 
 describe('signalbox server process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'signalbox-process-'));
