@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { unauthorized } from '../http/errors.ts';
+import { badRequest, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
 import { countProjectTasks, listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
@@ -111,7 +111,9 @@ function clampLimit(raw: string | undefined, max: number): number {
   return Number.isInteger(n) && n > 0 ? Math.min(n, max) : max;
 }
 
+/** Rows to skip; a count no table can reach (`99999999999999999999`) is the caller's mistake. */
 function clampOffset(raw: string | undefined): number {
   const n = Number(raw);
+  if (n > Number.MAX_SAFE_INTEGER) throw badRequest(`offset: must be at most ${Number.MAX_SAFE_INTEGER}`);
   return Number.isInteger(n) && n > 0 ? n : 0;
 }

@@ -1,3 +1,4 @@
+import { trustedProxyList } from '../http/client-facts.ts';
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
 
@@ -23,6 +24,8 @@ export interface Config {
   apps: Record<string, unknown>;
   /** SIGNALBOX_API_URL: the console talks to this remote runner API instead of the in-process one. */
   api_url: string;
+  /** SEMAPHORE_TRUSTED_PROXIES: peers whose X-Real-IP / X-Forwarded-* headers are believed */
+  trusted_proxies: string[];
   admin: { login: string; password: string; name: string; email: string } | null;
 }
 
@@ -57,6 +60,7 @@ const SETTINGS = {
   forwarded_env_vars: { env: 'SEMAPHORE_FORWARDED_ENV_VARS', json: 'forwarded_env_vars', read: jsonArray() },
   apps: { env: 'SEMAPHORE_APPS', json: 'apps', read: jsonObject() },
   api_url: { env: 'SIGNALBOX_API_URL', json: 'signalbox_api_url', read: url() },
+  trusted_proxies: { env: 'SEMAPHORE_TRUSTED_PROXIES', json: 'trusted_proxies', read: addressList() },
 } as const;
 
 /**
@@ -101,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     forwarded_env_vars: value('forwarded_env_vars') as string[],
     apps: value('apps') as Record<string, unknown>,
     api_url: (value('api_url') as string).replace(/\/+$/, ''),
+    trusted_proxies: value('trusted_proxies') as string[],
     admin: readAdmin(env),
   };
 }
@@ -232,6 +237,21 @@ function jsonArray(): Reader {
     const v = typeof raw === 'string' ? safeParse(raw) : raw;
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new ConfigError(`${where}: not allowed; use a JSON array of strings`);
     return v;
+  };
+}
+
+/** Addresses and CIDRs: a JSON array, or one string separated by commas or spaces. */
+function addressList(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return [];
+    const list = Array.isArray(raw) ? raw : String(raw).split(/[\s,]+/).filter(Boolean);
+    if (!list.every((x) => typeof x === 'string')) throw new ConfigError(`${where}: not allowed; use addresses or CIDRs`);
+    try {
+      trustedProxyList(list as string[]);
+    } catch (err) {
+      throw new ConfigError(`${where}: ${(err as Error).message}`);
+    }
+    return list;
   };
 }
 

@@ -9,11 +9,14 @@ import { createApi } from '../app.ts';
 import { WebSocketHub } from '../ws/hub.ts';
 import { decodePath, serveStaticFile } from './static-files.ts';
 import { guardRequests, guardUpgrades } from './request-guard.ts';
-import { createRunnerApi, type RunnerApi } from './runner-api-client.ts';
+import { setSecurityHeaders } from './security-headers.ts';
+import { requestClientFacts } from '../http/client-facts.ts';
+import { isForeignRequest } from '../http/same-origin.ts';
+import { createRunnerApi } from './runner-api-client.ts';
 
 const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
 
-type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: undefined, locals: { runnerApi: RunnerApi }) => Promise<void>;
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: undefined, locals: Pick<App.Locals, 'runnerApi' | 'client' | 'webRoot'>) => Promise<void>;
 
 export interface HostServer {
   server: Server;
@@ -34,6 +37,7 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
 
   const server = createServer(guardRequests((req, res) => {
     const path = req.url ?? '/';
+    setSecurityHeaders(res);
     if (decodePath(path) === null) {
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request: malformed path');
       return;
@@ -47,11 +51,15 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('The console is not built: run `npm run build`.');
       return;
     }
-    return astro(req, res, undefined, { runnerApi: createRunnerApi(api, deps.config.api_url) });
+    const client = requestClientFacts(req, deps.config);
+    return astro(req, res, undefined, { runnerApi: createRunnerApi(api, deps.config.api_url, client), client, webRoot: deps.config.web_host });
   }));
 
   server.on('upgrade', guardUpgrades((req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!req.url?.startsWith('/api/ws')) return void socket.destroy();
+    if (isForeignRequest((name) => [req.headers[name]].flat()[0], deps.config.web_host)) {
+      return void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    }
     if (deps.config.api_url) return relayWebSocket(deps.config.api_url, req, socket, head);
     return hub.handleUpgrade(req, socket, head);
   }));

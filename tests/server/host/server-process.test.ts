@@ -21,17 +21,17 @@ describe('signalbox server process', () => {
     const base = `http://127.0.0.1:${first.port}`;
     const ping = await fetch(`${base}/api/ping`);
     expect(await ping.text()).toBe('pong');
-    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
+    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
     expect(login.status).toBe(204);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    expect((await fetch(`${base}/api/projects`, { method: 'POST', headers: { cookie }, body: JSON.stringify({ name: 'Kept' }) })).status).toBe(201);
+    expect((await fetch(`${base}/api/projects`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Kept' }) })).status).toBe(201);
 
     const exited = exitOf(first.child);
     first.child.kill('SIGTERM');
     expect(await exited).toBe(0);
 
     const second = await startServer(env);
-    const again = await fetch(`http://127.0.0.1:${second.port}/api/auth/login`, { method: 'POST', body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
+    const again = await fetch(`http://127.0.0.1:${second.port}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
     const cookie2 = again.headers.get('set-cookie')!.split(';')[0]!;
     const projects = await (await fetch(`http://127.0.0.1:${second.port}/api/projects`, { headers: { cookie: cookie2 } })).json();
     expect(projects.map((p: { name: string }) => p.name)).toEqual(['Kept']);
