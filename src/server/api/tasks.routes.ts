@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { hasPermission, Permission } from '../auth/permissions.ts';
 import { badRequest, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
@@ -43,7 +43,8 @@ tasksRoutes.get('/tasks/last', async (c) => {
 
 tasksRoutes.post('/tasks', can(Permission.RunTasks), async (c) => {
   const input = await readJson(c, taskInputSchema);
-  const task = await createTask(c.var.deps, c.var.project, c.var.user, input);
+  const freeVariables = Boolean(c.var.user.admin) || hasPermission(c.var.permissions, Permission.ManageResources);
+  const task = await createTask(c.var.deps, c.var.project, c.var.user, input, { freeVariables });
   return c.json(taskRowToTask(task), 201);
 });
 
