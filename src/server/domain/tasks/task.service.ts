@@ -6,6 +6,7 @@ import { isFinished, setTaskStatus } from '../../engine/task-status.ts';
 import { parseObject } from '../../engine/run/task-details.ts';
 import { surveyVarsOf } from '../../engine/apps/extra-vars.ts';
 import type { TaskInput } from './task.ts';
+import { checkCommitHash, checkGitBranch } from './git-refs.ts';
 
 const TERRAFORM_APPS = ['terraform', 'tofu'];
 
@@ -36,10 +37,8 @@ export async function createTask(deps: Deps, project: ProjectRow, user: UserRow,
     }
     args = input.arguments;
   }
-  const gitBranch = template.allow_override_branch_in_task && input.git_branch ? input.git_branch.trim() : null;
-  if (gitBranch && (!/^[\w./-]+$/.test(gitBranch) || gitBranch.startsWith('-'))) throw badRequest('git_branch: not a valid branch name');
-  const commitHash = input.commit_hash?.trim() || null;
-  if (commitHash && !/^[0-9a-f]{4,64}$/i.test(commitHash)) throw badRequest('commit_hash: must be a hexadecimal commit id');
+  const gitBranch = template.allow_override_branch_in_task && input.git_branch?.trim() ? checkGitBranch(input.git_branch) : null;
+  const commitHash = input.commit_hash?.trim() ? checkCommitHash(input.commit_hash) : null;
 
   let inventoryId: number | null = null;
   if (input.inventory_id && templateParams.allow_override_inventory) {
