@@ -1,3 +1,4 @@
+import { refuseEscapingPaths } from './run-paths.ts';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Deps } from '../../deps.ts';
@@ -119,6 +120,7 @@ export class LocalJob {
   async #runApp(details: TaskDetails, taskDir: string): Promise<AppOutcome> {
     const deps = this.#deps;
     const { template, task } = details;
+    refuseEscapingPaths(details);
     const gitEnv = gitProcessEnv(deps.config);
     const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env });
     let repoDir = taskDir;
