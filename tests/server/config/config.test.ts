@@ -48,9 +48,16 @@ describe('configuration', () => {
     ['SEMAPHORE_NON_ADMIN_CAN_CREATE_PROJECT', 'perhaps'],
     ['SEMAPHORE_SCHEDULE_TIMEZONE', 'Mars/Olympus'],
     ['SEMAPHORE_WEB_ROOT', 'not a url'],
+    ['SEMAPHORE_TRUSTED_PROXIES', '10.0.0.0/8, proxy.local'],
+    ['SEMAPHORE_TRUSTED_PROXIES', '10.0.0.0/33'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+  });
+
+  it('reads SEMAPHORE_TRUSTED_PROXIES as a list of addresses and CIDRs, empty by default', () => {
+    expect(loadConfig({}).trusted_proxies).toEqual([]);
+    expect(loadConfig({ SEMAPHORE_TRUSTED_PROXIES: '10.0.0.0/8, ::1 192.168.1.2' }).trusted_proxies).toEqual(['10.0.0.0/8', '::1', '192.168.1.2']);
   });
 });
 
