@@ -11,6 +11,19 @@ export default defineConfig({
   adapter: node({ mode: 'middleware', experimentalDisableStreaming: true }),
   integrations: [react()],
   telemetry: false,
-  security: { checkOrigin: false },
+  // Origins are checked by our own middleware (src/console/form-request.ts), which also knows
+  // SEMAPHORE_WEB_ROOT. The Content-Security-Policy header: Astro hashes every script and style
+  // it emits (bundled, inlined, island bootstrap), so new <script>s and islands need nothing;
+  // inline event handlers need src/console/inline-handler.ts. style="" attributes stay allowed.
+  security: {
+    checkOrigin: false,
+    csp: {
+      directives: [
+        "default-src 'self'", "img-src 'self' data:", "font-src 'self' data:", "connect-src 'self'", "object-src 'none'",
+        "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'",
+      ],
+      styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }] },
+    },
+  },
   vite: { ssr: { external: ['better-sqlite3', 'pg'] } },
 });

@@ -9,10 +9,13 @@ export function readTheme(value: string | undefined): Theme {
 }
 
 /**
- * A same-site path to go back to after a preference change or sign-in; anything else becomes '/'.
+ * A same-origin absolute path to go back to after a preference change or sign-in; anything else
+ * becomes '/'. Browsers drop tabs and newlines from a Location and read `\\` as `/`, so
+ * `/\t/evil` or `/\\evil` would leave the site: control characters and backslashes are refused.
  * @example safeBackPath('//evil.example') // '/'
  */
 export function safeBackPath(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  if (!value || !value.startsWith('/') || value.startsWith('//')) return '/';
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return '/';
   return value;
 }

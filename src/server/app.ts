@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './http/context.ts';
 import type { Deps } from './deps.ts';
 import { ApiError, handleError } from './http/errors.ts';
+import { refuseForeignWrites } from './http/request-safety.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { projectScope } from './auth/project-scope.ts';
 import { authRoutes } from './api/auth.routes.ts';
@@ -50,6 +51,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
     await next();
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
+  api.use('*', refuseForeignWrites());
   api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
 
   api.route('/api', systemRoutes);

@@ -41,10 +41,16 @@ const WRONG_VALUES: Record<FieldType, unknown[]> = {
   array: ['text', 1, {}, [null]],
 };
 
-/** Malformed, ill-typed, unknown and oversized bodies for one route, each with a label. */
+/** Numbers JSON can spell but no column holds (written raw: JSON.stringify cannot produce them). */
+const HUGE_NUMBERS = ['1e999', '-1e999', '99999999999999999999999', '-99999999999999999999999'];
+const DEEP = 10_000;
+
+/** Malformed, ill-typed, unknown, deeply nested and oversized bodies for one route, each with a label. */
 export function badBodies(r: WriteRoute, x: BadInputContext): [string, string][] {
   const valid = r.valid(x);
   const cases: [string, string][] = [
+    ['an array nested 10,000 deep', '['.repeat(DEEP) + ']'.repeat(DEEP)],
+    ['an object nested 10,000 deep', '{"a":'.repeat(DEEP) + '1' + '}'.repeat(DEEP)],
     ['truncated JSON', JSON.stringify(valid).slice(0, -3)],
     ['not JSON at all', 'name=x&role=owner'],
     ['a JSON array', '[]'],
@@ -56,6 +62,11 @@ export function badBodies(r: WriteRoute, x: BadInputContext): [string, string][]
   if (!r.unknownFieldsAllowed) cases.push(['an unknown field', JSON.stringify({ ...valid, surprise: 'field' })]);
   for (const [field, type] of Object.entries(r.fields)) {
     for (const wrong of WRONG_VALUES[type]) cases.push([`${field} = ${JSON.stringify(wrong)}`, JSON.stringify({ ...valid, [field]: wrong })]);
+    if (type === 'number' || type === 'signed') {
+      for (const huge of HUGE_NUMBERS) cases.push([`${field} = ${huge}`, JSON.stringify({ ...valid, [field]: 0 }).replace(`"${field}":0`, `"${field}":${huge}`)]);
+    }
+    const nested = '['.repeat(100) + ']'.repeat(100);
+    cases.push([`${field} nested 100 deep`, JSON.stringify({ ...valid, [field]: 0 }).replace(`"${field}":0`, `"${field}":${nested}`)]);
     if (type === 'string' || type === 'json') {
       const length = (r.maxLength?.[field] ?? 255) + 1;
       cases.push([`${field} of ${length} characters`, JSON.stringify({ ...valid, [field]: 'x'.repeat(length) })]);
@@ -77,9 +88,12 @@ export async function snapshotDatabase(db: Db): Promise<Record<string, string[]>
   return out;
 }
 
+/** What a foreign page or a careless client may send instead of JSON ('' = no header at all). */
+const WRONG_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', ''];
+
 /**
  * For every dialect: each route gets every bad body (4xx with `{"error"}`, never 500, database
- * unchanged), then an 11 MB body (413), and finally its valid body (2xx), so the bad cases fail
+ * unchanged), its valid body with wrong content types (415), then an 11 MB body (413), and finally its valid body (2xx), so the bad cases fail
  * for the reason they name.
  * @example describeBadInput('keys', [{ route: 'POST /api/project/{id}/keys', ... }]);
  */
@@ -103,6 +117,19 @@ export function describeBadInput(area: string, routes: WriteRoute[]): void {
           for (const [label, body] of badBodies(r, x)) {
             const res = await s.call(method, r.path(x), body, x.w.auth.admin);
             if (res.status < 400 || res.status >= 500 || typeof res.body?.error !== 'string') failures.push(`${label}: ${res.status} ${res.text.slice(0, 120)}`);
+          }
+          expect(failures).toEqual([]);
+          expect(await snapshotDatabase(s.deps.db)).toEqual(before);
+        });
+
+        it(`answers ${r.route} with 415 for a valid body sent as anything but application/json, changing nothing`, async () => {
+          const before = await snapshotDatabase(s.deps.db);
+          const body = new TextEncoder().encode(JSON.stringify(r.valid(x)));
+          const failures: string[] = [];
+          for (const type of WRONG_CONTENT_TYPES) {
+            const headers: Record<string, string> = { ...x.w.auth.admin, ...(type ? { 'content-type': type } : {}) };
+            const res = await s.api.request(r.path(x), { method, headers, body });
+            if (res.status !== 415) failures.push(`${type || 'no Content-Type'}: ${res.status} ${(await res.text()).slice(0, 120)}`);
           }
           expect(failures).toEqual([]);
           expect(await snapshotDatabase(s.deps.db)).toEqual(before);

@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
+import { deleteCookie } from 'hono/cookie';
 import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
 import { ApiError, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../auth/password.ts';
+import { setSessionCookie } from '../auth/session-cookie.ts';
+import { apiClientFacts } from '../http/api-client-facts.ts';
 import { endSession, SESSION_COOKIE, startSession, userForSession } from '../auth/sessions.ts';
 import { findUserByLogin } from '../domain/users/user.repository.ts';
 import { getCookie } from 'hono/cookie';
@@ -27,20 +29,21 @@ authRoutes.post('/login', async (c) => {
   const { db, config } = c.var.deps;
   if (config.password_login_disable) throw new ApiError('forbidden', 'password login is disabled');
   const input = await readJson(c, loginSchema);
-  const ip = clientIp(c.req.raw.headers, c.env);
+  const client = apiClientFacts(c);
   const user = await findUserByLogin(db, input.auth);
   // throttle the account, not the spelling: username and email must share one failure count
   const account = user ? `#${user.id}` : input.auth;
-  await checkLoginAllowed(db, account, ip);
-  if (!user || user.external || !(await verifyPassword(input.password, user.password))) {
-    await recordLoginFailure(db, account, ip);
+  await checkLoginAllowed(db, account, client.address);
+  // unknown and external users cost one bcrypt compare too, so timing does not tell who exists
+  const usable = user && !user.external && user.password ? user.password : UNUSABLE_PASSWORD_HASH;
+  const passwordMatches = await verifyPassword(input.password, usable);
+  if (!user || usable === UNUSABLE_PASSWORD_HASH || !passwordMatches) {
+    await recordLoginFailure(db, account, client.address);
     throw unauthorized();
   }
-  await clearLoginFailures(db, account);
-  const token = await startSession(db, user.id, ip, c.req.header('user-agent') ?? '');
-  setCookie(c, SESSION_COOKIE, token, {
-    path: '/', httpOnly: true, sameSite: 'Lax', secure: isHttps(c.req.url, c.req.header('x-forwarded-proto')),
-  });
+  await clearLoginFailures(db, account, client.address);
+  const token = await startSession(db, user.id, client.address, c.req.header('user-agent') ?? '');
+  setSessionCookie(c, token);
   return c.body(null, 204);
 });
 
@@ -52,15 +55,3 @@ authRoutes.post('/logout', async (c) => {
   deleteCookie(c, SESSION_COOKIE, { path: '/' });
   return c.body(null, 204);
 });
-
-function isHttps(url: string, forwardedProto: string | undefined): boolean {
-  return url.startsWith('https:') || forwardedProto === 'https';
-}
-
-/** X-Real-IP as Semaphore reads it, else the socket address when served by node-server. */
-export function clientIp(headers: Headers, env: unknown): string {
-  const real = headers.get('x-real-ip');
-  if (real) return real;
-  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'local';
-}

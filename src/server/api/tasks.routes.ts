@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
-import { unauthorized } from '../http/errors.ts';
+import { hasPermission, Permission } from '../auth/permissions.ts';
+import { badRequest, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
 import { countProjectTasks, listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
@@ -43,7 +43,8 @@ tasksRoutes.get('/tasks/last', async (c) => {
 
 tasksRoutes.post('/tasks', can(Permission.RunTasks), async (c) => {
   const input = await readJson(c, taskInputSchema);
-  const task = await createTask(c.var.deps, c.var.project, c.var.user, input);
+  const freeVariables = Boolean(c.var.user.admin) || hasPermission(c.var.permissions, Permission.ManageResources);
+  const task = await createTask(c.var.deps, c.var.project, c.var.user, input, { freeVariables });
   return c.json(taskRowToTask(task), 201);
 });
 
@@ -111,7 +112,9 @@ function clampLimit(raw: string | undefined, max: number): number {
   return Number.isInteger(n) && n > 0 ? Math.min(n, max) : max;
 }
 
+/** Rows to skip; a count no table can reach (`99999999999999999999`) is the caller's mistake. */
 function clampOffset(raw: string | undefined): number {
   const n = Number(raw);
+  if (n > Number.MAX_SAFE_INTEGER) throw badRequest(`offset: must be at most ${Number.MAX_SAFE_INTEGER}`);
   return Number.isInteger(n) && n > 0 ? n : 0;
 }

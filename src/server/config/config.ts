@@ -1,3 +1,4 @@
+import { trustedProxyList } from '../http/client-facts.ts';
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
 
@@ -23,6 +24,8 @@ export interface Config {
   apps: Record<string, unknown>;
   /** SIGNALBOX_API_URL: the console talks to this remote runner API instead of the in-process one. */
   api_url: string;
+  /** SEMAPHORE_TRUSTED_PROXIES: peers whose X-Real-IP / X-Forwarded-* headers are believed */
+  trusted_proxies: string[];
   admin: { login: string; password: string; name: string; email: string } | null;
   alerts: AlertSettings;
   /** `metrics.*`: Prometheus exposition at /api/metrics */
@@ -121,6 +124,7 @@ const SETTINGS = {
   process_uid: { env: 'SEMAPHORE_PROCESS_UID', json: 'process.uid', read: optionalId() },
   process_gid: { env: 'SEMAPHORE_PROCESS_GID', json: 'process.gid', read: optionalId() },
   process_chroot: { env: 'SEMAPHORE_PROCESS_CHROOT', json: 'process.chroot', read: absolutePath() },
+  trusted_proxies: { env: 'SEMAPHORE_TRUSTED_PROXIES', json: 'trusted_proxies', read: addressList() },
 } as const;
 
 /**
@@ -165,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     forwarded_env_vars: value('forwarded_env_vars') as string[],
     apps: value('apps') as Record<string, unknown>,
     api_url: (value('api_url') as string).replace(/\/+$/, ''),
+    trusted_proxies: value('trusted_proxies') as string[],
     admin: readAdmin(env),
     alerts: readAlerts(value),
     metrics: { enabled: value('metrics_enabled') as boolean, username: value('metrics_username') as string, password: value('metrics_password') as string },
@@ -345,6 +350,21 @@ function jsonArray(): Reader {
     const v = typeof raw === 'string' ? safeParse(raw) : raw;
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new ConfigError(`${where}: not allowed; use a JSON array of strings`);
     return v;
+  };
+}
+
+/** Addresses and CIDRs: a JSON array, or one string separated by commas or spaces. */
+function addressList(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return [];
+    const list = Array.isArray(raw) ? raw : String(raw).split(/[\s,]+/).filter(Boolean);
+    if (!list.every((x) => typeof x === 'string')) throw new ConfigError(`${where}: not allowed; use addresses or CIDRs`);
+    try {
+      trustedProxyList(list as string[]);
+    } catch (err) {
+      throw new ConfigError(`${where}: ${(err as Error).message}`);
+    }
+    return list;
   };
 }
 

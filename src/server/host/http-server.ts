@@ -7,12 +7,16 @@ import WebSocket, { WebSocketServer } from 'ws';
 import type { Deps } from '../deps.ts';
 import { createApi } from '../app.ts';
 import { WebSocketHub } from '../ws/hub.ts';
-import { serveStaticFile } from './static-files.ts';
-import { createRunnerApi, type RunnerApi } from './runner-api-client.ts';
+import { decodePath, serveStaticFile } from './static-files.ts';
+import { guardRequests, guardUpgrades } from './request-guard.ts';
+import { setSecurityHeaders } from './security-headers.ts';
+import { requestClientFacts } from '../http/client-facts.ts';
+import { isForeignRequest } from '../http/same-origin.ts';
+import { createRunnerApi } from './runner-api-client.ts';
 
 const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
 
-type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: undefined, locals: { runnerApi: RunnerApi }) => Promise<void>;
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: undefined, locals: Pick<App.Locals, 'runnerApi' | 'client' | 'webRoot'>) => Promise<void>;
 
 export interface HostServer {
   server: Server;
@@ -31,25 +35,34 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
   const hub = new WebSocketHub(deps);
   const clientDir = DIST + 'client';
 
-  const server = createServer((req, res) => {
+  const server = createServer(guardRequests((req, res) => {
     const path = req.url ?? '/';
+    setSecurityHeaders(res);
+    if (decodePath(path) === null) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request: malformed path');
+      return;
+    }
     if (path === '/api' || path.startsWith('/api/') || path.startsWith('/api?')) {
-      if (deps.config.api_url && path !== '/api/ping') return void proxyToRemote(deps.config.api_url, req, res);
-      return void apiListener(req, res);
+      if (deps.config.api_url && path !== '/api/ping') return proxyToRemote(deps.config.api_url, req, res);
+      return apiListener(req, res);
     }
     if (serveStaticFile(clientDir, req, res)) return;
     if (!astro) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('The console is not built: run `npm run build`.');
       return;
     }
-    void astro(req, res, undefined, { runnerApi: createRunnerApi(api, deps.config.api_url) });
-  });
+    const client = requestClientFacts(req, deps.config);
+    return astro(req, res, undefined, { runnerApi: createRunnerApi(api, deps.config.api_url, client), client, webRoot: deps.config.web_host });
+  }));
 
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', guardUpgrades((req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!req.url?.startsWith('/api/ws')) return void socket.destroy();
+    if (isForeignRequest((name) => [req.headers[name]].flat()[0], deps.config.web_host)) {
+      return void socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    }
     if (deps.config.api_url) return relayWebSocket(deps.config.api_url, req, socket, head);
-    void hub.handleUpgrade(req, socket, head);
-  });
+    return hub.handleUpgrade(req, socket, head);
+  }));
 
   return {
     server, hub,

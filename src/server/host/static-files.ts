@@ -14,8 +14,8 @@ const TYPES: Record<string, string> = {
  */
 export function serveStaticFile(root: string, req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-  if (!extname(pathname)) return false;
+  const pathname = decodePath(req.url ?? '/');
+  if (pathname === null || !extname(pathname)) return false;
   const file = normalize(join(root, pathname));
   if (!file.startsWith(root)) return false;
   let size: number;
@@ -35,4 +35,16 @@ export function serveStaticFile(root: string, req: IncomingMessage, res: ServerR
   if (req.method === 'HEAD') res.end();
   else createReadStream(file).pipe(res);
   return true;
+}
+
+/**
+ * The decoded path of a request URL, or null when its percent-escapes are malformed (`/%`).
+ * @example decodePath('/a%20b?x') // '/a b'
+ */
+export function decodePath(url: string): string | null {
+  try {
+    return decodeURIComponent(new URL(url, 'http://x').pathname);
+  } catch {
+    return null;
+  }
 }

@@ -2,15 +2,16 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/db-faults.ts';
 
-export type ApiErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'too_many';
+export type ApiErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'unsupported_media_type' | 'too_many';
 
-const STATUS: Record<ApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 429> = {
+const STATUS: Record<ApiErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  unsupported_media_type: 415,
   too_many: 429,
 };
 

@@ -5,10 +5,14 @@ import { badRequest, notFound } from './errors.ts';
 /** Largest value of the integer id/position columns (PostgreSQL `integer`). */
 export const INT32_MAX = 2_147_483_647;
 
+/** Deepest nesting of arrays and objects a JSON body may have; real bodies stay under ten. */
+export const MAX_JSON_DEPTH = 64;
+
 /**
- * Reads and validates a JSON body. Malformed JSON, wrong types, unknown enum values and missing
- * fields all become 400 `{"error": "<field>: <problem>"}`; so do NUL characters in any string
- * or key (PostgreSQL refuses them, which would otherwise surface as a 500).
+ * Reads and validates a JSON body. Malformed JSON, nesting deeper than MAX_JSON_DEPTH, wrong
+ * types, unknown enum values and missing fields all become 400 `{"error": "<field>: <problem>"}`;
+ * so do NUL characters in any string or key (PostgreSQL refuses them, which would otherwise
+ * surface as a 500).
  * @example const input = await readJson(c, userCreateSchema);
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -19,24 +23,45 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   } catch {
     throw badRequest('body: not valid JSON');
   }
+  if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`body: nested deeper than ${MAX_JSON_DEPTH} levels`);
   const input = parseWith(schema, body);
-  const path = findNul(input, '');
+  const path = findNul(input);
   if (path !== null) throw badRequest(`${path || 'body'}: must not contain NUL characters`);
   return input;
 }
 
-function findNul(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = findNul(item, `${path}[${i}]`);
-      if (found !== null) return found;
+/**
+ * How deeply arrays and objects nest in a parsed JSON value (a scalar is 0), counted with a
+ * list instead of recursion so a hostile 100,000-deep body cannot overflow the stack.
+ * @example jsonDepth({ a: [1] }) // 2
+ */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length) {
+    const [item, depth] = pending.pop()!;
+    if (!item || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The path of the first string or key holding a NUL character, or null; without recursion. */
+function findNul(value: unknown): string | null {
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = 0; next < pending.length; next++) {
+    const [item, path] = pending[next]!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return path;
+      continue;
     }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return path ? `${path}.${key}` : key;
-      const found = findNul(item, path ? `${path}.${key}` : key);
-      if (found !== null) return found;
+    if (!item || typeof item !== 'object') continue;
+    for (const [key, child] of Object.entries(item)) {
+      const childPath = Array.isArray(item) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return childPath;
+      pending.push([child, childPath]);
     }
   }
   return null;

@@ -1,3 +1,5 @@
+import { jsonDepth, MAX_JSON_DEPTH } from '../http/validation.ts';
+
 /**
  * One incoming webhook call, read once and shared by every integration the alias resolves to
  * (Semaphore 2.10 read the body inside its per-integration loop, so only the first one saw it).
@@ -11,11 +13,16 @@ export interface Delivery {
   jsonValid: boolean;
 }
 
-/** Builds a delivery from the raw request parts; the JSON parse happens here, once. */
+/**
+ * Builds a delivery from the raw request parts; the JSON parse happens here, once. A body nested
+ * deeper than any API body may be counts as not JSON.
+ */
 export function toDelivery(headers: Headers, body: Buffer): Delivery {
   const text = body.toString('utf8');
   try {
-    return { headers, body, text, json: JSON.parse(text), jsonValid: true };
+    const json: unknown = JSON.parse(text);
+    if (jsonDepth(json) > MAX_JSON_DEPTH) throw new Error('nested too deeply');
+    return { headers, body, text, json, jsonValid: true };
   } catch {
     return { headers, body, text, json: undefined, jsonValid: false };
   }

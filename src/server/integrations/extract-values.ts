@@ -11,11 +11,15 @@ export interface ExtractedValues {
   environment: Record<string, string>;
   /** `task` values naming a task field */
   fields: Partial<Record<TaskField, string>>;
-  /** other `task` values (limit, tags...): task params */
-  params: Record<string, string>;
+  /** `task` values naming anything else: refused, the delivery starts nothing */
+  refused: string[];
 }
 
-const TASK_FIELDS = ['message', 'git_branch', 'commit_hash', 'commit_message', 'version', 'arguments', 'playbook'] as const;
+/**
+ * The only task fields a webhook may set. Anything else (playbook, arguments, params …) would
+ * let whoever can post to the hook choose what runs on the server.
+ */
+export const TASK_FIELDS = ['message', 'git_branch', 'commit_hash'] as const;
 export type TaskField = typeof TASK_FIELDS[number];
 
 /**
@@ -24,13 +28,13 @@ export type TaskField = typeof TASK_FIELDS[number];
  * @example extractValues([{ value_source: 'body', body_data_type: 'json', key: 'ref', variable: 'REF', variable_type: 'environment', ... }], delivery)
  */
 export function extractValues(rows: ExtractValueRow[], delivery: Delivery): ExtractedValues {
-  const result: ExtractedValues = { environment: {}, fields: {}, params: {} };
+  const result: ExtractedValues = { environment: {}, fields: {}, refused: [] };
   for (const row of rows) {
     const value = readValue(row, delivery);
     if (value === undefined || !row.variable) continue;
     if (row.variable_type !== 'task') result.environment[row.variable] = value;
     else if ((TASK_FIELDS as readonly string[]).includes(row.variable)) result.fields[row.variable as TaskField] = value;
-    else result.params[row.variable] = value;
+    else result.refused.push(row.variable);
   }
   return result;
 }

@@ -36,7 +36,7 @@ export async function readRemoteHead(deps: Deps, repository: RemoteRepository): 
     } else if (key?.type === 'login_password' && /^https?:\/\//i.test(url)) {
       url = withCredentials(url, secret.login ?? '', secret.password ?? '');
     }
-    const output = await runGit(['ls-remote', url, `refs/heads/${repository.git_branch}`], env, url, repository.git_url);
+    const output = await runGit(['ls-remote', '--end-of-options', url, `refs/heads/${repository.git_branch}`], env, url, repository.git_url);
     const head = output.split('\n').map((line) => line.split('\t')).find(([, ref]) => ref === `refs/heads/${repository.git_branch}`)?.[0];
     if (!head) throw new Error(`branch ${repository.git_branch} not found in ${repository.git_url}`);
     return head;

@@ -27,14 +27,14 @@ export interface ConsoleServer {
  * does it).
  * @example const server = await startConsoleServer(); await page.goto(server.url + '/');
  */
-export async function startConsoleServer(): Promise<ConsoleServer> {
+export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
   if (!existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url))) {
     throw new Error('The console is not built: run `bash scripts/with-node.sh astro build` before the console tests.');
   }
   const tmp = mkdtempSync(join(tmpdir(), 'signalbox-console-'));
   const config = loadConfig({
     SEMAPHORE_ADMIN: ADMIN.login, SEMAPHORE_ADMIN_PASSWORD: ADMIN.password, SEMAPHORE_ADMIN_NAME: ADMIN.name,
-    SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'),
+    SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'), ...env,
   });
   config.db = { dialect: 'sqlite', host: join(tmp, 'console.sqlite') };
   const deps = await boot(config, () => {});

@@ -41,7 +41,6 @@ for (const dialect of DIALECTS) {
           { value_source: 'header', key: 'X-GitHub-Event', variable: 'EVENT' },
           { value_source: 'body', key: 'head_commit.message', variable: 'message', variable_type: 'task' },
           { value_source: 'body', key: 'head_commit.id', variable: 'commit_hash', variable_type: 'task' },
-          { value_source: 'body', key: 'commits.[0].author.name', variable: 'limit', variable_type: 'task' },
         ],
       });
       const body = JSON.stringify(PUSH);
@@ -52,7 +51,7 @@ for (const dialect of DIALECTS) {
       expect(more).toHaveLength(0);
       expect(task).toMatchObject({ status: 'waiting', integration_id: integration.id, user_id: null, schedule_id: null, message: 'Fix the flux capacitor', commit_hash: 'c0ffee1234' });
       expect(JSON.parse(task!.environment)).toEqual({ REPO: 'acme/app', COMMIT: 'c0ffee1234', REPO_ID: '42', EVENT: 'push' });
-      expect(JSON.parse(task!.params)).toEqual({ debug: true, limit: 'Ada' });
+      expect(JSON.parse(task!.params)).toEqual({ debug: true });
       const deliveries = await listDeliveryRows(server.deps.db, integration.id);
       expect(deliveries.map((d) => [d.matched, d.reason, d.task_id])).toEqual([[1, 'matched', task!.id]]);
       const event = await server.deps.db.selectFrom('event').select(['description', 'integration_id']).where('object_type', '=', 'integration').executeTakeFirstOrThrow();
@@ -123,17 +122,18 @@ for (const dialect of DIALECTS) {
     });
 
     it('extracts the whole body as text and fills task fields from task-type values', async () => {
+      await server.deps.db.updateTable('template').set({ allow_override_branch_in_task: 1 }).where('id', '=', fixture.template.id).execute();
       const { alias } = await hook({ values: [
         { value_source: 'body', body_data_type: 'string', variable: 'PAYLOAD' },
         { value_source: 'body', key: 'ref', variable: 'git_branch', variable_type: 'task' },
-        { value_source: 'body', key: 'head_commit.message', variable: 'commit_message', variable_type: 'task' },
-        { value_source: 'header', key: 'X-Release', variable: 'version', variable_type: 'task' },
+        { value_source: 'body', key: 'head_commit.message', variable: 'message', variable_type: 'task' },
+        { value_source: 'header', key: 'X-Commit', variable: 'commit_hash', variable_type: 'task' },
         { value_source: 'body', key: 'no.such.path', variable: 'ABSENT' },
       ] });
-      expect((await deliver(alias, body, { 'X-Release': '1.4.2' })).status).toBe(204);
+      expect((await deliver(alias, body, { 'X-Commit': 'abc1234' })).status).toBe(204);
       const [task] = await tasks();
       expect(JSON.parse(task!.environment)).toEqual({ PAYLOAD: body });
-      expect(task).toMatchObject({ git_branch: 'refs/heads/main', commit_message: 'Fix the flux capacitor', version: '1.4.2' });
+      expect(task).toMatchObject({ git_branch: 'refs/heads/main', message: 'Fix the flux capacitor', commit_hash: 'abc1234' });
     });
 
     it('resolves a project alias to the searchable integrations of the project and the global alias to all of them', async () => {

@@ -103,8 +103,9 @@ for (const dialect of DIALECTS) {
       const v = await s.call('POST', `${base}/${id}/values`, { name: 'sha', value_source: 'body', body_data_type: 'json', key: 'after', variable: 'SHA' }, admin);
       expect(v.status).toBe(201);
       expect(v.body).toMatchObject({ integration_id: id, variable: 'SHA', variable_type: 'environment' });
-      expect((await s.call('PUT', `${base}/${id}/values/${v.body.id}`, { ...v.body, variable_type: 'task' }, admin)).status).toBe(204);
-      expect((await s.call('GET', `${base}/${id}/values`, undefined, admin)).body).toMatchObject([{ variable_type: 'task' }]);
+      expect((await s.call('PUT', `${base}/${id}/values/${v.body.id}`, { ...v.body, variable_type: 'task' }, admin)).status).toBe(400);
+      expect((await s.call('PUT', `${base}/${id}/values/${v.body.id}`, { ...v.body, variable: 'commit_hash', variable_type: 'task' }, admin)).status).toBe(204);
+      expect((await s.call('GET', `${base}/${id}/values`, undefined, admin)).body).toMatchObject([{ variable: 'commit_hash', variable_type: 'task' }]);
       expect((await s.call('DELETE', `${base}/${id}/values/${v.body.id}`, undefined, admin)).status).toBe(204);
       expect((await s.call('DELETE', `${base}/${id}/values/${v.body.id}`, undefined, admin)).status).toBe(404);
     });

@@ -52,9 +52,16 @@ describe('configuration', () => {
     ['SEMAPHORE_PROCESS_UID', 'nobody'],
     ['SEMAPHORE_PROCESS_GID', '-5'],
     ['SEMAPHORE_PROCESS_CHROOT', 'relative/root'],
+    ['SEMAPHORE_TRUSTED_PROXIES', '10.0.0.0/8, proxy.local'],
+    ['SEMAPHORE_TRUSTED_PROXIES', '10.0.0.0/33'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+  });
+
+  it('reads SEMAPHORE_TRUSTED_PROXIES as a list of addresses and CIDRs, empty by default', () => {
+    expect(loadConfig({}).trusted_proxies).toEqual([]);
+    expect(loadConfig({ SEMAPHORE_TRUSTED_PROXIES: '10.0.0.0/8, ::1 192.168.1.2' }).trusted_proxies).toEqual(['10.0.0.0/8', '::1', '192.168.1.2']);
   });
 });
 

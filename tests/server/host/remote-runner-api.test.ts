@@ -38,7 +38,7 @@ describe('console pointed at a remote runner API (SIGNALBOX_API_URL)', () => {
     });
     expect(login.status).toBe(204);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    const created = await fetch(`${base}/api/projects`, { method: 'POST', headers: { cookie }, body: JSON.stringify({ name: 'Remote' }) });
+    const created = await fetch(`${base}/api/projects`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Remote' }) });
     expect(created.status).toBe(201);
 
     const onRunner = await runner.deps.db.selectFrom('project').select('name').execute();

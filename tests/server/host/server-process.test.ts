@@ -1,35 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitOf, startServerProcess as startServer } from '../../support/raw-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-/** Starts `signalbox server` on a free-ish port and resolves once it says it is listening. */
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['src/server/cli/main.ts', 'server'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SEMAPHORE_PORT: `:${port}`, SEMAPHORE_INTERFACE: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (d: Buffer) => {
-      output += d;
-      if (output.includes('listening on')) resolve({ child, port });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
 
 describe('signalbox server process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'signalbox-process-'));
@@ -44,17 +21,17 @@ describe('signalbox server process', () => {
     const base = `http://127.0.0.1:${first.port}`;
     const ping = await fetch(`${base}/api/ping`);
     expect(await ping.text()).toBe('pong');
-    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
+    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
     expect(login.status).toBe(204);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    expect((await fetch(`${base}/api/projects`, { method: 'POST', headers: { cookie }, body: JSON.stringify({ name: 'Kept' }) })).status).toBe(201);
+    expect((await fetch(`${base}/api/projects`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Kept' }) })).status).toBe(201);
 
     const exited = exitOf(first.child);
     first.child.kill('SIGTERM');
     expect(await exited).toBe(0);
 
     const second = await startServer(env);
-    const again = await fetch(`http://127.0.0.1:${second.port}/api/auth/login`, { method: 'POST', body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
+    const again = await fetch(`http://127.0.0.1:${second.port}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'process-pass-1' }) });
     const cookie2 = again.headers.get('set-cookie')!.split(';')[0]!;
     const projects = await (await fetch(`http://127.0.0.1:${second.port}/api/projects`, { headers: { cookie: cookie2 } })).json();
     expect(projects.map((p: { name: string }) => p.name)).toEqual(['Kept']);

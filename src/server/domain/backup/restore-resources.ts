@@ -1,3 +1,4 @@
+import { repoPathProblem } from '../shared/repo-path.ts';
 import { badRequest } from '../../http/errors.ts';
 import { now, toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -53,7 +54,8 @@ export async function restoreResources(ctx: RestoreContext, backup: Backup): Pro
     await log('repository', row.id, `Repository ${row.git_url} created`);
   }
   for (const [i, inv] of (backup.inventories ?? []).entries()) {
-    if (inv.type === 'file' && (inv.inventory ?? '').split(/[\\/]/).includes('..')) throw badRequest(`inventories[${i}]: the inventory file must stay inside the repository`);
+    const fileProblem = inv.type === 'file' ? repoPathProblem((inv.inventory ?? '').trim()) : null;
+    if (fileProblem) throw badRequest(`inventories[${i}]: the inventory file ${fileProblem}`);
     const row = await tx.insertInto('inventory').values({
       project_id: projectId, name: inv.name, type: inv.type, inventory: inv.inventory ?? '', ssh_key_id: idOf(ids.keys, inv.ssh_key),
       become_key_id: idOf(ids.keys, inv.become_key), repository_id: idOf(ids.repositories, inv.repository), holder_id: null,

@@ -19,7 +19,8 @@ export type EventScope = { projectId: number } | { viewer: { id: number; admin: 
 
 /**
  * Events newest first. Outside a project, admins see every event; others see their projects'
- * events plus the project-less ones (reference §9.4).
+ * events and the project-less events they made or that are about them — not other users'
+ * (Semaphore shows every project-less event to everyone, reference §9.4).
  * @example await listEvents(db, { projectId: 3 }, 200);
  */
 export async function listEvents(db: Db, scope: EventScope, limit?: number): Promise<EventView[]> {
@@ -36,8 +37,11 @@ export async function listEvents(db: Db, scope: EventScope, limit?: number): Pro
   } else if (!scope.viewer.admin) {
     const viewerId = scope.viewer.id;
     query = query.where((eb) => eb.or([
-      eb('event.project_id', 'is', null),
       eb('event.project_id', 'in', eb.selectFrom('project_user').select('project_user.project_id').where('project_user.user_id', '=', viewerId)),
+      eb.and([eb('event.project_id', 'is', null), eb.or([
+        eb('event.user_id', '=', viewerId),
+        eb.and([eb('event.object_type', '=', 'user'), eb('event.object_id', '=', viewerId)]),
+      ])]),
     ]));
   }
   if (limit) query = query.limit(limit);

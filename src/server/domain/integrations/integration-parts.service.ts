@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { Actor } from '../project-resource.ts';
+import { TASK_FIELDS } from '../../integrations/extract-values.ts';
 import type { ExtractValueInput, ExtractValueRow, IntegrationRow, MatcherInput, MatcherRow } from './integration.ts';
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';
@@ -45,6 +46,9 @@ export function extractValueValues(input: ExtractValueInput, current?: ExtractVa
   if (merged.variable_type === undefined) merged.variable_type = 'environment';
   if (blank(merged.variable_type)) throw badRequest('Variable Type is required');
   if (blank(merged.variable)) throw badRequest('Variable is required');
+  if (merged.variable_type === 'task' && !(TASK_FIELDS as readonly string[]).includes(merged.variable!.trim())) {
+    throw badRequest(`variable: a task value may set only ${TASK_FIELDS.join(', ')}`);
+  }
   return {
     name: merged.name!.trim(), value_source: merged.value_source!, body_data_type: isBody ? merged.body_data_type! : '',
     key: (merged.key ?? '').trim(), variable: merged.variable!.trim(), variable_type: merged.variable_type!,

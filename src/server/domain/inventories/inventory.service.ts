@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/database.ts';
+import { checkRepoPath } from '../shared/repo-path.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { ListOrder } from '../../http/list-order.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -34,18 +35,13 @@ export function listInventories(db: Db, projectId: number, order: ListOrder<'nam
   return query.orderBy(order.column, order.direction).orderBy('id').execute();
 }
 
-/** Rejects file paths that climb out of the repository with `..`. */
-function assertInsideRepository(path: string): void {
-  if (path.split(/[\\/]+/).includes('..')) throw badRequest('inventory: the file path must not leave the repository (no "..")');
-}
-
 async function validInventoryValues(tx: Tx, projectId: number, input: InventoryInput, unknownTypeMessage: string) {
   if (!(INVENTORY_TYPES as readonly string[]).includes(input.type)) throw badRequest(unknownTypeMessage);
   const type = input.type as InventoryType;
   const inventory = (input.inventory ?? '').trim();
   if (type === 'file') {
     if (!inventory) throw badRequest('inventory: path required for a file inventory');
-    assertInsideRepository(inventory);
+    checkRepoPath(inventory, 'inventory');
   }
   if (input.ssh_key_id == null) throw badRequest('ssh_key_id: required; choose the user credentials key');
   await assertProjectKey(tx, projectId, input.ssh_key_id, 'ssh_key_id');

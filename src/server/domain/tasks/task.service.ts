@@ -6,22 +6,26 @@ import { isFinished, setTaskStatus } from '../../engine/task-status.ts';
 import { parseObject } from '../../engine/run/task-details.ts';
 import { surveyVarsOf } from '../../engine/apps/extra-vars.ts';
 import type { TaskInput } from './task.ts';
+import { checkCommitHash, checkGitBranch } from './git-refs.ts';
 
 const TERRAFORM_APPS = ['terraform', 'tofu'];
 
 /**
- * Validates a run request against its template and queues it: survey answers (required, int),
- * overrides only where the template allows them (arguments, branch, inventory, limit/tags/
- * skip-tags, auto_approve), survey secrets kept in memory only.
- * @example const task = await createTask(deps, project, user, { template_id: 3, message: 'hi' });
+ * Validates a run request against its template and queues it: survey answers (required, int,
+ * enum), overrides only where the template allows them (arguments, branch, inventory, limit/
+ * tags/skip-tags, auto_approve), survey secrets kept in memory only. A caller who may not
+ * manage the project's resources passes only the template's survey variables: free extra vars
+ * (`ansible_python_interpreter`, `ansible_ssh_common_args` …) run commands on the server.
+ * @example const task = await createTask(deps, project, user, { template_id: 3, message: 'hi' }, { freeVariables: true });
  */
-export async function createTask(deps: Deps, project: ProjectRow, user: UserRow, input: TaskInput): Promise<TaskRow> {
+export async function createTask(deps: Deps, project: ProjectRow, user: UserRow, input: TaskInput, caller: { freeVariables: boolean }): Promise<TaskRow> {
   const template = await findTemplate(deps, project.id, input);
   const templateParams = parseObject(template.task_params);
   const environment = parseJsonObject(input.environment, 'environment');
   const secretValues = parseJsonObject(input.secret, 'secret');
   const secret: Record<string, string> = {};
   for (const [k, v] of Object.entries(secretValues)) secret[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  if (!caller.freeVariables) refuseUndeclaredVariables(template, { environment, secret });
   validateSurvey(template, environment, secret);
 
   let args: string | null = null;
@@ -33,10 +37,8 @@ export async function createTask(deps: Deps, project: ProjectRow, user: UserRow,
     }
     args = input.arguments;
   }
-  const gitBranch = template.allow_override_branch_in_task && input.git_branch ? input.git_branch.trim() : null;
-  if (gitBranch && (!/^[\w./-]+$/.test(gitBranch) || gitBranch.startsWith('-'))) throw badRequest('git_branch: not a valid branch name');
-  const commitHash = input.commit_hash?.trim() || null;
-  if (commitHash && !/^[0-9a-f]{4,64}$/i.test(commitHash)) throw badRequest('commit_hash: must be a hexadecimal commit id');
+  const gitBranch = template.allow_override_branch_in_task && input.git_branch?.trim() ? checkGitBranch(input.git_branch) : null;
+  const commitHash = input.commit_hash?.trim() ? checkCommitHash(input.commit_hash) : null;
 
   let inventoryId: number | null = null;
   if (input.inventory_id && templateParams.allow_override_inventory) {
@@ -79,7 +81,7 @@ function parseJsonObject(value: TaskInput['environment'], field: string): Record
   throw badRequest(`${field}: must be a JSON object`);
 }
 
-/** Survey rules of seed 001 §5: required answers present, int answers digits only. */
+/** Survey rules of seed 001 §5: required answers present, int answers digits only, enum answers one of the values. */
 function validateSurvey(template: TemplateRow, environment: Record<string, unknown>, secret: Record<string, string>): void {
   for (const v of surveyVarsOf(template.survey_vars)) {
     const raw = v.type === 'secret' ? secret[v.name] ?? environment[v.name] : environment[v.name];
@@ -87,6 +89,17 @@ function validateSurvey(template: TemplateRow, environment: Record<string, unkno
     const label = v.title || v.name;
     if (v.required && text === '') throw badRequest(`${label} is required`);
     if (v.type === 'int' && text !== '' && !/^\d+$/.test(text)) throw badRequest(`${label} must be an integer`);
+    const allowed = v.type === 'enum' ? (v.values ?? []).map((option) => option?.value ?? '') : null;
+    if (allowed && text !== '' && !allowed.includes(text)) throw badRequest(`${label} must be one of: ${allowed.join(', ')}`);
+  }
+}
+
+/** 400 for any `environment` or `secret` key that is not one of the template's survey variables. */
+function refuseUndeclaredVariables(template: TemplateRow, given: Record<'environment' | 'secret', Record<string, unknown>>): void {
+  const declared = new Set(surveyVarsOf(template.survey_vars).map((v) => v.name));
+  for (const [field, values] of Object.entries(given)) {
+    const stray = Object.keys(values).find((key) => !declared.has(key));
+    if (stray !== undefined) throw badRequest(`${field}: "${stray}" is not a survey variable of this template`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../../db/database.ts';
 import type { Config } from '../../config/config.ts';
 import type { TemplateRow } from '../../db/schema.ts';
+import { checkRepoPath } from '../shared/repo-path.ts';
 import { badRequest } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
@@ -39,6 +40,7 @@ export async function validateTemplate(
   const type = rawType === 'task' ? '' : rawType;
   const playbook = ((pick('playbook', '') as string | null | undefined) ?? '').trim();
   if (!playbook && !TERRAFORM_APPS.has(app)) throw badRequest('Playbook filename is required');
+  if (playbook) checkRepoPath(playbook, 'playbook');
 
   const inventoryId = pick('inventory_id', null) as number | null | undefined ?? null;
   const repositoryId = pick('repository_id', null) as number | null | undefined ?? null;
@@ -133,6 +135,6 @@ function normaliseWorkingDirectory(app: string, dir: string | null | undefined, 
     if (!sent) return null;
     throw badRequest('working_directory: only ansible templates have a working directory');
   }
-  if (value.startsWith('/') || value.split(/[\\/]/).includes('..')) throw badRequest('working_directory: must stay inside the repository');
+  checkRepoPath(value, 'working_directory');
   return value;
 }

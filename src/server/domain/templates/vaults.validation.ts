@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/database.ts';
+import { checkRepoPath } from '../shared/repo-path.ts';
 import { badRequest } from '../../http/errors.ts';
 import { requireInProject } from '../shared/project-refs.ts';
 import type { VaultInput } from './template.ts';
@@ -36,6 +37,7 @@ export async function validateVaults(db: Db | Tx, projectId: number, vaults: Vau
       const script = vault.script?.trim() ?? '';
       if (!script) throw badRequest(`${at}: Vault script is required`);
       if (!/-client(\.[^/\\.]+)?$/.test(script)) throw badRequest(`${at}: Vault script name must end with -client (optionally followed by an extension)`);
+      checkRepoPath(script, `${at}.script`);
       result.push({ id: vault.id, name, type, vault_key_id: null, script });
     }
   }

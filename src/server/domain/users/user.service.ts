@@ -86,7 +86,7 @@ async function assertLoginFree(tx: Tx, username: string, email: string, exceptId
   if (other.length) throw badRequest(`email: "${email}" is already used by another user`);
 }
 
-/** Project-less events name users by id only: every signed-in user can read them. */
+/** Project-less events name users by id only; the actor and the user concerned see them. */
 function recordUserEvent(tx: Tx, actorId: number | null, userId: number, what: string): Promise<void> {
   return recordEvent(tx, { projectId: null, userId: actorId, objectType: 'user', objectId: userId, description: `User ID ${userId} ${what}` });
 }

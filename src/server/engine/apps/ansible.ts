@@ -1,4 +1,4 @@
-import { join, dirname, isAbsolute } from 'node:path';
+import { join, dirname } from 'node:path';
 import type { App, AppContext } from './app.ts';
 import { listParam, parseArgList, taskArgsOf } from './app.ts';
 import { buildTaskEnv } from './task-env.ts';
@@ -63,7 +63,7 @@ export function buildAnsibleCommand(ctx: AppContext, baseEnv: Record<string, str
 
   for (const vault of details.vaults) {
     if (vault.type === 'script') {
-      args.push(`--vault-id=${vault.name}@${isAbsolute(vault.script) ? vault.script : join(ctx.repoDir, vault.script)}`);
+      args.push(`--vault-id=${vault.name}@${join(ctx.repoDir, vault.script)}`);
     } else {
       args.push(`--vault-id=${vault.name}@${files.write('vault', vault.password)}`);
     }
@@ -80,7 +80,7 @@ export function buildAnsibleCommand(ctx: AppContext, baseEnv: Record<string, str
   if (tags.length) args.push(`--tags=${tags.join(',')}`);
   if (skipTags.length) args.push(`--skip-tags=${skipTags.join(',')}`);
   args.push(...taskArgsOf(details));
-  args.push(details.task.playbook || details.template.playbook);
+  args.push('--', details.task.playbook || details.template.playbook);
   return { args, env };
 }
 
@@ -100,10 +100,8 @@ function inventoryPath(ctx: AppContext): string {
     case 'static-yaml':
       return ctx.files.writeAt(`${base}.yml`, inventory.inventory);
     case 'file': {
-      const root = ctx.inventoryRepoDir ?? ctx.repoDir;
-      const path = inventory.inventory.trim();
-      if (path.split(/[\\/]/).includes('..')) throw new Error('inventory path must stay inside the repository');
-      return isAbsolute(path) && !ctx.inventoryRepoDir ? path : join(root, path);
+      // a relative path inside the checkout: refuseEscapingPaths checked it before the run
+      return join(ctx.inventoryRepoDir ?? ctx.repoDir, inventory.inventory.trim());
     }
     default:
       throw new Error(`inventory type ${inventory.type} cannot be used with ansible`);

@@ -7,6 +7,8 @@ export interface SurveyVar {
   type?: string;
   target?: string;
   required?: boolean;
+  /** the choices of an `enum` variable */
+  values?: ({ name?: string | null; value?: string | null } | null)[] | null;
 }
 
 /** The template's survey variables (JSON column), tolerating junk. */

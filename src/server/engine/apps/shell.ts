@@ -12,6 +12,8 @@ const COMMANDS: Record<string, { command: string; args: string[] }> = {
   pulumi: { command: 'pulumi', args: [] },
 };
 
+const END_OF_OPTIONS = new Set(['bash', 'python']);
+
 /**
  * bash, python, powershell, pulumi and custom apps (reference §5.8): the script, template
  * arguments, `name=value` for each extra variable (objects as JSON), then task arguments.
@@ -34,6 +36,8 @@ export function shellApp(appId: string): App {
 export function buildShellCommand(appId: string, ctx: AppContext): { command: string; args: string[] } {
   const base = COMMANDS[appId] ?? { command: appId, args: [] };
   const args = [...(ctx.appPath ? ctx.appArgs : [...base.args, ...ctx.appArgs])];
+  // bash and python read `--` as the end of their own options: the script name is never one
+  if (!ctx.appPath && END_OF_OPTIONS.has(appId)) args.push('--');
   args.push(ctx.details.task.playbook || ctx.details.template.playbook);
   args.push(...parseArgList(ctx.details.template.arguments));
   for (const [name, value] of Object.entries(ctx.vars.extraVars)) {

@@ -46,6 +46,7 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
     input.log(`Using local repository ${repository.git_url}`);
     return { dir: repository.git_url, ...(await readCommit(repository.git_url, input.user)) };
   }
+  refuseOptionLikeRefs(input.branch, input.commitHash);
   const env = { ...input.baseEnv, ...gitCredentialEnv(input.key, input.files, input.sshConfigPath) };
   const url = gitUrlWithLogin(repository.git_url, input.key);
   const dir = join(input.tmpPath, input.dirName);
@@ -55,9 +56,10 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
     giveToTaskUser(dir, user);
     input.log(`Updating repository ${repository.git_url}`);
     try {
-      await input.exec('git', ['remote', 'set-url', 'origin', url], dir, env);
-      await input.exec('git', ['fetch', '--prune', 'origin', input.branch], dir, env);
-      await input.exec('git', ['checkout', '-f', '-B', input.branch, 'FETCH_HEAD'], dir, env);
+      await input.exec('git', ['remote', 'set-url', '--end-of-options', 'origin', url], dir, env);
+      await input.exec('git', ['fetch', '--prune', '--end-of-options', 'origin', input.branch], dir, env);
+      // checkout has no --end-of-options (git 2.39): the branch is -B's value, `--` ends the refs
+      await input.exec('git', ['checkout', '-f', '-B', input.branch, 'FETCH_HEAD', '--'], dir, env);
       await input.exec('git', ['submodule', 'update', '--init', '--recursive'], dir, env);
       updated = true;
     } catch {
@@ -70,12 +72,21 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
     mkdirSync(dir, { mode: 0o700 });
     giveToTaskUser(dir, user);
     input.log(`Cloning repository ${repository.git_url}`);
-    await input.exec('git', ['clone', '--recursive', '--branch', input.branch, url, input.dirName], input.tmpPath, env);
+    await input.exec('git', ['clone', '--recursive', '--branch', input.branch, '--end-of-options', url, input.dirName], input.tmpPath, env);
   }
   if (input.commitHash) {
-    await input.exec('git', ['checkout', '-f', input.commitHash], dir, env);
+    await input.exec('git', ['checkout', '-f', input.commitHash, '--'], dir, env);
   }
   return { dir, ...(await readCommit(dir, user)) };
+}
+
+/**
+ * Checked again at run time, whatever path queued the task: a branch or commit that git would
+ * read as an option (`--upload-pack=…`) never reaches its command line.
+ */
+function refuseOptionLikeRefs(branch: string, commitHash: string | null | undefined): void {
+  if (branch.replace(/^refs\/heads\//, '').startsWith('-') || branch.startsWith('-')) throw new Error(`refusing branch name ${JSON.stringify(branch)}`);
+  if (commitHash && !/^[0-9a-f]{4,64}$/i.test(commitHash)) throw new Error(`refusing commit ${JSON.stringify(commitHash)}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { refuseEscapingPaths } from './run-paths.ts';
 import type { Deps } from '../../deps.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { TaskOutputWriter } from '../output/task-output-writer.ts';
@@ -135,6 +136,7 @@ export class LocalJob {
   async #runApp(details: TaskDetails, taskDir: string): Promise<AppOutcome> {
     const deps = this.#deps;
     const { template, task } = details;
+    refuseEscapingPaths(details);
     const gitEnv = gitProcessEnv(deps.config);
     const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env });
     let repoDir = taskDir;

@@ -67,6 +67,22 @@ for (const dialect of DIALECTS) {
       expect(await snapshotDatabase(s.deps.db)).toEqual(before);
     });
 
+    it('answers hostile path segments (broken escapes, traversal, huge and exotic numbers) with 4xx on every route, changing nothing', async () => {
+      const before = await snapshotDatabase(s.deps.db);
+      const failures: string[] = [];
+      const hostile = ['%', '%E0%A4%A', '%00', '..%2f..%2f1', '99999999999999999999999999', '1e3', '0x10', 'Infinity', '%20%201'];
+      for (const r of idRoutes()) {
+        for (const name of r.params) {
+          for (const bad of hostile) {
+            const res = await s.call(r.method, fillPath(w, ids, r.path, name, bad), r.method === 'GET' || r.method === 'DELETE' ? undefined : {}, w.auth.admin);
+            if (res.status < 400 || res.status >= 500) failures.push(`${r.method} ${r.path} :${name}=${bad} → ${res.status}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(await snapshotDatabase(s.deps.db)).toEqual(before);
+    });
+
     it('answers missing and out-of-range ids with an empty 404 on every GET and DELETE, changing nothing', async () => {
       const before = await snapshotDatabase(s.deps.db);
       const failures: string[] = [];

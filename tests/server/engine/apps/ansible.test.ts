@@ -53,7 +53,7 @@ describe('ansible-playbook command line', () => {
     expect(args[13]).toBe('--extra-vars');
     expect(args[14]).toMatch(/^@\//);
     expect(at('--timeout=5')).toBeLessThan(at('--limit=web1'));
-    expect(args.slice(-6)).toEqual(['--timeout=5', '--limit=web1', '--tags=deploy', '--skip-tags=slow', '--forks=2', 'site.yml']);
+    expect(args.slice(-7)).toEqual(['--timeout=5', '--limit=web1', '--tags=deploy', '--skip-tags=slow', '--forks=2', '--', 'site.yml']);
   });
 
   it('keeps every password off the command line, in 0600 files removed after the run', () => {
