@@ -30,6 +30,9 @@ import { backupRoutes } from './api/backup.routes.ts';
 import { restoreRoutes } from './api/restore.routes.ts';
 import { tasksRoutes } from './api/tasks.routes.ts';
 import { activeTasksRoutes } from './api/active-tasks.routes.ts';
+import { globalRunnerTagsRoutes, projectRunnerTagsRoutes } from './api/runner-tags.routes.ts';
+import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
+import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -40,8 +43,11 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
  */
 export function createApi(deps: Deps): Hono<AppEnv> {
   const api = new Hono<AppEnv>({ strict: false });
+  // known once every route is mounted (below); read by `/api/info`
+  let premiumFeatures: PremiumFeatures | undefined;
   api.use('*', async function provideDeps(c, next) {
     c.set('deps', deps);
+    c.set('premiumFeatures', premiumFeatures!);
     await next();
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
@@ -77,8 +83,12 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/stats', statsRoutes);
   secured.route('/project/:project_id/backup', backupRoutes);
   secured.route('/project/:project_id', tasksRoutes);
+  secured.route('/project/:project_id/runner_tags', projectRunnerTagsRoutes);
+  secured.route('/project/:project_id/secret_storages', secretStoragesRoutes);
   secured.route('/tasks', activeTasksRoutes);
+  secured.route('/runner_tags', globalRunnerTagsRoutes);
   api.route('/api', secured);
+  premiumFeatures = servedFeatures(api.routes);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));
   api.onError(handleError);
