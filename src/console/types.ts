@@ -3,6 +3,12 @@ export interface Project { id: number; name: string; alert: boolean; alert_chat:
 export interface User { id: number; name: string; username: string; email: string; admin: boolean; can_create_project?: boolean }
 export interface ProjectRole { role: string; permissions: number }
 export interface SystemInfo { version: string; use_remote_runner: boolean }
+/** A task of the global pool (`GET /api/tasks`): queued or running, in any project. */
+export interface PoolTask {
+  task_id: number; project_id: number; project_name: string; username: string;
+  runner_id: number | null; runner_name: string | null; status: string; location: 'queue' | 'running';
+}
+
 export interface Task {
   id: number; project_id: number; template_id: number; status: string; message?: string; commit_message?: string;
   version?: string | null; user_id?: number | null; integration_id?: number | null; user_name?: string; username?: string;

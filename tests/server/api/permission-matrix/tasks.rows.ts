@@ -28,4 +28,5 @@ export const TASKS_MATRIX: MatrixRow[] = [
     expect: { ...projectRead(401), admin: 204 },
   },
   { route: 'GET /api/tasks', path: () => '/api/tasks', expect: { ...adminOnly(200, 403), anonymous: 401 } },
+  { route: 'DELETE /api/tasks/{waiting task}', setup, path: (_, __, ids) => `/api/tasks/${ids.waitingTask}`, expect: { ...adminOnly(204, 403), anonymous: 401 } },
 ];
