@@ -32,6 +32,7 @@ import { tasksRoutes } from './api/tasks.routes.ts';
 import { activeTasksRoutes } from './api/active-tasks.routes.ts';
 import { globalRunnerTagsRoutes, projectRunnerTagsRoutes } from './api/runner-tags.routes.ts';
 import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
+import { taskSummaryRoutes } from './api/task-summary.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
@@ -83,6 +84,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/stats', statsRoutes);
   secured.route('/project/:project_id/backup', backupRoutes);
   secured.route('/project/:project_id', tasksRoutes);
+  secured.route('/project/:project_id', taskSummaryRoutes);
   secured.route('/project/:project_id/runner_tags', projectRunnerTagsRoutes);
   secured.route('/project/:project_id/secret_storages', secretStoragesRoutes);
   secured.route('/tasks', activeTasksRoutes);

@@ -12,6 +12,7 @@ import { mergeRunVariables, surveyVarsOf } from '../apps/extra-vars.ts';
 import { prepareRepository } from '../git/prepare-repository.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
+import { TaskSummaryRecorder } from '../summary/task-summary-recorder.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
 const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
@@ -36,6 +37,7 @@ export class LocalJob {
   readonly #secret: Record<string, string>;
   readonly #out: TaskOutputWriter;
   readonly #files: SecretFiles;
+  readonly #summary: TaskSummaryRecorder;
   #process: RunningProcess | null = null;
   #stopRequested = false;
   #timedOut = false;
@@ -46,6 +48,7 @@ export class LocalJob {
     this.task = task;
     this.#secret = secret;
     this.#out = new TaskOutputWriter(deps, task);
+    this.#summary = new TaskSummaryRecorder(deps.db, task, () => this.#out.flush());
     this.#files = new SecretFiles(join(deps.config.tmp_path, `secrets_${task.id}`));
   }
 
@@ -64,6 +67,7 @@ export class LocalJob {
   }
 
   log(line: string): void {
+    this.#summary.line(line);
     this.#out.write(line);
   }
 
@@ -75,8 +79,10 @@ export class LocalJob {
     let timer: NodeJS.Timeout | null = null;
     // Whatever happens below, the task must leave its active status and its files must go.
     try {
+      this.#summary.beginStage('init');
       this.log(`Started: ${this.task.id}`);
       const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task);
+      if ((details.template.app || 'ansible') === 'ansible') this.#summary.readAnsible();
       this.log(`Run TaskRunner with template: ${details.template.name}`);
       assertSecretsPresent(details, this.#secret);
       if (!(await setTaskStatus(this.#deps, this.task.id, 'running'))) throw new StopRequested();
@@ -109,6 +115,7 @@ export class LocalJob {
       this.#files.removeAll();
       rmSync(taskDir, { recursive: true, force: true });
       rmSync(join(config.tmp_path, `secrets_${this.task.id}`), { recursive: true, force: true });
+      await this.#summary.close();
       await this.#out.close();
     }
     const ended = await setTaskStatus(this.#deps, this.task.id, final);
@@ -150,6 +157,7 @@ export class LocalJob {
       files: this.#files, appPath: options.path, appArgs: options.args,
       log: (line) => this.log(line),
       exec: (spec) => this.#exec(spec),
+      beginStage: (type) => this.#summary.beginStage(type),
       setStatus: async (to) => Boolean(await setTaskStatus(deps, task.id, to)),
       waitForDecision: () => this.#waitForDecision(),
     };
@@ -166,6 +174,7 @@ export class LocalJob {
     const sink = {
       write: (line: string, time: string) => {
         spec.onLine?.(line);
+        this.#summary.line(line);
         return out.write(line, time);
       },
       drained: () => out.drained(),
