@@ -4,25 +4,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { createGitRepo } from '../../support/git-repo.ts';
-
-// localhost runs every task; the second host refuses SSH (port 1), so it is unreachable at once
-const INVENTORY = 'localhost ansible_connection=local\nunreachable-host ansible_host=127.0.0.1 ansible_port=1 ansible_user=nobody ansible_ssh_common_args="-o ConnectTimeout=5 -o StrictHostKeyChecking=no"';
-
-const PLAYBOOK = `- hosts: all
-  gather_facts: false
-  tasks:
-    - name: check the connection
-      ping:
-    - name: a failure that is ignored
-      command: /bin/false
-      ignore_errors: true
-    - name: break on purpose
-      fail:
-        msg: "disk is full on {{ inventory_hostname }}"
-    - name: never reached
-      debug:
-        msg: after
-`;
+import { SUMMARY_INVENTORY, SUMMARY_PLAYBOOK } from '../../support/ansible-summary-playbook.ts';
 
 for (const dialect of DIALECTS) {
   describe(`task summary of a real ansible-playbook run (${dialect})`, () => {
@@ -37,8 +19,8 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       e = await startEngineServer(dialect);
-      const repo = createGitRepo(join(e.s.tmp, 'repo'), { 'site.yml': PLAYBOOK }, 'Add playbook');
-      const fx = await insertProjectWithTemplate(e.s.deps.db, { ownerId: 1, gitUrl: `file://${repo.path}`, inventory: INVENTORY });
+      const repo = createGitRepo(join(e.s.tmp, 'repo'), { 'site.yml': SUMMARY_PLAYBOOK }, 'Add playbook');
+      const fx = await insertProjectWithTemplate(e.s.deps.db, { ownerId: 1, gitUrl: `file://${repo.path}`, inventory: SUMMARY_INVENTORY });
       const tpl = await insertTemplate(e.s.deps.db, fx.project.id, {
         name: 'Summary', app: 'ansible', playbook: 'site.yml', repository_id: fx.repository.id, inventory_id: fx.inventory.id, environment_id: fx.environment.id,
       });
@@ -53,12 +35,13 @@ for (const dialect of DIALECTS) {
     it('stores one host row per PLAY RECAP line with its counts', async () => {
       const log = await taskLog(e.s.deps.db, taskId);
       const recap = log.map((l) => l.replace(/\x1b\[[0-9;]*m/g, '')).filter((l) => /^\S+\s+: ok=/.test(l));
-      expect(recap).toHaveLength(2);
+      expect(recap).toHaveLength(3);
       const hosts = await get('/ansible/hosts');
-      expect(hosts.map((h: { host: string }) => h.host).sort()).toEqual(['localhost', 'unreachable-host']);
+      expect(hosts.map((h: { host: string }) => h.host).sort()).toEqual(['calm-host', 'localhost', 'unreachable-host']);
       const byName = Object.fromEntries(hosts.map((h: { host: string }) => [h.host, h]));
       // localhost: ping ok, the ignored command counts ok (and changed) and ignored, then the failure
       expect(byName.localhost).toMatchObject({ task_id: taskId, ok: 2, changed: 1, unreachable: 0, failed: 1, skipped: 0, rescued: 0, ignored: 1 });
+      expect(byName['calm-host']).toMatchObject({ ok: 2, changed: 0, unreachable: 0, failed: 0, skipped: 2, ignored: 0 });
       expect(byName['unreachable-host']).toMatchObject({ task_id: taskId, ok: 0, unreachable: 1, failed: 0 });
       for (const line of recap) {
         const host = byName[line.split(/\s+/)[0]!];
