@@ -3,6 +3,27 @@ export interface Project { id: number; name: string; alert: boolean; alert_chat:
 export interface User { id: number; name: string; username: string; email: string; admin: boolean; can_create_project?: boolean }
 export interface ProjectRole { role: string; permissions: number }
 export interface SystemInfo { version: string; use_remote_runner: boolean }
+/** One stage of a task's run (`GET .../tasks/{id}/stages`). */
+export interface TaskStage {
+  id: number; task_id: number; type: string; start: string | null; end: string | null;
+  start_output_id: number | null; end_output_id: number | null; result: unknown;
+}
+
+/** One host's PLAY RECAP counts (`GET .../tasks/{id}/ansible/hosts`). */
+export interface AnsibleTaskHost {
+  id: number; task_id: number; host: string; ok: number; changed: number; unreachable: number;
+  failed: number; skipped: number; rescued: number; ignored: number;
+}
+
+/** A failed or unreachable Ansible task (`GET .../tasks/{id}/ansible/errors`). */
+export interface AnsibleTaskError { id: number; task_id: number; host: string; task: string; error: string }
+
+/** A task of the global pool (`GET /api/tasks`): queued or running, in any project. */
+export interface PoolTask {
+  task_id: number; project_id: number; project_name: string; username: string;
+  runner_id: number | null; runner_name: string | null; status: string; location: 'queue' | 'running';
+}
+
 export interface Task {
   id: number; project_id: number; template_id: number; status: string; message?: string; commit_message?: string;
   version?: string | null; user_id?: number | null; integration_id?: number | null; user_name?: string; username?: string;

@@ -35,6 +35,10 @@ import { terraformStateBackendRoutes } from './api/terraform-state-backend.route
 import { terraformInventoryRoutes } from './api/terraform-inventory.routes.ts';
 import { countRequests, serveMetrics } from './api/metrics.routes.ts';
 import { retentionRoutes } from './api/retention.routes.ts';
+import { globalRunnerTagsRoutes, projectRunnerTagsRoutes } from './api/runner-tags.routes.ts';
+import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
+import { taskSummaryRoutes } from './api/task-summary.routes.ts';
+import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -46,8 +50,11 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
 export function createApi(deps: Deps): Hono<AppEnv> {
   const api = new Hono<AppEnv>({ strict: false });
   if (deps.metrics) api.use('*', countRequests(deps.metrics));
+  // known once every route is mounted (below); read by `/api/info`
+  let premiumFeatures: PremiumFeatures | undefined;
   api.use('*', async function provideDeps(c, next) {
     c.set('deps', deps);
+    c.set('premiumFeatures', premiumFeatures!);
     await next();
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
@@ -87,9 +94,14 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/stats', statsRoutes);
   secured.route('/project/:project_id/backup', backupRoutes);
   secured.route('/project/:project_id', tasksRoutes);
+  secured.route('/project/:project_id', taskSummaryRoutes);
+  secured.route('/project/:project_id/runner_tags', projectRunnerTagsRoutes);
+  secured.route('/project/:project_id/secret_storages', secretStoragesRoutes);
   secured.route('/tasks', activeTasksRoutes);
   secured.route('/retention', retentionRoutes);
+  secured.route('/runner_tags', globalRunnerTagsRoutes);
   api.route('/api', secured);
+  premiumFeatures = servedFeatures(api.routes);
 
   api.all('/api/*', (c) => c.text('Not Found', 404));
   api.onError(handleError);

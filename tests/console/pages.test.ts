@@ -116,4 +116,26 @@ describe('console pages over plain HTTP', () => {
     expect(shown(past.html)).toEqual(ids.slice(40));
     expect(past.html).toContain('Page 3 of 3');
   });
+
+  it('shows the task pool in the seed\'s words: Queue for queued tasks, Local Running for tasks running here', async () => {
+    const fx = await insertScriptProject(server, { 'run.sh': 'echo hi\n' }, 'run.sh', 'Pool template');
+    const task = (status: string) => ({
+      project_id: fx.project.id, template_id: fx.template.id, status, user_id: fx.adminId, playbook: '', environment: '{}',
+      message: '', commit_message: '', params: '{}', created: new Date().toISOString(),
+    });
+    // the running task holds the template's one run slot, so the waiting one stays queued
+    const [running, queued] = (await server.deps.db.insertInto('task').values([task('running'), task('waiting')]).returning('id').execute()).map((r) => r.id);
+    try {
+      const client = createClient(server.url);
+      await client.signIn();
+      const res = await client.get('/tasks');
+      const rowOf = (id: number) => new RegExp(`#${id}</a>[\\s\\S]*?</tr>`).exec(res.html)?.[0] ?? '';
+      expect(rowOf(queued!)).toContain('Queue');
+      expect(rowOf(running!)).toContain('Local Running');
+      expect(rowOf(running!)).toContain(fx.project.name);
+      expect(res.html.indexOf(`#${queued}</a>`)).toBeLessThan(res.html.indexOf(`#${running}</a>`));
+    } finally {
+      await server.deps.db.updateTable('task').set({ status: 'stopped' }).where('id', 'in', [running!, queued!]).execute();
+    }
+  });
 });

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { badRequest } from '../http/errors.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
 import { can } from '../auth/project-scope.ts';
@@ -14,9 +13,10 @@ import { refsHandler } from './resource-refs.route.ts';
 /** `/api/project/:project_id/inventory`. */
 export const inventoryRoutes = new Hono<AppEnv>();
 
+/** `?template_id=` that is no id (the new-template form sends `new`) is ignored, as in Semaphore. */
 inventoryRoutes.get('/', async (c) => {
-  const templateId = c.req.query('template_id');
-  if (templateId && !/^\d{1,15}$/.test(templateId)) throw badRequest('template_id: must be a positive integer');
+  const raw = c.req.query('template_id');
+  const templateId = raw && /^\d{1,15}$/.test(raw) ? raw : undefined;
   const rows = await listInventories(c.var.deps.db, c.var.project.id, readListOrder(c, ['name', 'type'], 'name'), {
     app: c.req.query('app') || undefined,
     templateId: templateId ? Number(templateId) : undefined,

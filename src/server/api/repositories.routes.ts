@@ -9,6 +9,7 @@ import { assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource
 import { repositoryInputSchema, repositoryRowToRepository } from '../domain/repositories/repository.ts';
 import { createRepository, deleteRepository, listRepositories, updateRepository } from '../domain/repositories/repository.service.ts';
 import { refsHandler } from './resource-refs.route.ts';
+import { listRemoteBranches } from '../domain/repositories/remote-branches.ts';
 
 /** `/api/project/:project_id/repositories`. */
 export const repositoriesRoutes = new Hono<AppEnv>();
@@ -46,4 +47,10 @@ repositoriesRoutes.delete('/:repository_id', can(Permission.ManageResources), as
   const { db, config } = c.var.deps;
   await db.transaction().execute((tx) => deleteRepository(tx, config, actorOf(c), id));
   return c.body(null, 204);
+});
+
+/** The remote's branches, for the branch fields of the template form and the run dialog. */
+repositoriesRoutes.get('/:repository_id/branches', async (c) => {
+  const row = await loadProjectRow(c.var.deps.db, 'repository', c.var.project.id, idParam(c, 'repository_id'));
+  return c.json(await listRemoteBranches(c.var.deps, row));
 });

@@ -18,6 +18,6 @@ systemRoutes.get('/info', authenticate(), async (c) => {
     schedule_timezone: config.schedule_timezone,
     git_client: 'cmd_git',
     auth_methods: {},
-    premium_features: { project_runners: true, terraform_backend: true },
+    premium_features: c.var.premiumFeatures,
   });
 });

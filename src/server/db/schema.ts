@@ -32,6 +32,9 @@ export interface Database {
   integration_delivery: IntegrationDeliveryTable;
   task: TaskTable;
   task_output: TaskOutputTable;
+  task_stage: TaskStageTable;
+  task_ansible_host: TaskAnsibleHostTable;
+  task_ansible_error: TaskAnsibleErrorTable;
   engine_worker: EngineWorkerTable;
   terraform_alias: TerraformAliasTable;
   terraform_state: TerraformStateTable;
@@ -330,6 +333,47 @@ export interface TaskOutputTable {
   output: string;
 }
 
+/** One stage of a task's run (Semaphore's `TaskStage`): init, terraform_plan, running, print_result. */
+export interface TaskStageTable {
+  id: Id;
+  task_id: number;
+  type: string;
+  start: string | null;
+  end: string | null;
+  /** first and last `task_output.id` of the stage, once it ended */
+  start_output_id: number | null;
+  end_output_id: number | null;
+  /** JSON text, or null */
+  result: string | null;
+}
+
+/** One host's line of an Ansible PLAY RECAP. */
+export interface TaskAnsibleHostTable {
+  id: Id;
+  task_id: number;
+  project_id: number;
+  host: string;
+  ok: number;
+  changed: number;
+  unreachable: number;
+  failed: number;
+  skipped: number;
+  rescued: number;
+  ignored: number;
+  created: string;
+}
+
+/** One failed or unreachable Ansible task on one host, with its message. */
+export interface TaskAnsibleErrorTable {
+  id: Id;
+  task_id: number;
+  project_id: number;
+  host: string;
+  task: string;
+  error: string;
+  created: string;
+}
+
 /** A running task engine (`task.locked_by` = its id) and when it last said it was alive. */
 export interface EngineWorkerTable {
   id: string;
@@ -372,4 +416,7 @@ export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 export type ProjectRow = Selectable<ProjectTable>;
 export type TaskRow = Selectable<TaskTable>;
+export type TaskStageRow = Selectable<TaskStageTable>;
+export type TaskAnsibleHostRow = Selectable<TaskAnsibleHostTable>;
+export type TaskAnsibleErrorRow = Selectable<TaskAnsibleErrorTable>;
 export type TemplateRow = Selectable<TemplateTable>;

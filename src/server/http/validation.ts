@@ -12,7 +12,8 @@ export const MAX_JSON_DEPTH = 64;
  * Reads and validates a JSON body. Malformed JSON, nesting deeper than MAX_JSON_DEPTH, wrong
  * types, unknown enum values and missing fields all become 400 `{"error": "<field>: <problem>"}`;
  * so do NUL characters in any string or key (PostgreSQL refuses them, which would otherwise
- * surface as a 500).
+ * surface as a 500). Fields the schema does not know are dropped, as Semaphore's decoder does
+ * (see `dropUnknownFields`).
  * @example const input = await readJson(c, userCreateSchema);
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -24,7 +25,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     throw badRequest('body: not valid JSON');
   }
   if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`body: nested deeper than ${MAX_JSON_DEPTH} levels`);
-  const input = parseWith(schema, body);
+  const input = parseWith(schema, dropUnknownFields(schema, body));
   const path = findNul(input);
   if (path !== null) throw badRequest(`${path || 'body'}: must not contain NUL characters`);
   return input;
@@ -65,6 +66,35 @@ function findNul(value: unknown): string | null {
     }
   }
   return null;
+}
+
+/**
+ * Semaphore's clients send fields we do not know: its web UI adds `project_id` to every form,
+ * newer and older versions add or miss fields. Bodies are read like Semaphore's decoder reads
+ * them: unknown fields are dropped at any depth, never stored or echoed. The schemas stay strict,
+ * so their own unknown-key findings name exactly what to drop, for every route in this one place.
+ */
+function dropUnknownFields(schema: z.ZodType, body: unknown): unknown {
+  let current = body;
+  // each pass drops what the schema named; nested objects surface in the same pass, so one or two suffice
+  for (let pass = 0; pass < 3; pass++) {
+    const result = schema.safeParse(current);
+    if (result.success) return current;
+    const unknown = result.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
+    if (!unknown.length) return current;
+    current = structuredClone(current);
+    for (const issue of unknown) {
+      const holder = valueAt(current, issue.path);
+      if (holder && typeof holder === 'object') for (const key of issue.keys) delete (holder as Record<string, unknown>)[key];
+    }
+  }
+  return current;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const step of path) at = at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[step] : undefined;
+  return at;
 }
 
 /** Validates a value already in hand (query strings, nested documents). */

@@ -97,7 +97,6 @@ for (const dialect of DIALECTS) {
         ['POST', '/api/apps/ruby', { id: 'perl' }, 'App ID in body and URL must be the same'],
         ['POST', '/api/apps/ruby', { priority: 'high' }, 'priority: '],
         ['POST', '/api/apps/ruby', { args: 'x' }, 'args: '],
-        ['POST', '/api/apps/ruby', { colour: 'x' }, 'body: '],
         ['POST', '/api/apps/ruby', { path: 'p'.repeat(5000) }, 'path: at most 4096 characters'],
       ];
       for (const [method, path, body, message] of cases) {

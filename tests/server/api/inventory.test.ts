@@ -66,7 +66,14 @@ for (const dialect of DIALECTS) {
       await s.deps.db.insertInto('template_inventory').values({ template_id: template.id, inventory_id: extra.body.id }).execute();
       const res = await call('GET', `${base}/inventory?app=terraform&template_id=${template.id}`);
       expect(res.body.map((i: { name: string }) => i.name)).toEqual(['TF', 'TF2']);
-      expect((await call('GET', `${base}/inventory?template_id=x`)).status).toBe(400);
+    });
+
+    it('ignores a template_id that is no id, as the new-template form sends it', async () => {
+      const all = await call('GET', `${base}/inventory?app=bash`);
+      const res = await call('GET', `${base}/inventory?app=bash&template_id=new`);
+      expect(res.status).toBe(200);
+      expect(all.body.length).toBeGreaterThan(0);
+      expect(res.body).toEqual(all.body);
     });
 
     it('answers each validation rule with its message and writes nothing', async () => {
@@ -89,7 +96,6 @@ for (const dialect of DIALECTS) {
         [{ ...valid, project_id: projectId + 1 }, 'Project ID in body and URL must be the same'],
         [{ ...valid, ssh_key_id: -1 }, 'ssh_key_id: '],
         [{ ...valid, type: 7 }, 'type: '],
-        [{ ...valid, hosts: [] }, 'body: '],
       ];
       for (const [body, message] of cases) {
         const res = await call('POST', `${base}/inventory`, body);

@@ -95,7 +95,6 @@ for (const dialect of DIALECTS) {
         [{ name: 'x', type: 'login_password', login_password: { login: 'u' } }, 'login_password.password: required for a login_password key'],
         [{ name: 'x', type: 'none', project_id: projectId + 1000 }, 'Project ID in body and URL must be the same'],
         [{ name: 'x', type: 'rsa' }, 'type: '],
-        [{ name: 'x', type: 'none', colour: 'red' }, 'body: '],
         [{ name: 5, type: 'none' }, 'name: '],
         [{ name: 'x'.repeat(256), type: 'none' }, 'name: at most 255 characters'],
         [{ name: 'x', type: 'ssh', ssh: { private_key: 'k'.repeat(70000) } }, 'ssh.private_key: at most 65535 characters'],

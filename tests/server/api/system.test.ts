@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { ADMIN, startTestServer, type TestServer } from '../../support/harness.ts';
 import { detectAnsibleVersion } from '../../../src/server/system/ansible-version.ts';
+import { servedFeatures } from '../../../src/server/system/premium-features.ts';
 
 function ansibleFirstLine(): string {
   try {
@@ -28,12 +29,35 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         version: s.deps.version, ansible: ansibleFirstLine(), web_host: 'http://localhost:3000', use_remote_runner: false,
-        schedule_timezone: 'Europe/Berlin', premium_features: { project_runners: true, terraform_backend: true },
+        schedule_timezone: 'Europe/Berlin',
       });
+      expect(res.body.premium_features).toEqual({ project_runners: false, terraform_backend: false, task_summary: true, secret_storages: false });
       expect(res.body.ansible).not.toContain('\n');
+    });
+
+    it('answers the lists every Semaphore form loads: runner tags and secret storages, empty while not built', async () => {
+      const auth = await s.login(ADMIN.login, ADMIN.password);
+      const project = (await s.call('POST', '/api/projects', { name: 'Forms' }, auth)).body;
+      for (const path of [`/api/project/${project.id}/runner_tags`, '/api/runner_tags', `/api/project/${project.id}/secret_storages`]) {
+        const res = await s.call('GET', path, undefined, auth);
+        expect([path, res.status, res.body]).toEqual([path, 200, []]);
+      }
     });
   });
 }
+
+describe('premium features', () => {
+  it('turns a flag on exactly when its route is mounted, whatever its parameters are called', () => {
+    const none = servedFeatures([{ method: 'GET', path: '/api/project/:project_id/runner_tags' }]);
+    expect(none).toEqual({ project_runners: false, terraform_backend: false, task_summary: false, secret_storages: false });
+    const some = servedFeatures([
+      { method: 'GET', path: '/api/project/:id/runners/' },
+      { method: 'GET', path: '/api/terraform/:alias{[a-z0-9]+}' },
+      { method: 'GET', path: '/api/project/:project_id/secret_storages' },
+    ]);
+    expect(some).toEqual({ project_runners: true, terraform_backend: true, task_summary: false, secret_storages: false });
+  });
+});
 
 describe('ansible version detection', () => {
   it('runs `ansible --version` once per process and reuses the answer', () => {

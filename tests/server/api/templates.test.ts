@@ -82,7 +82,6 @@ for (const dialect of DIALECTS) {
       ['a password vault without key', { vaults: [{ name: 'a', type: 'password' }] }, 'vaults[0]: Vault password key is required'],
       ['a script vault without script', { vaults: [{ name: 'a', type: 'script' }] }, 'vaults[0]: Vault script is required'],
       ['a script vault not named *-client', { vaults: [{ name: 'a', type: 'script', script: 'vault.py' }] }, /^vaults\[0\]: Vault script name must end with -client/],
-      ['an unknown field', { colour: 'red' }, /colour/],
       ['a wrong field type', { autorun: 'yes' }, /^autorun: /],
     ];
     for (const [what, patch, message] of invalid) {

@@ -170,7 +170,7 @@ describe('global max_parallel_tasks (sqlite)', () => {
     const second = (await e.s.call('POST', `/api/project/${b.project.id}/tasks`, { template_id: b.template.id }, e.admin)).body.id;
     await new Promise((r) => setTimeout(r, 300));
     const active = await e.s.call('GET', '/api/tasks', undefined, e.admin);
-    expect(active.body.map((t: { id: number; location: string }) => [t.id, t.location])).toEqual([[second, 'Queue'], [first, 'Local Running']]);
+    expect(active.body.map((t: { task_id: number; location: string }) => [t.task_id, t.location])).toEqual([[second, 'queue'], [first, 'running']]);
     const one = await waitForTask(e.s.deps.db, first);
     const two = await waitForTask(e.s.deps.db, second);
     expect(two.status).toBe('success');

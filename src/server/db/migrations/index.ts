@@ -7,6 +7,7 @@ import * as engineWorkers from './2026_11_22_engine_workers.ts';
 import * as console2TaskListIndex from './2026_11_22_console2_task_list_index.ts';
 import * as tfalertsStateBackend from './2026_11_23_tfalerts_state_backend.ts';
 import * as relTaskProcessGroup from './2026_11_23_rel_task_process_group.ts';
+import * as compatTaskSummary from './2026_11_23_compat_task_summary.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_console2_task_list_index': console2TaskListIndex,
   '2026_11_23_tfalerts_state_backend': tfalertsStateBackend,
   '2026_11_23_rel_task_process_group': relTaskProcessGroup,
+  '2026_11_23_compat_task_summary': compatTaskSummary,
 };

@@ -14,6 +14,7 @@ export const ansibleApp: App = {
     const playbook = ctx.details.task.playbook || ctx.details.template.playbook;
     if (!ctx.params.skip_galaxy_install) await installGalaxyRequirements(ctx, dirname(join(workDir, playbook)), env);
     const command = buildAnsibleCommand(ctx, env);
+    ctx.beginStage('running');
     await ctx.exec({ command: ctx.appPath ?? 'ansible-playbook', args: [...ctx.appArgs, ...command.args], cwd: workDir, env: command.env });
     return 'success';
   },

@@ -2,6 +2,7 @@ import type { Config } from '../../config/config.ts';
 import type { TaskDetails } from '../run/task-details.ts';
 import type { SecretFiles } from '../run/secret-files.ts';
 import type { RunVariables } from './extra-vars.ts';
+import type { StageType } from '../summary/task-summary-recorder.ts';
 
 export interface ExecSpec {
   command: string;
@@ -34,6 +35,8 @@ export interface AppContext {
   log(line: string): void;
   /** runs a command into the task log; rejects when it exits non-zero or the task is stopped */
   exec(spec: ExecSpec): Promise<void>;
+  /** marks where a stage of the task summary begins (the job opens `init` itself) */
+  beginStage(type: Exclude<StageType, 'init'>): void;
   /** moves the task (waiting_confirmation, running) through the status guard */
   setStatus(to: 'waiting_confirmation' | 'running'): Promise<boolean>;
   /** waits until someone confirms or rejects (or stops) the task */

@@ -27,6 +27,7 @@ export function terraformApp(binary: 'terraform' | 'tofu'): App {
       await run(['workspace', 'select', '-or-create=true', workspaceOf(ctx)]);
       const changeArgs = [...(params.destroy ? ['-destroy'] : []), ...stageArgs.default, ...varArgs(ctx), ...taskArgsOf(details)];
       let noChanges = false;
+      ctx.beginStage('terraform_plan');
       await run(['plan', '-input=false', ...changeArgs], (line) => { if (line.includes('No changes.')) noChanges = true; });
       if (noChanges) return 'success';
       if (params.plan) return 'success';
@@ -41,6 +42,7 @@ export function terraformApp(binary: 'terraform' | 'tofu'): App {
         if (decision === 'stopped') throw new Error('stopped while waiting for confirmation');
         await ctx.setStatus('running');
       }
+      ctx.beginStage('running');
       await run(['apply', '-auto-approve', '-input=false', ...changeArgs]);
       return 'success';
     },

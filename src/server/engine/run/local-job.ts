@@ -18,6 +18,7 @@ import { giveToTaskUser, lendToTaskUser, returnFromTaskUser, type TaskUser } fro
 import { secretValuesOf } from './secret-values.ts';
 import { recordProcessGroup, TASK_MARKER_VAR } from '../queue/task-processes.ts';
 import { retryWhileUnavailable } from '../../db/db-faults.ts';
+import { TaskSummaryRecorder } from '../summary/task-summary-recorder.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
 const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
@@ -46,6 +47,7 @@ export class LocalJob {
   /** clones handed to the task user for this run, taken back when it ends */
   readonly #lent: string[] = [];
   #taskDir = '';
+  readonly #summary: TaskSummaryRecorder;
   #process: RunningProcess | null = null;
   #stopRequested = false;
   #timedOut = false;
@@ -57,6 +59,7 @@ export class LocalJob {
     this.#secret = secret;
     this.#user = user;
     this.#out = new TaskOutputWriter(deps, task);
+    this.#summary = new TaskSummaryRecorder(deps.db, task, () => this.#out.flush());
     this.#files = new SecretFiles(join(deps.config.tmp_path, `secrets_${task.id}`), user);
   }
 
@@ -75,6 +78,7 @@ export class LocalJob {
   }
 
   log(line: string): void {
+    this.#summary.line(line);
     this.#out.write(line);
   }
 
@@ -87,9 +91,11 @@ export class LocalJob {
     let timer: NodeJS.Timeout | null = null;
     // Whatever happens below, the task must leave its active status and its files must go.
     try {
+      this.#summary.beginStage('init');
       this.log(`Started: ${this.task.id}`);
       const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task);
       this.#out.maskSecrets(secretValuesOf(details, this.#secret));
+      if ((details.template.app || 'ansible') === 'ansible') this.#summary.readAnsible();
       this.log(`Run TaskRunner with template: ${details.template.name}`);
       assertSecretsPresent(details, this.#secret);
       if (!(await setTaskStatus(this.#deps, this.task.id, 'running'))) throw new StopRequested();
@@ -124,6 +130,7 @@ export class LocalJob {
       this.#files.removeAll();
       rmSync(taskDir, { recursive: true, force: true });
       rmSync(join(config.tmp_path, `secrets_${this.task.id}`), { recursive: true, force: true });
+      await this.#summary.close();
       await this.#out.close();
     }
     // The database may be away right now (PostgreSQL restarting, SQLite locked): the end must land anyway.
@@ -170,6 +177,7 @@ export class LocalJob {
       files: this.#files, appPath: options.path, appArgs: options.args,
       log: (line) => this.log(line),
       exec: (spec) => this.#exec(spec),
+      beginStage: (type) => this.#summary.beginStage(type),
       setStatus: async (to) => Boolean(await setTaskStatus(deps, task.id, to)),
       waitForDecision: () => this.#waitForDecision(),
       stateBackendEnv: () => stateBackendEnv(deps, task, details.inventory),
@@ -202,6 +210,7 @@ export class LocalJob {
     const sink = {
       write: (line: string, time: string) => {
         spec.onLine?.(line);
+        this.#summary.line(line);
         return out.write(line, time);
       },
       drained: () => out.drained(),

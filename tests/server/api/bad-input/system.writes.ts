@@ -12,7 +12,6 @@ export const SYSTEM_WRITES: WriteRoute[] = [
   { route: 'POST /api/apps/{app}/active', path: () => '/api/apps/bash/active', valid: () => ({ active: false }), fields: { active: 'boolean' } },
   {
     route: 'POST /api/projects/restore', path: () => '/api/projects/restore', valid: backup,
-    unknownFieldsAllowed: 'backups of other Semaphore versions carry fields Signalbox does not use',
     fields: { meta: 'object', keys: 'array', repositories: 'array', inventories: 'array', environments: 'array', views: 'array', templates: 'array' },
     extra: () => [
       ['meta = null', { ...backup(), meta: null }],

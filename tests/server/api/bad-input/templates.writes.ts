@@ -23,21 +23,16 @@ export const TEMPLATE_WRITES: WriteRoute[] = [
   {
     route: 'PUT /api/project/{id}/templates/{t}/description', path: (x) => `${p(x)}/templates/${x.ids.template}/description`,
     valid: () => ({ description: 'x' }), fields: { description: 'string' }, maxLength: { description: 65535 },
-    unknownFieldsAllowed: 'clients send the whole template; only `description` is read',
   },
   { route: 'POST /api/project/{id}/views', path: (x) => `${p(x)}/views`, valid: () => ({ title: 'V', position: 1 }), fields: { title: 'string', position: 'number' } },
   { route: 'PUT /api/project/{id}/views/{v}', path: (x) => `${p(x)}/views/${x.ids.view}`, valid: () => ({ title: 'V', position: 1 }), fields: { title: 'string', position: 'number' } },
   {
-    route: 'POST /api/project/{id}/views/positions', path: (x) => `${p(x)}/views/positions`, valid: (x) => ({ [x.ids.view]: 2 }), fields: {}, unknownFieldsAllowed: 'its keys are view ids',
+    route: 'POST /api/project/{id}/views/positions', path: (x) => `${p(x)}/views/positions`, valid: (x) => ({ [x.ids.view]: 2 }), fields: {}, keysAreData: 'its keys are view ids',
     extra: (x) => [['a position that is text', { [x.ids.view]: 'first' }], ['a key that is no id', { first: 1 }], ['an id beyond the column', { '99999999999999': 1 }], ['a huge position', { [x.ids.view]: 1e12 }]],
   },
   { route: 'POST /api/project/{id}/schedules', path: (x) => `${p(x)}/schedules`, valid: schedule, fields: scheduleFields },
   { route: 'PUT /api/project/{id}/schedules/{s}', path: (x) => `${p(x)}/schedules/${x.ids.schedule}`, valid: schedule, fields: scheduleFields },
-  { route: 'PUT /api/project/{id}/schedules/{s}/active', path: (x) => `${p(x)}/schedules/${x.ids.schedule}/active`, valid: () => ({ active: true }), fields: { active: 'boolean' },
-    unknownFieldsAllowed: 'clients send the whole schedule; only `active` is read',
-  },
-  { route: 'POST /api/project/{id}/schedules/validate', path: (x) => `${p(x)}/schedules/validate`, valid: () => ({ cron_format: '* * * * *' }), fields: { cron_format: 'string' },
-    unknownFieldsAllowed: 'clients send the whole schedule to check its cron; nothing is written',
-  },
+  { route: 'PUT /api/project/{id}/schedules/{s}/active', path: (x) => `${p(x)}/schedules/${x.ids.schedule}/active`, valid: () => ({ active: true }), fields: { active: 'boolean' } },
+  { route: 'POST /api/project/{id}/schedules/validate', path: (x) => `${p(x)}/schedules/validate`, valid: () => ({ cron_format: '* * * * *' }), fields: { cron_format: 'string' } },
 ];
 

@@ -28,4 +28,7 @@ export const RESOURCES_MATRIX: MatrixRow[] = FAMILIES.flatMap((f): MatrixRow[] =
     body: (_, __, ids) => f.body(ids), expect: projectWrite(Permission.ManageResources, 204),
   },
   { route: `DELETE /api/project/{id}/${f.path}/{unused ${f.id}}`, setup, path: (w, _, ids) => `${p(w)}/${f.path}/${ids[f.spare]}`, expect: projectWrite(Permission.ManageResources, 204) },
+]).concat([
+  // the fixture repository is a local directory: members get its 400 "Wrong repository type"
+  { route: 'GET /api/project/{id}/repositories/{repository}/branches', setup, path: (w, _, ids) => `${p(w)}/repositories/${ids.repository}/branches`, expect: projectRead(400) },
 ]);

@@ -7,7 +7,7 @@ const p = (w: { projectId: number }) => `/api/project/${w.projectId}`;
 const adminApps = (status: number) => ({ ...adminOnly(status, 403), anonymous: 401 });
 const customApp = 'matrix-app';
 
-/** Apps, stats, backup and restore, and the project cache × every caller. */
+/** Apps, runner tags, secret storages, stats, backup and restore, and the project cache × every caller. */
 export const SYSTEM_MATRIX: MatrixRow[] = [
   { route: 'GET /api/apps', path: () => '/api/apps', expect: signedIn(200) },
   { route: 'GET /api/apps/{app}', path: () => '/api/apps/ansible', expect: adminApps(200) },
@@ -18,6 +18,9 @@ export const SYSTEM_MATRIX: MatrixRow[] = [
     route: 'DELETE /api/apps/{custom app}', setup: async (db) => { await saveAppSettings(db, customApp, { title: 'Matrix' }); return {}; },
     path: () => `/api/apps/${customApp}`, expect: adminApps(204),
   },
+  { route: 'GET /api/project/{id}/runner_tags', path: (w) => `${p(w)}/runner_tags`, expect: projectRead() },
+  { route: 'GET /api/runner_tags', path: () => '/api/runner_tags', expect: { ...adminOnly(200, 403), anonymous: 401 } },
+  { route: 'GET /api/project/{id}/secret_storages', path: (w) => `${p(w)}/secret_storages`, expect: projectRead() },
   { route: 'GET /api/project/{id}/stats', path: (w) => `${p(w)}/stats`, expect: projectRead() },
   { route: 'GET /api/project/{id}/backup', setup: (db, w) => insertProjectResources(db, w.projectId), path: (w) => `${p(w)}/backup`, expect: projectWrite(Permission.ManageResources, 200) },
   { route: 'DELETE /api/project/{id}/cache', path: (w) => `${p(w)}/cache`, expect: projectWrite(Permission.UpdateProject, 204) },

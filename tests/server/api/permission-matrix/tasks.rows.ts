@@ -18,6 +18,9 @@ export const TASKS_MATRIX: MatrixRow[] = [
   read('GET /api/project/{id}/tasks/{task}', (ids) => `/tasks/${ids.task}`),
   read('GET /api/project/{id}/tasks/{task}/output', (ids) => `/tasks/${ids.task}/output`),
   read('GET /api/project/{id}/tasks/{task}/raw_output', (ids) => `/tasks/${ids.task}/raw_output`),
+  read('GET /api/project/{id}/tasks/{task}/stages', (ids) => `/tasks/${ids.task}/stages`),
+  read('GET /api/project/{id}/tasks/{task}/ansible/hosts', (ids) => `/tasks/${ids.task}/ansible/hosts`),
+  read('GET /api/project/{id}/tasks/{task}/ansible/errors', (ids) => `/tasks/${ids.task}/ansible/errors`),
   run('POST /api/project/{id}/tasks', 201, () => '/tasks', (ids) => ({ template_id: ids.spareTemplate })),
   run('POST /api/project/{id}/tasks/{waiting task}/stop', 204, (ids) => `/tasks/${ids.waitingTask}/stop`, () => ({})),
   run('POST /api/project/{id}/tasks/{task}/confirm', 204, (ids) => `/tasks/${ids.confirmTask}/confirm`),
@@ -28,4 +31,5 @@ export const TASKS_MATRIX: MatrixRow[] = [
     expect: { ...projectRead(401), admin: 204 },
   },
   { route: 'GET /api/tasks', path: () => '/api/tasks', expect: { ...adminOnly(200, 403), anonymous: 401 } },
+  { route: 'DELETE /api/tasks/{waiting task}', setup, path: (_, __, ids) => `/api/tasks/${ids.waitingTask}`, expect: { ...adminOnly(204, 403), anonymous: 401 } },
 ];

@@ -31,7 +31,7 @@ function context(): { ctx: AppContext; files: SecretFiles } {
     params: { debug: true, debug_level: 2, diff: true, dry_run: true, limit: ['web1'], tags: ['deploy'] },
     templateParams: { skip_tags: ['slow'] },
     vars: { extraVars: { region: 'eu', semaphore_vars: { task_details: { id: 42 } } }, secretVars: { api_token: 'survey-secret-1' }, envVars: {} },
-    files, appPath: null, appArgs: [], log: () => {}, exec: async () => {}, setStatus: async () => true, waitForDecision: async () => 'confirmed' as const, stateBackendEnv: async () => ({}),
+    files, appPath: null, appArgs: [], log: () => {}, exec: async () => {}, setStatus: async () => true, beginStage: () => {}, waitForDecision: async () => 'confirmed' as const, stateBackendEnv: async () => ({}),
   } satisfies AppContext;
   return { ctx, files };
 }
