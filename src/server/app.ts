@@ -6,6 +6,7 @@ import { ApiError, handleError } from './http/errors.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { projectScope } from './auth/project-scope.ts';
 import { authRoutes } from './api/auth.routes.ts';
+import { oidcRoutes } from './api/oidc.routes.ts';
 import { systemRoutes } from './api/system.routes.ts';
 import { userRoutes } from './api/user.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
@@ -17,6 +18,8 @@ import { environmentRoutes } from './api/environment.routes.ts';
 import { appsRoutes } from './api/apps.routes.ts';
 import { tokensRoutes } from './api/tokens.routes.ts';
 import { usersRoutes } from './api/users.routes.ts';
+import { userTotpRoutes } from './api/user-totp.routes.ts';
+import { sessionsRoutes } from './api/sessions.routes.ts';
 import { eventsRoutes, projectEventsRoutes } from './api/events.routes.ts';
 import { projectUsersRoutes } from './api/project-users.routes.ts';
 import { integrationWebhookRoutes } from './api/integration-webhook.routes.ts';
@@ -48,13 +51,16 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
 
   api.route('/api', systemRoutes);
+  api.route('/api/auth/oidc', oidcRoutes);
   api.route('/api/auth', authRoutes);
   api.route('/api/integrations', integrationWebhookRoutes);
 
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
   secured.route('/user/tokens', tokensRoutes);
+  secured.route('/user/sessions', sessionsRoutes);
   secured.route('/user', userRoutes);
+  secured.route('/users/:user_id/2fas/totp', userTotpRoutes);
   secured.route('/users', usersRoutes);
   secured.route('/projects/restore', restoreRoutes);
   secured.route('/projects', projectsRoutes);

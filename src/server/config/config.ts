@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
+import { readGroupMappings, readOidcProviders, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
 export interface Config {
@@ -24,6 +25,11 @@ export interface Config {
   /** SIGNALBOX_API_URL: the console talks to this remote runner API instead of the in-process one. */
   api_url: string;
   admin: { login: string; password: string; name: string; email: string } | null;
+  totp: TotpConfig;
+  ldap: LdapConfig;
+  oidc_providers: Record<string, OidcProviderConfig>;
+  /** directory groups → admin flag and project roles, applied at each LDAP/OIDC sign-in */
+  group_mappings: GroupMapping[];
 }
 
 /** A setting that cannot be used; start-up stops with its one-line message. */
@@ -57,6 +63,27 @@ const SETTINGS = {
   forwarded_env_vars: { env: 'SEMAPHORE_FORWARDED_ENV_VARS', json: 'forwarded_env_vars', read: jsonArray() },
   apps: { env: 'SEMAPHORE_APPS', json: 'apps', read: jsonObject() },
   api_url: { env: 'SIGNALBOX_API_URL', json: 'signalbox_api_url', read: url() },
+  totp_enabled: { env: 'SEMAPHORE_TOTP_ENABLED', json: 'auth.totp.enabled', read: flag() },
+  totp_allow_recovery: { env: 'SEMAPHORE_TOTP_ALLOW_RECOVERY', json: 'auth.totp.allow_recovery', read: flag() },
+  totp_issuer: { env: 'SEMAPHORE_TOTP_ISSUER', json: 'auth.totp.issuer', read: text('Signalbox') },
+  ldap_enable: { env: 'SEMAPHORE_LDAP_ENABLE', json: 'ldap_enable', read: flag() },
+  ldap_server: { env: 'SEMAPHORE_LDAP_SERVER', json: 'ldap_server', read: text('') },
+  ldap_needtls: { env: 'SEMAPHORE_LDAP_NEEDTLS', json: 'ldap_needtls', read: flag() },
+  ldap_starttls: { env: 'SEMAPHORE_LDAP_STARTTLS', json: 'ldap_starttls', read: flag() },
+  ldap_tls_skip_verify: { env: 'SEMAPHORE_LDAP_TLS_SKIP_VERIFY', json: 'ldap_tls_skip_verify', read: flag() },
+  ldap_binddn: { env: 'SEMAPHORE_LDAP_BIND_DN', json: 'ldap_binddn', read: text('') },
+  ldap_bindpassword: { env: 'SEMAPHORE_LDAP_BIND_PASSWORD', json: 'ldap_bindpassword', read: text('') },
+  ldap_searchdn: { env: 'SEMAPHORE_LDAP_SEARCH_DN', json: 'ldap_searchdn', read: text('') },
+  ldap_searchfilter: { env: 'SEMAPHORE_LDAP_SEARCH_FILTER', json: 'ldap_searchfilter', read: text('(uid=%s)') },
+  ldap_mapping_dn: { env: 'SEMAPHORE_LDAP_MAPPING_DN', json: 'ldap_mappings.dn', read: text('dn') },
+  ldap_mapping_mail: { env: 'SEMAPHORE_LDAP_MAPPING_MAIL', json: 'ldap_mappings.mail', read: text('mail') },
+  ldap_mapping_uid: { env: 'SEMAPHORE_LDAP_MAPPING_UID', json: 'ldap_mappings.uid', read: text('uid') },
+  ldap_mapping_cn: { env: 'SEMAPHORE_LDAP_MAPPING_CN', json: 'ldap_mappings.cn', read: text('cn') },
+  ldap_mapping_groups: { env: 'SEMAPHORE_LDAP_MAPPING_GROUPS', json: 'ldap_mappings.groups', read: text('memberOf') },
+  ldap_group_searchdn: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_DN', json: 'ldap_group_searchdn', read: text('') },
+  ldap_group_searchfilter: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_FILTER', json: 'ldap_group_searchfilter', read: text('(member=%s)') },
+  oidc_providers: { env: 'SEMAPHORE_OIDC_PROVIDERS', json: 'oidc_providers', read: jsonObject() },
+  group_mappings: { env: 'SEMAPHORE_GROUP_MAPPINGS', json: 'group_mappings', read: jsonList() },
 } as const;
 
 /**
@@ -72,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     const where = fromEnv !== undefined && fromEnv !== '' ? setting.env : `${setting.json.replace('$db', 'db')} in ${options.configPath}`;
     return setting.read(raw, where) as ReturnType<(typeof SETTINGS)[K]['read']>;
   };
+  const where = (key: keyof typeof SETTINGS) => (env[SETTINGS[key].env] ? SETTINGS[key].env : SETTINGS[key].json);
   const dialect = value('dialect') as DbSettings['dialect'];
   const port = value('port') as number;
   return {
@@ -102,7 +130,24 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     apps: value('apps') as Record<string, unknown>,
     api_url: (value('api_url') as string).replace(/\/+$/, ''),
     admin: readAdmin(env),
+    totp: { enabled: value('totp_enabled') as boolean, allow_recovery: value('totp_allow_recovery') as boolean, issuer: value('totp_issuer') as string },
+    ldap: readLdap((key) => value(key) as string & boolean),
+    oidc_providers: readOidcProviders(value('oidc_providers') as Record<string, unknown>, where('oidc_providers')),
+    group_mappings: readGroupMappings(value('group_mappings') as unknown[], where('group_mappings')),
   };
+}
+
+function readLdap(value: (key: `ldap_${string}` & keyof typeof SETTINGS) => string & boolean): LdapConfig {
+  const ldap: LdapConfig = {
+    enable: value('ldap_enable'), server: value('ldap_server'), needtls: value('ldap_needtls'), starttls: value('ldap_starttls'),
+    tls_skip_verify: value('ldap_tls_skip_verify'), binddn: value('ldap_binddn'), bindpassword: value('ldap_bindpassword'),
+    searchdn: value('ldap_searchdn'), searchfilter: value('ldap_searchfilter'),
+    mappings: { dn: value('ldap_mapping_dn'), mail: value('ldap_mapping_mail'), uid: value('ldap_mapping_uid'), cn: value('ldap_mapping_cn'), groups: value('ldap_mapping_groups') },
+    group_searchdn: value('ldap_group_searchdn'), group_searchfilter: value('ldap_group_searchfilter'),
+  };
+  if (ldap.enable && !ldap.server) throw new ConfigError('ldap_server: required when ldap_enable is on (SEMAPHORE_LDAP_SERVER, host:port)');
+  if (ldap.enable && !ldap.searchfilter.includes('%s')) throw new ConfigError('ldap_searchfilter: must contain %s, where the login goes');
+  return ldap;
 }
 
 function readAdmin(env: NodeJS.ProcessEnv): Config['admin'] {
@@ -231,6 +276,15 @@ function jsonArray(): Reader {
     if (raw === undefined || raw === null || raw === '') return [];
     const v = typeof raw === 'string' ? safeParse(raw) : raw;
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new ConfigError(`${where}: not allowed; use a JSON array of strings`);
+    return v;
+  };
+}
+
+function jsonList(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return [];
+    const v = typeof raw === 'string' ? safeParse(raw) : raw;
+    if (!Array.isArray(v)) throw new ConfigError(`${where}: not allowed; use a JSON array`);
     return v;
   };
 }

@@ -5,6 +5,7 @@ import * as tasks from './2026_11_22_02_tasks.ts';
 import * as resourcesBTemplateFields from './2026_11_22_resources_b_template_fields.ts';
 import * as engineWorkers from './2026_11_22_engine_workers.ts';
 import * as console2TaskListIndex from './2026_11_22_console2_task_list_index.ts';
+import * as authSignIn from './2026_11_23_auth_sign_in.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_resources_b_template_fields': resourcesBTemplateFields,
   '2026_11_22_engine_workers': engineWorkers,
   '2026_11_22_console2_task_list_index': console2TaskListIndex,
+  '2026_11_23_auth_sign_in': authSignIn,
 };
