@@ -12,9 +12,10 @@ export function escapeFilterValue(value: string): string {
 }
 
 function openClient(ldap: LdapConfig): Client {
-  const scheme = ldap.needtls ? 'ldaps' : 'ldap';
+  // ldapts speaks TLS from the start whenever tlsOptions are given, so only LDAPS gets them
+  if (!ldap.needtls) return new Client({ url: `ldap://${ldap.server}`, timeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS });
   return new Client({
-    url: `${scheme}://${ldap.server}`, timeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS,
+    url: `ldaps://${ldap.server}`, timeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS,
     tlsOptions: { rejectUnauthorized: !ldap.tls_skip_verify },
   });
 }
@@ -22,8 +23,9 @@ function openClient(ldap: LdapConfig): Client {
 /**
  * Semaphore's LDAP sign-in: bind as the service account, find exactly one entry for the login,
  * bind as that entry with the given password, then read its attributes and groups as the
- * service account. 'unknown' when the directory has no such login (local accounts are tried
- * next); null when the password is wrong or the login belongs to a local account.
+ * service account. 'unknown' when the directory does not vouch for the login (no such entry,
+ * or not this password): local accounts are tried next, with their own password. Null when the
+ * directory vouches for a login that belongs to a local account, which it may not take over.
  */
 export async function signInWithLdap(deps: Deps, login: string, password: string): Promise<UserRow | null | 'unknown'> {
   const { ldap, group_mappings } = deps.config;
@@ -34,7 +36,7 @@ export async function signInWithLdap(deps: Deps, login: string, password: string
     const entry = await findEntry(client, ldap, login);
     if (!entry) return 'unknown';
     // an empty password would be an anonymous bind, which succeeds on most servers
-    if (!password || !(await bindsAs(client, entry.dn, password))) return null;
+    if (!password || !(await bindsAs(client, entry.dn, password))) return 'unknown';
     await client.bind(ldap.binddn, ldap.bindpassword);
     const identity = await identityOf(client, ldap, entry);
     if (!identity) return null;
