@@ -81,15 +81,16 @@ export async function snapshotDatabase(db: Db): Promise<Record<string, string[]>
  * For every dialect: each route gets every bad body (4xx with `{"error"}`, never 500, database
  * unchanged), then an 11 MB body (413), and finally its valid body (2xx), so the bad cases fail
  * for the reason they name.
+ * `env` is added to the server's settings.
  * @example describeBadInput('keys', [{ route: 'POST /api/project/{id}/keys', ... }]);
  */
-export function describeBadInput(area: string, routes: WriteRoute[]): void {
+export function describeBadInput(area: string, routes: WriteRoute[], env: Record<string, string> = {}): void {
   for (const dialect of DIALECTS) {
     describe(`bad input to ${area} (${dialect})`, () => {
       let s: TestServer;
       let x: BadInputContext;
       beforeAll(async () => {
-        s = await startTestServer(dialect);
+        s = await startTestServer(dialect, env);
         const w = await buildWorld(s.deps.db);
         x = { w, ids: await insertProjectResources(s.deps.db, w.projectId) };
       });

@@ -19,19 +19,20 @@ function requireTotpEnabled(c: Context<AppEnv>): void {
 }
 
 userTotpRoutes.post('/', async (c) => {
-  requireTotpEnabled(c);
   const user = await loadTargetUser(c);
+  requireTotpEnabled(c);
   const { db, secrets, config } = c.var.deps;
   if (await findTotp(db, user.id)) throw new ApiError('conflict', 'two-factor authentication is already on; delete it first');
   return c.json(await enrolTotp(db, user, secrets, config.totp), 201);
 });
 
 userTotpRoutes.get('/:totp_id/qr', async (c) => {
-  requireTotpEnabled(c);
   const user = await loadTargetUser(c);
+  const totpId = idParam(c, 'totp_id');
   const { db, secrets, config } = c.var.deps;
   const totp = await findTotp(db, user.id);
-  if (!totp || totp.id !== idParam(c, 'totp_id')) throw notFound();
+  if (!totp || totp.id !== totpId) throw notFound();
+  requireTotpEnabled(c);
   if (totp.last_step > 0) throw notFound('the QR code is shown only until the first code is used');
   const png = await QRCode.toBuffer(describeTotp(totp, user, secrets, config.totp).url, { type: 'png', margin: 2, width: 240 });
   return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
