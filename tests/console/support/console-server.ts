@@ -25,16 +25,17 @@ export interface ConsoleServer {
  * The real host server (runner API + built console) with the task engine running, on a temp
  * SQLite database and a free port. The console must be built first (`npm run build`; `npm test`
  * does it).
+ * `env` adds settings (SEMAPHORE_*); the public URL (web_host) is the server's own address.
  * @example const server = await startConsoleServer(); await page.goto(server.url + '/');
  */
-export async function startConsoleServer(): Promise<ConsoleServer> {
+export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
   if (!existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url))) {
     throw new Error('The console is not built: run `bash scripts/with-node.sh astro build` before the console tests.');
   }
   const tmp = mkdtempSync(join(tmpdir(), 'signalbox-console-'));
   const config = loadConfig({
     SEMAPHORE_ADMIN: ADMIN.login, SEMAPHORE_ADMIN_PASSWORD: ADMIN.password, SEMAPHORE_ADMIN_NAME: ADMIN.name,
-    SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'),
+    SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'), ...env,
   });
   config.db = { dialect: 'sqlite', host: join(tmp, 'console.sqlite') };
   const deps = await boot(config, () => {});
@@ -42,6 +43,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   const host = await createHostServer(deps);
   await new Promise<void>((resolve) => host.server.listen(0, '127.0.0.1', resolve));
   const { port } = host.server.address() as AddressInfo;
+  if (!env.SEMAPHORE_WEB_ROOT) config.web_host = `http://127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}`, deps, host, engine, tmp,
     close: async () => {
