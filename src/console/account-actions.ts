@@ -20,8 +20,8 @@ export type AccountOutcome = { redirect: string } | { error: string; tab: 'setti
 type Form = (name: string) => string;
 
 /**
- * Runs the form posted to `/users/{id}/edit`: `save` (settings), `password`, `totp_on`,
- * `totp_off`, `revoke` (a session). Each goes through the runner API as the signed-in user.
+ * Runs the form posted to `/users/{id}/edit`: `save` (settings), `delete`, `password`,
+ * `totp_on`, `totp_off`, `revoke` (a session). Each goes through the runner API as the signed-in user.
  */
 export async function runAccountAction(astro: AstroLike, user: EditedUser, form: FormData, t: (key: string, o?: Record<string, unknown>) => string, self: boolean): Promise<AccountOutcome> {
   const field: Form = (name) => String(form.get(name) ?? '').trim();
@@ -45,6 +45,10 @@ export async function runAccountAction(astro: AstroLike, user: EditedUser, form:
       if (!user.totp) return { redirect: `${page}?tab=security` };
       const res = await apiSend(astro, 'DELETE', `/api/users/${user.id}/2fas/totp/${user.totp.id}`);
       return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'totp_disabled') } : { error: await readErrorText(res), tab: 'security' };
+    }
+    case 'delete': {
+      const res = await apiSend(astro, 'DELETE', `/api/users/${user.id}`);
+      return res.ok ? { redirect: flashPath(self ? '/auth/login' : '/users', 'user_deleted', user.name) } : { error: await readErrorText(res), tab: 'settings' };
     }
     case 'revoke': {
       const res = await apiSend(astro, 'DELETE', `/api/user/sessions/${encodeURIComponent(field('session'))}`);

@@ -1,7 +1,7 @@
 /** Snackbar messages a redirect may announce with `?flash=<key>&name=<name>`. */
 export const FLASH_KEYS = [
   'project_created', 'project_saved', 'project_deleted', 'project_restored', 'cache_cleared', 'task_stopped',
-  'task_confirmed', 'task_rejected', 'action_failed', 'totp_removed', 'user_saved',
+  'task_confirmed', 'task_rejected', 'action_failed', 'totp_removed', 'user_created', 'user_saved', 'user_deleted',
   'token_deleted', 'session_revoked', 'password_changed', 'totp_disabled',
 ] as const;
 
