@@ -66,4 +66,28 @@ describe('users and API tokens screens', { timeout: 90_000 }, () => {
     expect(await page.textContent('.snackbar')).toContain('Token deleted');
     expect(await page.locator('tbody tr', { hasText: 'CI' }).count()).toBe(0);
   });
+
+  it('adds an app in Apps, switches it off, refuses to delete a built-in one and deletes the new one', async () => {
+    await page.click('.user-menu summary');
+    await Promise.all([page.waitForURL(`${server.url}/apps`), page.click('.user-menu >> text=Apps')]);
+    await Promise.all([page.waitForURL(`${server.url}/apps/new`), page.click('text=New app')]);
+    await page.fill('input[name=id]', 'ruby');
+    await page.fill('input[name=title]', 'Ruby');
+    await page.fill('input[name=path]', 'ruby');
+    await page.fill('textarea[name=args]', '-w');
+    await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
+    expect(await page.textContent('.snackbar')).toContain('App ruby saved');
+    const ruby = page.locator('tbody tr', { hasText: 'ruby' });
+    expect(await ruby.locator('button[aria-pressed]').getAttribute('aria-pressed')).toBe('true');
+    await Promise.all([page.waitForURL(/flash=app_saved/), ruby.locator('button[aria-pressed]').click()]);
+    expect(await page.locator('tbody tr', { hasText: 'ruby' }).locator('button[aria-pressed]').getAttribute('aria-pressed')).toBe('false');
+    const row = await server.deps.db.selectFrom('option').selectAll().where('key', 'like', '%ruby%').execute();
+    expect(row.length).toBeGreaterThan(0);
+    await screenshot(page, 'apps');
+
+    await Promise.all([page.waitForLoadState('load'), page.locator('tbody tr', { hasText: 'bash' }).first().locator('form:has(input[value=delete]) button').click()]);
+    expect(await page.textContent('[role=alert]')).toContain('Built-in apps cannot be deleted');
+    await Promise.all([page.waitForURL(/flash=app_deleted/), page.locator('tbody tr', { hasText: 'ruby' }).locator('form:has(input[value=delete]) button').click()]);
+    expect(await page.locator('tbody tr', { hasText: 'ruby' }).count()).toBe(0);
+  });
 });
