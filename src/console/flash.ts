@@ -1,7 +1,8 @@
 /** Snackbar messages a redirect may announce with `?flash=<key>&name=<name>`. */
 export const FLASH_KEYS = [
   'project_created', 'project_saved', 'project_deleted', 'project_restored', 'cache_cleared', 'task_stopped',
-  'task_confirmed', 'task_rejected', 'action_failed',
+  'task_confirmed', 'task_rejected', 'action_failed', 'totp_removed', 'user_created', 'user_saved', 'user_deleted',
+  'token_deleted', 'session_revoked', 'password_changed', 'totp_disabled', 'app_saved', 'app_deleted',
 ] as const;
 
 /** The flash key of a URL when it is one we know, else null. */

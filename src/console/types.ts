@@ -34,7 +34,11 @@ export interface Task {
 export interface TaskOutputLine { time: string; output: string }
 export interface ProjectEvent { created: string; username?: string | null; user_name?: string | null; description: string; object_type?: string }
 export interface StatsEntry { date: string; count_by_status: { success?: number; error?: number; stopped?: number } }
-export interface LoginInfo { oidc_providers: { id: string; name: string; color?: string; icon?: string }[]; login_with_password: boolean }
+export interface LoginInfo {
+  oidc_providers: { id: string; name: string; color?: string; icon?: string }[];
+  login_with_password: boolean;
+  auth_methods?: { totp?: { enabled: boolean; allow_recovery: boolean } };
+}
 
 /** Permission bits of seed 000 §6. */
 export const PERMISSION = { runTasks: 1, updateProject: 2, manageResources: 4, manageUsers: 8 } as const;

@@ -7,6 +7,7 @@ import { refuseForeignWrites } from './http/request-safety.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { projectScope } from './auth/project-scope.ts';
 import { authRoutes } from './api/auth.routes.ts';
+import { oidcRoutes } from './api/oidc.routes.ts';
 import { systemRoutes } from './api/system.routes.ts';
 import { userRoutes } from './api/user.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
@@ -18,6 +19,8 @@ import { environmentRoutes } from './api/environment.routes.ts';
 import { appsRoutes } from './api/apps.routes.ts';
 import { tokensRoutes } from './api/tokens.routes.ts';
 import { usersRoutes } from './api/users.routes.ts';
+import { userTotpRoutes } from './api/user-totp.routes.ts';
+import { sessionsRoutes } from './api/sessions.routes.ts';
 import { eventsRoutes, projectEventsRoutes } from './api/events.routes.ts';
 import { projectUsersRoutes } from './api/project-users.routes.ts';
 import { integrationWebhookRoutes } from './api/integration-webhook.routes.ts';
@@ -63,6 +66,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
 
   api.route('/api', systemRoutes);
   api.get('/api/metrics', serveMetrics);
+  api.route('/api/auth/oidc', oidcRoutes);
   api.route('/api/auth', authRoutes);
   api.route('/api/integrations', integrationWebhookRoutes);
   api.route('/api/terraform', terraformStateBackendRoutes);
@@ -70,7 +74,9 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
   secured.route('/user/tokens', tokensRoutes);
+  secured.route('/user/sessions', sessionsRoutes);
   secured.route('/user', userRoutes);
+  secured.route('/users/:user_id/2fas/totp', userTotpRoutes);
   secured.route('/users', usersRoutes);
   secured.route('/projects/restore', restoreRoutes);
   secured.route('/projects', projectsRoutes);

@@ -108,15 +108,16 @@ const WRONG_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 
  * beside unknown fields (400 naming the field), an 11 MB body (413), and finally its valid body
  * with `project_id` and an unknown field (2xx, and the unknown field's value is nowhere in the
  * database or the answer), so the bad cases fail for the reason they name.
+ * `env` is added to the server's settings.
  * @example describeBadInput('keys', [{ route: 'POST /api/project/{id}/keys', ... }]);
  */
-export function describeBadInput(area: string, routes: WriteRoute[]): void {
+export function describeBadInput(area: string, routes: WriteRoute[], env: Record<string, string> = {}): void {
   for (const dialect of DIALECTS) {
     describe(`bad input to ${area} (${dialect})`, () => {
       let s: TestServer;
       let x: BadInputContext;
       beforeAll(async () => {
-        s = await startTestServer(dialect);
+        s = await startTestServer(dialect, env);
         const w = await buildWorld(s.deps.db);
         x = { w, ids: await insertProjectResources(s.deps.db, w.projectId) };
       });

@@ -9,11 +9,16 @@ import { hashPassword } from '../../src/server/auth/password.ts';
  * Rows inserted straight into the database, for tests of one part that need another part's
  * resources (a project with a template) without going through that part's routes.
  */
+export async function insertProject(db: Db, name: string) {
+  return db.insertInto('project').values({ name, created: now(), alert: 0, alert_chat: null, max_parallel_tasks: 0, type: '' })
+    .returningAll().executeTakeFirstOrThrow();
+}
+
+/** A project with a member owner, a key, a repository, an inventory, a variable group and a template. */
 export async function insertProjectWithTemplate(db: Db, options: {
   ownerId: number; app?: string; playbook?: string; gitUrl?: string; inventory?: string; templateName?: string;
 }) {
-  const project = await db.insertInto('project').values({ name: 'Fixture', created: now(), alert: 0, alert_chat: null, max_parallel_tasks: 0, type: '' })
-    .returningAll().executeTakeFirstOrThrow();
+  const project = await insertProject(db, 'Fixture');
   await db.insertInto('project_user').values({ project_id: project.id, user_id: options.ownerId, role: 'owner', created: now() }).execute();
   const key = await db.insertInto('access_key').values({ project_id: project.id, name: 'None', type: 'none', secret: null, owner: '', environment_id: null, created: now() })
     .returningAll().executeTakeFirstOrThrow();

@@ -101,14 +101,15 @@ export async function checkMatrixRow(s: TestServer, row: MatrixRow): Promise<voi
 }
 
 /**
- * Declares one test per row, for every dialect, on a server shared by the rows.
+ * Declares one test per row, for every dialect, on a server shared by the rows (started with
+ * `env` added to its settings).
  * @example describeMatrix('keys and repositories', RESOURCE_MATRIX);
  */
-export function describeMatrix(area: string, rows: MatrixRow[]): void {
+export function describeMatrix(area: string, rows: MatrixRow[], env: Record<string, string> = {}): void {
   for (const dialect of DIALECTS) {
     describe(`permission matrix: ${area} (${dialect})`, () => {
       let s: TestServer;
-      beforeAll(async () => { s = await startTestServer(dialect); });
+      beforeAll(async () => { s = await startTestServer(dialect, env); });
       afterAll(async () => { await s.close(); });
       for (const row of rows) {
         it(`answers ${row.route} with the expected status for every caller`, () => checkMatrixRow(s, row));

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { Db } from '../../src/server/db/database.ts';
 import type { Auth, TestResponse, TestServer } from './harness.ts';
 
@@ -12,7 +12,9 @@ export async function storedSecretForms(db: Db): Promise<string[]> {
   const groups = await db.selectFrom('environment').select('password').where('password', 'is not', null).where('password', '!=', '').execute();
   const tokens = await db.selectFrom('api_token').select('hash').execute();
   const users = await db.selectFrom('user').select('password').where('password', '!=', '').execute();
-  return [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!), ...tokens.map((t) => t.hash), ...users.map((u) => u.password)]
+  const totps = await db.selectFrom('user_totp').select(['secret', 'recovery_hash']).execute();
+  return [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!), ...tokens.map((t) => t.hash), ...users.map((u) => u.password),
+    ...totps.flatMap((t) => [t.secret, t.recovery_hash])]
     .filter((value) => value.length >= 8);
 }
 
@@ -47,4 +49,20 @@ export function recordResponses(server: () => TestServer, auth: () => Auth): {
     return res;
   };
   return { call, responses };
+}
+
+/** Everything written to the console or the process streams while `run` runs. */
+export async function captureLogs<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+  const lines: string[] = [];
+  const keep = (...args: unknown[]) => { lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a) ?? String(a))).join(' ')); };
+  const spies = [
+    ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation(keep)),
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => { lines.push(String(chunk)); return true; }),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => { lines.push(String(chunk)); return true; }),
+  ];
+  try {
+    return { result: await run(), lines };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
 }

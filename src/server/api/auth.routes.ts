@@ -1,28 +1,32 @@
-import { Hono } from 'hono';
-import { deleteCookie } from 'hono/cookie';
+import { Hono, type Context } from 'hono';
+import { deleteCookie, getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
-import { ApiError, unauthorized } from '../http/errors.ts';
+import type { Config } from '../config/config.ts';
+import type { UserRow } from '../db/schema.ts';
+import { ApiError, badRequest, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
-import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../auth/password.ts';
 import { setSessionCookie } from '../auth/session-cookie.ts';
 import { apiClientFacts } from '../http/api-client-facts.ts';
-import { endSession, SESSION_COOKIE, startSession, userForSession } from '../auth/sessions.ts';
-import { findUserByLogin } from '../domain/users/user.repository.ts';
-import { getCookie } from 'hono/cookie';
+import { endSession, markSessionVerified, SESSION_COOKIE, startSession, userForSession } from '../auth/sessions.ts';
+import { acceptPasscode, findTotp, redeemRecoveryCode } from '../auth/totp.ts';
+import { checkPassword, loginAccount } from '../auth/password-sign-in.ts';
 import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/login-throttle.ts';
+import { listOidcProviders } from '../auth/oidc.ts';
 
 const loginSchema = z.strictObject({
   auth: z.string().min(1, 'required').max(255, 'at most 255 characters'),
   password: z.string().min(1, 'required').max(1024, 'at most 1024 characters'),
 });
+const verifySchema = z.strictObject({ passcode: z.string().max(64, 'at most 64 characters') });
+const recoverySchema = z.strictObject({ recovery_code: z.string().max(64, 'at most 64 characters') });
 
-/** `/api/auth/*`: sign-in metadata, password sign-in, sign-out. No session needed. */
+/** `/api/auth/*`: sign-in metadata, password sign-in, the second factor, sign-out. No session needed. */
 export const authRoutes = new Hono<AppEnv>();
 
 authRoutes.get('/login', (c) => {
   const { config } = c.var.deps;
-  return c.json({ oidc_providers: [], login_with_password: !config.password_login_disable, auth_methods: {} });
+  return c.json({ oidc_providers: listOidcProviders(config), login_with_password: !config.password_login_disable, auth_methods: authMethods(config) });
 });
 
 authRoutes.post('/login', async (c) => {
@@ -30,21 +34,53 @@ authRoutes.post('/login', async (c) => {
   if (config.password_login_disable) throw new ApiError('forbidden', 'password login is disabled');
   const input = await readJson(c, loginSchema);
   const client = apiClientFacts(c);
-  const user = await findUserByLogin(db, input.auth);
-  // throttle the account, not the spelling: username and email must share one failure count
-  const account = user ? `#${user.id}` : input.auth;
+  const account = await loginAccount(db, input.auth);
   await checkLoginAllowed(db, account, client.address);
-  // unknown and external users cost one bcrypt compare too, so timing does not tell who exists
-  const usable = user && !user.external && user.password ? user.password : UNUSABLE_PASSWORD_HASH;
-  const passwordMatches = await verifyPassword(input.password, usable);
-  if (!user || usable === UNUSABLE_PASSWORD_HASH || !passwordMatches) {
+  const user = await checkPassword(c.var.deps, input.auth, input.password);
+  if (!user) {
     await recordLoginFailure(db, account, client.address);
     throw unauthorized();
   }
   await clearLoginFailures(db, account, client.address);
-  const token = await startSession(db, user.id, client.address, c.req.header('user-agent') ?? '');
-  setSessionCookie(c, token);
+  await openSession(c, user, 'password');
   return c.body(null, 204);
+});
+
+authRoutes.post('/verify', async (c) => {
+  const { db, config, secrets } = c.var.deps;
+  const { passcode } = await readJson(c, verifySchema);
+  const pending = await pendingSession(c);
+  if (!pending) return c.body(null, 204);
+  const ip = apiClientFacts(c).address;
+  const account = `totp#${pending.user.id}`;
+  await checkLoginAllowed(db, account, ip);
+  const totp = await findTotp(db, pending.user.id);
+  if (!totp || !(await acceptPasscode(db, totp, pending.user, passcode.trim(), secrets, config.totp))) {
+    await recordLoginFailure(db, account, ip);
+    throw badRequest('Incorrect verification code');
+  }
+  await clearLoginFailures(db, account, ip);
+  await markSessionVerified(db, pending.sessionId);
+  return c.body(null, 204);
+});
+
+authRoutes.post('/recovery', async (c) => {
+  const { db, config } = c.var.deps;
+  const { recovery_code } = await readJson(c, recoverySchema);
+  if (!config.totp.allow_recovery) throw new ApiError('forbidden', 'TOTP_DISABLED');
+  const pending = await pendingSession(c);
+  if (!pending) return c.body(null, 204);
+  const ip = apiClientFacts(c).address;
+  const account = `totp#${pending.user.id}`;
+  await checkLoginAllowed(db, account, ip);
+  const totp = await findTotp(db, pending.user.id);
+  if (!totp || !(await redeemRecoveryCode(db, totp, recovery_code))) {
+    await recordLoginFailure(db, account, ip);
+    throw badRequest('Incorrect recovery code');
+  }
+  await clearLoginFailures(db, account, ip);
+  await markSessionVerified(db, pending.sessionId);
+  return c.json({ totp_removed: true });
 });
 
 authRoutes.post('/logout', async (c) => {
@@ -55,3 +91,35 @@ authRoutes.post('/logout', async (c) => {
   deleteCookie(c, SESSION_COOKIE, { path: '/' });
   return c.body(null, 204);
 });
+
+/**
+ * The cookie session waiting for its second factor; null when it is already verified. No
+ * session → 401; TOTP switched off in config → 403 `TOTP_DISABLED`, as Semaphore answers.
+ */
+async function pendingSession(c: Context<AppEnv>): Promise<{ user: UserRow; sessionId: string } | null> {
+  const cookie = getCookie(c, SESSION_COOKIE);
+  const found = cookie ? await userForSession(c.var.deps.db, cookie) : null;
+  if (!found) throw unauthorized();
+  if (!c.var.deps.config.totp.enabled) throw new ApiError('forbidden', 'TOTP_DISABLED');
+  return found.verified ? null : found;
+}
+
+/**
+ * Starts a session for a user who proved who they are and sets the `semaphore` cookie. After a
+ * password (local or LDAP) a user enrolled in TOTP gets an unverified session; an identity
+ * provider's sign-in is trusted as it is.
+ */
+export async function openSession(c: Context<AppEnv>, user: UserRow, via: 'password' | 'oidc'): Promise<void> {
+  const { db, config } = c.var.deps;
+  const pending = via === 'password' && config.totp.enabled && (await findTotp(db, user.id)) ? 'totp' : undefined;
+  const token = await startSession(db, user.id, apiClientFacts(c).address, c.req.header('user-agent') ?? '', pending);
+  setSessionCookie(c, token);
+}
+
+/** `auth_methods` of `/api/auth/login` and `/api/info`: a method is listed only when it is on. */
+export function authMethods(config: Config): Record<string, unknown> {
+  const methods: Record<string, unknown> = {};
+  if (config.totp.enabled) methods.totp = { enabled: true, allow_recovery: config.totp.allow_recovery };
+  if (config.ldap.enable) methods.ldap = { enabled: true };
+  return methods;
+}

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { detectAnsibleVersion } from '../system/ansible-version.ts';
+import { authMethods } from './auth.routes.ts';
 
 /** `/api/ping` (no auth) and `/api/info`. */
 export const systemRoutes = new Hono<AppEnv>();
@@ -17,7 +18,7 @@ systemRoutes.get('/info', authenticate(), async (c) => {
     use_remote_runner: config.use_remote_runner,
     schedule_timezone: config.schedule_timezone,
     git_client: 'cmd_git',
-    auth_methods: {},
+    auth_methods: authMethods(config),
     premium_features: c.var.premiumFeatures,
   });
 });

@@ -1,15 +1,18 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { userRowToUser } from '../domain/users/user.ts';
+import { findTotp, totpSummary } from '../auth/totp.ts';
 
 /** `/api/user`: the signed-in user. */
 export const userRoutes = new Hono<AppEnv>();
 
-userRoutes.get('/', (c) => {
-  const { config } = c.var.deps;
+userRoutes.get('/', async (c) => {
+  const { config, db } = c.var.deps;
   const user = c.var.user;
+  const totp = await findTotp(db, user.id);
   return c.json({
     ...userRowToUser(user),
+    ...(totp ? { totp: totpSummary(totp) } : {}),
     can_create_project: Boolean(user.admin) || config.non_admin_can_create_project,
     has_active_subscription: false,
   });

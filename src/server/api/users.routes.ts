@@ -4,6 +4,7 @@ import { notFound, unauthorized } from '../http/errors.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { requireAdmin } from '../auth/authenticate.ts';
 import { userRowToUser } from '../domain/users/user.ts';
+import { findTotp, totpSummary } from '../auth/totp.ts';
 import { findUserById } from '../domain/users/user.repository.ts';
 import { passwordSchema, userCreateSchema, userUpdateSchema } from '../domain/users/user.schema.ts';
 import { changePassword, createUser, deleteUser, listUsers, updateUser } from '../domain/users/user.service.ts';
@@ -23,7 +24,11 @@ usersRoutes.post('/', requireAdmin(401), async (c) => {
   return c.json(userRowToUser(user), 201);
 });
 
-usersRoutes.get('/:user_id', async (c) => c.json(userRowToUser(await loadTargetUser(c))));
+usersRoutes.get('/:user_id', async (c) => {
+  const user = await loadTargetUser(c);
+  const totp = await findTotp(c.var.deps.db, user.id);
+  return c.json({ ...userRowToUser(user), ...(totp ? { totp: totpSummary(totp) } : {}) });
+});
 
 usersRoutes.put('/:user_id', async (c) => {
   const target = await loadTargetUser(c);
@@ -49,7 +54,7 @@ usersRoutes.post('/:user_id/password', async (c) => {
 });
 
 /** The user named in the path, if the caller is an admin or that user; otherwise 401 (as Semaphore). */
-async function loadTargetUser(c: Context<AppEnv>) {
+export async function loadTargetUser(c: Context<AppEnv>) {
   const id = idParam(c, 'user_id');
   if (!c.var.user.admin && c.var.user.id !== id) throw unauthorized();
   const user = await findUserById(c.var.deps.db, id);

@@ -10,6 +10,8 @@ import { callerMemoOf } from './caller-memo.ts';
 export interface Caller {
   user: UserRow;
   sessionId: string | undefined;
+  /** false while a cookie session waits for its second factor; bearer tokens skip that step */
+  verified: boolean;
 }
 
 /**
@@ -20,10 +22,10 @@ export async function resolveCaller(db: Db, authorization: string | undefined, s
   const header = authorization?.toLowerCase() ?? '';
   if (header.includes('bearer')) {
     const user = await userForApiToken(db, header.replace('bearer ', '').trim());
-    return user ? { user, sessionId: undefined } : null;
+    return user ? { user, sessionId: undefined, verified: true } : null;
   }
   const found = sessionCookie ? await userForSession(db, sessionCookie) : null;
-  return found ? { user: found.user, sessionId: found.sessionId } : null;
+  return found ? { user: found.user, sessionId: found.sessionId, verified: found.verified } : null;
 }
 
 /** Loads the caller into `c.var.user`; 401 with an empty body otherwise. */
@@ -35,6 +37,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     const memoKey = `${authorization ?? ''}\n${cookie ?? ''}`;
     const caller = memo?.get(memoKey) ?? await resolveCaller(c.var.deps.db, authorization, cookie);
     if (!caller) throw unauthorized();
+    if (!caller.verified) throw unauthorized('TOTP_REQUIRED');
     memo?.set(memoKey, caller);
     c.set('user', caller.user);
     c.set('sessionId', caller.sessionId);

@@ -1,6 +1,7 @@
 import { trustedProxyList } from '../http/client-facts.ts';
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
+import { readGroupMappings, readOidcProviders, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
 export interface Config {
@@ -37,6 +38,11 @@ export interface Config {
   config_path: string;
   /** Semaphore's `process` section: the OS identity (and root) every task process runs with. */
   process: ProcessSettings;
+  totp: TotpConfig;
+  ldap: LdapConfig;
+  oidc_providers: Record<string, OidcProviderConfig>;
+  /** directory groups → admin flag and project roles, applied at each LDAP/OIDC sign-in */
+  group_mappings: GroupMapping[];
 }
 
 /** Semaphore's alert settings (`email_*`, `telegram_*`, ...), plus a generic JSON webhook. */
@@ -125,6 +131,27 @@ const SETTINGS = {
   process_gid: { env: 'SEMAPHORE_PROCESS_GID', json: 'process.gid', read: optionalId() },
   process_chroot: { env: 'SEMAPHORE_PROCESS_CHROOT', json: 'process.chroot', read: absolutePath() },
   trusted_proxies: { env: 'SEMAPHORE_TRUSTED_PROXIES', json: 'trusted_proxies', read: addressList() },
+  totp_enabled: { env: 'SEMAPHORE_TOTP_ENABLED', json: 'auth.totp.enabled', read: flag() },
+  totp_allow_recovery: { env: 'SEMAPHORE_TOTP_ALLOW_RECOVERY', json: 'auth.totp.allow_recovery', read: flag() },
+  totp_issuer: { env: 'SEMAPHORE_TOTP_ISSUER', json: 'auth.totp.issuer', read: text('Signalbox') },
+  ldap_enable: { env: 'SEMAPHORE_LDAP_ENABLE', json: 'ldap_enable', read: flag() },
+  ldap_server: { env: 'SEMAPHORE_LDAP_SERVER', json: 'ldap_server', read: text('') },
+  ldap_needtls: { env: 'SEMAPHORE_LDAP_NEEDTLS', json: 'ldap_needtls', read: flag() },
+  ldap_starttls: { env: 'SEMAPHORE_LDAP_STARTTLS', json: 'ldap_starttls', read: flag() },
+  ldap_tls_skip_verify: { env: 'SEMAPHORE_LDAP_TLS_SKIP_VERIFY', json: 'ldap_tls_skip_verify', read: flag() },
+  ldap_binddn: { env: 'SEMAPHORE_LDAP_BIND_DN', json: 'ldap_binddn', read: text('') },
+  ldap_bindpassword: { env: 'SEMAPHORE_LDAP_BIND_PASSWORD', json: 'ldap_bindpassword', read: text('') },
+  ldap_searchdn: { env: 'SEMAPHORE_LDAP_SEARCH_DN', json: 'ldap_searchdn', read: text('') },
+  ldap_searchfilter: { env: 'SEMAPHORE_LDAP_SEARCH_FILTER', json: 'ldap_searchfilter', read: text('(uid=%s)') },
+  ldap_mapping_dn: { env: 'SEMAPHORE_LDAP_MAPPING_DN', json: 'ldap_mappings.dn', read: text('dn') },
+  ldap_mapping_mail: { env: 'SEMAPHORE_LDAP_MAPPING_MAIL', json: 'ldap_mappings.mail', read: text('mail') },
+  ldap_mapping_uid: { env: 'SEMAPHORE_LDAP_MAPPING_UID', json: 'ldap_mappings.uid', read: text('uid') },
+  ldap_mapping_cn: { env: 'SEMAPHORE_LDAP_MAPPING_CN', json: 'ldap_mappings.cn', read: text('cn') },
+  ldap_mapping_groups: { env: 'SEMAPHORE_LDAP_MAPPING_GROUPS', json: 'ldap_mappings.groups', read: text('memberOf') },
+  ldap_group_searchdn: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_DN', json: 'ldap_group_searchdn', read: text('') },
+  ldap_group_searchfilter: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_FILTER', json: 'ldap_group_searchfilter', read: text('(member=%s)') },
+  oidc_providers: { env: 'SEMAPHORE_OIDC_PROVIDERS', json: 'oidc_providers', read: jsonObject() },
+  group_mappings: { env: 'SEMAPHORE_GROUP_MAPPINGS', json: 'group_mappings', read: jsonList() },
 } as const;
 
 /**
@@ -140,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     const where = fromEnv !== undefined && fromEnv !== '' ? setting.env : `${setting.json.replace('$db', 'db')} in ${options.configPath}`;
     return setting.read(raw, where) as ReturnType<(typeof SETTINGS)[K]['read']>;
   };
+  const where = (key: keyof typeof SETTINGS) => (env[SETTINGS[key].env] ? SETTINGS[key].env : SETTINGS[key].json);
   const dialect = value('dialect') as DbSettings['dialect'];
   const port = value('port') as number;
   return {
@@ -182,6 +210,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
       gid: value('process_gid') as number | null,
       chroot: value('process_chroot') as string,
     },
+    totp: { enabled: value('totp_enabled') as boolean, allow_recovery: value('totp_allow_recovery') as boolean, issuer: value('totp_issuer') as string },
+    ldap: readLdap((key) => value(key) as string & boolean),
+    oidc_providers: readOidcProviders(value('oidc_providers') as Record<string, unknown>, where('oidc_providers')),
+    group_mappings: readGroupMappings(value('group_mappings') as unknown[], where('group_mappings')),
   };
 }
 
@@ -203,6 +235,19 @@ function readAlerts(value: Read): AlertSettings {
     gotify: { enabled: on('gotify_alert'), url: str('gotify_url'), token: str('gotify_token') },
     webhook: { enabled: on('webhook_alert'), url: str('webhook_url') },
   };
+}
+
+function readLdap(value: (key: `ldap_${string}` & keyof typeof SETTINGS) => string & boolean): LdapConfig {
+  const ldap: LdapConfig = {
+    enable: value('ldap_enable'), server: value('ldap_server'), needtls: value('ldap_needtls'), starttls: value('ldap_starttls'),
+    tls_skip_verify: value('ldap_tls_skip_verify'), binddn: value('ldap_binddn'), bindpassword: value('ldap_bindpassword'),
+    searchdn: value('ldap_searchdn'), searchfilter: value('ldap_searchfilter'),
+    mappings: { dn: value('ldap_mapping_dn'), mail: value('ldap_mapping_mail'), uid: value('ldap_mapping_uid'), cn: value('ldap_mapping_cn'), groups: value('ldap_mapping_groups') },
+    group_searchdn: value('ldap_group_searchdn'), group_searchfilter: value('ldap_group_searchfilter'),
+  };
+  if (ldap.enable && !ldap.server) throw new ConfigError('ldap_server: required when ldap_enable is on (SEMAPHORE_LDAP_SERVER, host:port)');
+  if (ldap.enable && !ldap.searchfilter.includes('%s')) throw new ConfigError('ldap_searchfilter: must contain %s, where the login goes');
+  return ldap;
 }
 
 function readAdmin(env: NodeJS.ProcessEnv): Config['admin'] {
@@ -365,6 +410,15 @@ function addressList(): Reader {
       throw new ConfigError(`${where}: ${(err as Error).message}`);
     }
     return list;
+  };
+}
+
+function jsonList(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return [];
+    const v = typeof raw === 'string' ? safeParse(raw) : raw;
+    if (!Array.isArray(v)) throw new ConfigError(`${where}: not allowed; use a JSON array`);
+    return v;
   };
 }
 

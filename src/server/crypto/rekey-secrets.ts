@@ -22,7 +22,7 @@ function reseal(sealed: string, from: SecretBox, to: SecretBox, what: string): s
 }
 
 /**
- * Re-encrypts every sealed secret (access keys, variable-group passwords) from `from` to `to`
+ * Re-encrypts every sealed secret (access keys, variable-group passwords, two-factor secrets) from `from` to `to`
  * in one transaction: either all move or none. Rows already sealed with `to` are left alone,
  * so running it twice is harmless.
  * @example await rekeySecrets(db, new SecretBox(oldKey), deps.secrets);
@@ -46,6 +46,15 @@ export async function rekeySecrets(db: Db, from: SecretBox, to: SecretBox): Prom
       if (next === null) result.alreadyCurrent++;
       else {
         await tx.updateTable('environment').set({ password: next }).where('id', '=', group.id).execute();
+        result.rekeyed++;
+      }
+    }
+    const enrolments = await tx.selectFrom('user_totp').select(['id', 'secret']).orderBy('id').execute();
+    for (const totp of enrolments) {
+      const next = reseal(totp.secret, from, to, `two-factor secret ${totp.id}`);
+      if (next === null) result.alreadyCurrent++;
+      else {
+        await tx.updateTable('user_totp').set({ secret: next }).where('id', '=', totp.id).execute();
         result.rekeyed++;
       }
     }

@@ -9,6 +9,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 export interface Database {
   user: UserTable;
   session: SessionTable;
+  user_totp: UserTotpTable;
   api_token: ApiTokenTable;
   login_attempt: LoginAttemptTable;
   option: OptionTable;
@@ -64,6 +65,20 @@ export interface SessionTable {
   ip: string;
   user_agent: string;
   expired: Flag;
+  /** 0 while the session waits for its second factor (`verification_method` says which) */
+  verified: Generated<Flag>;
+  verification_method: Generated<string>;
+}
+
+/** A user's TOTP enrolment: the secret is sealed, the recovery code kept only as a bcrypt hash. */
+export interface UserTotpTable {
+  id: Id;
+  user_id: number;
+  created: string;
+  secret: string;
+  recovery_hash: string;
+  /** the last time step a code was accepted for; older or equal steps are replays */
+  last_step: Generated<number>;
 }
 
 /** API tokens are stored as a SHA-256 hash; `prefix` (first 8 chars) is what lists show. */

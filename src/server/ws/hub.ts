@@ -38,7 +38,7 @@ export class WebSocketHub {
 
   async handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const caller = await resolveCaller(this.#deps.db, req.headers.authorization, readCookie(req.headers.cookie, SESSION_COOKIE)).catch(() => null);
-    if (!caller) {
+    if (!caller?.verified) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
       return;
     }

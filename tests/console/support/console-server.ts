@@ -25,6 +25,7 @@ export interface ConsoleServer {
  * The real host server (runner API + built console) with the task engine running, on a temp
  * SQLite database and a free port. The console must be built first (`npm run build`; `npm test`
  * does it).
+ * `env` adds settings (SEMAPHORE_*); the public URL (web_host) is the server's own address.
  * @example const server = await startConsoleServer(); await page.goto(server.url + '/');
  */
 export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
@@ -42,6 +43,7 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
   const host = await createHostServer(deps);
   await new Promise<void>((resolve) => host.server.listen(0, '127.0.0.1', resolve));
   const { port } = host.server.address() as AddressInfo;
+  if (!env.SEMAPHORE_WEB_ROOT) config.web_host = `http://127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}`, deps, host, engine, tmp,
     close: async () => {

@@ -59,3 +59,18 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+for (const dialect of DIALECTS) {
+  describe(`password sign-in switched off (${dialect})`, () => {
+    let s: TestServer;
+    beforeAll(async () => { s = await startTestServer(dialect, { SEMAPHORE_PASSWORD_LOGIN_DISABLED: 'true' }); });
+    afterAll(async () => { await s.close(); });
+
+    it('tells the login screen to hide the password form and refuses password sign-in', async () => {
+      expect((await s.call('GET', '/api/auth/login')).body).toMatchObject({ login_with_password: false });
+      const res = await s.call('POST', '/api/auth/login', { auth: ADMIN.login, password: ADMIN.password });
+      expect(res.status).toBe(403);
+      expect(res.headers.get('set-cookie')).toBeNull();
+    });
+  });
+}

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { createApiWorld, WORLD_SECRETS, type ApiWorld } from '../../support/api-world.ts';
-import { expectNoSecrets, storedSecretForms } from '../../support/secrets.ts';
+import { captureLogs, expectNoSecrets, storedSecretForms } from '../../support/secrets.ts';
 
 const ROTATED = { privateKey: 'rotated-private-key-1c7e', password: 'rotated-login-password-8d02', varSecret: 'rotated-var-secret-55ab' };
 const NEW_USER_PASSWORD = 'changed-user-password-e3f9';
@@ -20,22 +20,6 @@ function fillGetPath(w: ApiWorld, path: string, alias: string): string {
     if (byName[name] === undefined) throw new Error(`no value for :${name} in ${path}`);
     return String(byName[name]);
   });
-}
-
-/** Everything written to the console or the process streams while `run` runs. */
-async function captureLogs<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
-  const lines: string[] = [];
-  const keep = (...args: unknown[]) => { lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a) ?? String(a))).join(' ')); };
-  const spies = [
-    ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation(keep)),
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => { lines.push(String(chunk)); return true; }),
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => { lines.push(String(chunk)); return true; }),
-  ];
-  try {
-    return { result: await run(), lines };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
 }
 
 for (const dialect of DIALECTS) {
@@ -75,7 +59,9 @@ for (const dialect of DIALECTS) {
         const hook = await s.api.request(`/api/integrations/${alias}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: delivery });
         responses.push(await hook.text());
 
-        const gets = [...new Set(s.api.routes.filter((r) => r.method === 'GET').map((r) => r.path))];
+        // sign-in redirects and two-factor images answer other than 200: auth-secret-leak.test.ts covers them
+        const gets = [...new Set(s.api.routes.filter((r) => r.method === 'GET').map((r) => r.path))]
+          .filter((path) => !path.startsWith('/api/auth/oidc/') && !path.includes('/2fas/'));
         for (const path of gets) {
           const url = fillGetPath(w, path, alias);
           const res = await record('GET', url);

@@ -8,6 +8,7 @@ import * as console2TaskListIndex from './2026_11_22_console2_task_list_index.ts
 import * as tfalertsStateBackend from './2026_11_23_tfalerts_state_backend.ts';
 import * as relTaskProcessGroup from './2026_11_23_rel_task_process_group.ts';
 import * as compatTaskSummary from './2026_11_23_compat_task_summary.ts';
+import * as authSignIn from './2026_11_23_auth_sign_in.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_tfalerts_state_backend': tfalertsStateBackend,
   '2026_11_23_rel_task_process_group': relTaskProcessGroup,
   '2026_11_23_compat_task_summary': compatTaskSummary,
+  '2026_11_23_auth_sign_in': authSignIn,
 };

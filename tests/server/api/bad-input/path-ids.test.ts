@@ -6,7 +6,7 @@ import { insertProjectResources, type ResourceIds } from '../../../support/resou
 import { snapshotDatabase } from '../../../support/bad-input.ts';
 
 /** Path parameters that are not numeric ids, so they are not checked here. */
-const NOT_IDS = new Set(['token_id', 'app_id', 'alias', 'action']);
+const NOT_IDS = new Set(['token_id', 'app_id', 'alias', 'action', 'session_id', 'provider_id']);
 
 /** The real value of a numeric path parameter in the world (the other parameters of a path stay valid). */
 function realId(w: World, ids: ResourceIds, path: string, name: string): number {
@@ -16,6 +16,8 @@ function realId(w: World, ids: ResourceIds, path: string, name: string): number 
     value_id: ids.value, task_id: ids.task, user_id: path.startsWith('/api/project/') ? w.users.extra.id : w.users.spare.id,
     alias_id: path.includes('/terraform/') ? ids.tfAlias : path.includes(':integration_id/') ? ids.integrationAlias : ids.projectAlias,
     state_id: ids.tfState,
+    // nobody in the world has two-factor on: any id reaches the existence check
+    totp_id: 1,
   };
   const id = byName[name];
   if (id === undefined) throw new Error(`no id for :${name} in ${path}; add it here or to NOT_IDS`);

@@ -1,0 +1,73 @@
+import QRCode from 'qrcode';
+import type { AstroGlobal } from 'astro';
+import { apiSend, readErrorText } from './runner-api.ts';
+import { flashPath } from './flash.ts';
+
+type AstroLike = Pick<AstroGlobal, 'locals' | 'request'>;
+
+/** A user as the edit screen reads it, with the two-factor enrolment when there is one. */
+export interface EditedUser {
+  id: number; name: string; username: string; email: string; admin: boolean; external: boolean; alert: boolean;
+  totp?: { id: number; created: string };
+}
+
+/** What a fresh enrolment shows once: the QR image, the secret for typing in, the recovery code. */
+export interface Enrolment { qr: string; secret: string; recoveryCode: string }
+
+/** The outcome of one posted form: a redirect with a flash, an error to show, or an enrolment to show. */
+export type AccountOutcome = { redirect: string } | { error: string; tab: 'settings' | 'security' } | { enrolment: Enrolment };
+
+type Form = (name: string) => string;
+
+/**
+ * Runs the form posted to `/users/{id}/edit`: `save` (settings), `delete`, `password`,
+ * `totp_on`, `totp_off`, `revoke` (a session). Each goes through the runner API as the signed-in user.
+ */
+export async function runAccountAction(astro: AstroLike, user: EditedUser, form: FormData, t: (key: string, o?: Record<string, unknown>) => string, self: boolean): Promise<AccountOutcome> {
+  const field: Form = (name) => String(form.get(name) ?? '').trim();
+  const page = `/users/${user.id}/edit`;
+  switch (field('action')) {
+    case 'save': return saveSettings(astro, user, field, page, t, self);
+    case 'password': {
+      const password = String(form.get('password') ?? '');
+      if (!password) return { error: t('account.passwordRequired'), tab: 'security' };
+      if (password !== String(form.get('password_confirm') ?? '')) return { error: t('account.passwordsDiffer'), tab: 'security' };
+      const res = await apiSend(astro, 'POST', `/api/users/${user.id}/password`, { password });
+      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'password_changed') } : { error: await readErrorText(res), tab: 'security' };
+    }
+    case 'totp_on': {
+      const res = await apiSend(astro, 'POST', `/api/users/${user.id}/2fas/totp`);
+      if (!res.ok) return { error: await readErrorText(res), tab: 'security' };
+      const created = (await res.json()) as { url: string; recovery_code: string };
+      return { enrolment: { qr: await QRCode.toDataURL(created.url, { margin: 2, width: 200 }), secret: new URL(created.url).searchParams.get('secret') ?? '', recoveryCode: created.recovery_code } };
+    }
+    case 'totp_off': {
+      if (!user.totp) return { redirect: `${page}?tab=security` };
+      const res = await apiSend(astro, 'DELETE', `/api/users/${user.id}/2fas/totp/${user.totp.id}`);
+      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'totp_disabled') } : { error: await readErrorText(res), tab: 'security' };
+    }
+    case 'delete': {
+      const res = await apiSend(astro, 'DELETE', `/api/users/${user.id}`);
+      return res.ok ? { redirect: flashPath(self ? '/auth/login' : '/users', 'user_deleted', user.name) } : { error: await readErrorText(res), tab: 'settings' };
+    }
+    case 'revoke': {
+      const res = await apiSend(astro, 'DELETE', `/api/user/sessions/${encodeURIComponent(field('session'))}`);
+      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'session_revoked') } : { error: await readErrorText(res), tab: 'security' };
+    }
+    default: return { error: t('account.unknownAction'), tab: 'settings' };
+  }
+}
+
+async function saveSettings(astro: AstroLike, user: EditedUser, field: Form, page: string, t: (key: string, o?: Record<string, unknown>) => string, self: boolean): Promise<AccountOutcome> {
+  const body = {
+    name: field('name'),
+    // an external user's username and email come from the identity provider
+    username: user.external ? user.username : field('username'),
+    email: user.external ? user.email : field('email'),
+    alert: field('alert') === 'on',
+    ...(self ? {} : { admin: field('admin') === 'on' }),
+  };
+  if (!body.name) return { error: t('account.nameRequired'), tab: 'settings' };
+  const res = await apiSend(astro, 'PUT', `/api/users/${user.id}`, body);
+  return res.ok ? { redirect: flashPath(page, 'user_saved', body.name) } : { error: await readErrorText(res), tab: 'settings' };
+}

@@ -1,0 +1,45 @@
+import { Hono, type Context } from 'hono';
+import QRCode from 'qrcode';
+import type { AppEnv } from '../http/context.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { idParam } from '../http/validation.ts';
+import { deleteTotp, describeTotp, enrolTotp, findTotp } from '../auth/totp.ts';
+import { loadTargetUser } from './users.routes.ts';
+
+/**
+ * `/api/users/{user_id}/2fas/totp`: two-factor enrolment, by the user or an admin. The secret
+ * leaves the server only while the enrolment is new: in the create answer and as the QR image
+ * until the first code has been accepted.
+ */
+export const userTotpRoutes = new Hono<AppEnv>();
+
+/** Enrolling needs TOTP on in config; removing an enrolment is always allowed. */
+function requireTotpEnabled(c: Context<AppEnv>): void {
+  if (!c.var.deps.config.totp.enabled) throw new ApiError('forbidden', 'TOTP_DISABLED');
+}
+
+userTotpRoutes.post('/', async (c) => {
+  const user = await loadTargetUser(c);
+  requireTotpEnabled(c);
+  const { db, secrets, config } = c.var.deps;
+  if (await findTotp(db, user.id)) throw new ApiError('conflict', 'two-factor authentication is already on; delete it first');
+  return c.json(await enrolTotp(db, user, secrets, config.totp), 201);
+});
+
+userTotpRoutes.get('/:totp_id/qr', async (c) => {
+  const user = await loadTargetUser(c);
+  const totpId = idParam(c, 'totp_id');
+  const { db, secrets, config } = c.var.deps;
+  const totp = await findTotp(db, user.id);
+  if (!totp || totp.id !== totpId) throw notFound();
+  requireTotpEnabled(c);
+  if (totp.last_step > 0) throw notFound('the QR code is shown only until the first code is used');
+  const png = await QRCode.toBuffer(describeTotp(totp, user, secrets, config.totp).url, { type: 'png', margin: 2, width: 240 });
+  return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+});
+
+userTotpRoutes.delete('/:totp_id', async (c) => {
+  const user = await loadTargetUser(c);
+  if (!(await deleteTotp(c.var.deps.db, user.id, idParam(c, 'totp_id')))) throw notFound();
+  return c.body(null, 204);
+});

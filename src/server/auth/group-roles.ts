@@ -1,0 +1,55 @@
+import type { Tx } from '../db/database.ts';
+import type { UserRow } from '../db/schema.ts';
+import type { GroupMapping } from '../config/auth-config.ts';
+import { PROJECT_ROLES, type ProjectRole } from './permissions.ts';
+import { now } from '../lib/time.ts';
+
+/**
+ * A directory group matches a mapping by its full name or DN, or by the value of its first DN
+ * part (`cn=ops,ou=groups,dc=example` matches "ops"), case-insensitively.
+ */
+function groupMatches(group: string, wanted: string): boolean {
+  const lower = group.toLowerCase();
+  const firstPart = /^[^=,]+=([^,]+)/.exec(lower)?.[1];
+  return lower === wanted.toLowerCase() || firstPart === wanted.toLowerCase();
+}
+
+/** The strongest of the roles, owner first. */
+function strongest(roles: ProjectRole[]): ProjectRole | undefined {
+  return PROJECT_ROLES.find((role) => roles.includes(role));
+}
+
+/**
+ * Makes the user's admin flag and the memberships of every mapped project follow the groups the
+ * directory reports now: a mapped project the user is no longer entitled to is left, an admin
+ * flag no group grants any more is taken back. Projects no mapping names are not touched.
+ */
+export async function applyGroupMappings(tx: Tx, user: UserRow, groups: string[], mappings: GroupMapping[]): Promise<void> {
+  const member = (mapping: GroupMapping) => groups.some((group) => groupMatches(group, mapping.group));
+  const adminRules = mappings.filter((m) => m.admin !== undefined);
+  if (adminRules.length) {
+    const admin = adminRules.some((m) => m.admin && member(m)) ? 1 : 0;
+    if (admin !== user.admin) await tx.updateTable('user').set({ admin }).where('id', '=', user.id).execute();
+  }
+  const projectIds = [...new Set(mappings.flatMap((m) => (m.project_id ? [m.project_id] : [])))];
+  for (const projectId of projectIds) {
+    const role = strongest(mappings.filter((m) => m.project_id === projectId && member(m)).map((m) => m.role!));
+    await setMembership(tx, projectId, user.id, role);
+  }
+}
+
+async function setMembership(tx: Tx, projectId: number, userId: number, role: ProjectRole | undefined): Promise<void> {
+  const membership = tx.selectFrom('project_user').select('role').where('project_id', '=', projectId).where('user_id', '=', userId);
+  const current = await membership.executeTakeFirst();
+  if (!role) {
+    if (current) await tx.deleteFrom('project_user').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    return;
+  }
+  if (current?.role === role) return;
+  if (current) {
+    await tx.updateTable('project_user').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    return;
+  }
+  const project = await tx.selectFrom('project').select('id').where('id', '=', projectId).executeTakeFirst();
+  if (project) await tx.insertInto('project_user').values({ project_id: projectId, user_id: userId, role, created: now() }).execute();
+}

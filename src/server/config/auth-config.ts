@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { PROJECT_ROLES, type ProjectRole } from '../auth/permissions.ts';
+import { ConfigError } from './config.ts';
+
+/** Second factor, as Semaphore's `auth.totp` section. */
+export interface TotpConfig {
+  enabled: boolean;
+  allow_recovery: boolean;
+  issuer: string;
+}
+
+/** Semaphore's flat `ldap_*` settings, plus StartTLS and an optional group search. */
+export interface LdapConfig {
+  enable: boolean;
+  server: string;
+  needtls: boolean;
+  starttls: boolean;
+  tls_skip_verify: boolean;
+  binddn: string;
+  bindpassword: string;
+  searchdn: string;
+  searchfilter: string;
+  mappings: { dn: string; mail: string; uid: string; cn: string; groups: string };
+  /** when set, groups are also the entries under this DN matching the filter (`%s` = the user's DN) */
+  group_searchdn: string;
+  group_searchfilter: string;
+}
+
+export interface OidcProviderConfig {
+  display_name: string;
+  color: string;
+  icon: string;
+  provider_url: string;
+  endpoint: { issuer: string; auth: string; token: string; userinfo: string; jwks: string; algorithms: string[] };
+  client_id: string;
+  client_secret: string;
+  redirect_url: string;
+  scopes: string[];
+  username_claim: string;
+  name_claim: string;
+  email_claim: string;
+  groups_claim: string;
+  order: number;
+}
+
+/** One rule: members of `group` become admins, or get `role` in project `project_id`. */
+export interface GroupMapping {
+  group: string;
+  admin?: boolean;
+  project_id?: number;
+  role?: ProjectRole;
+}
+
+const text = z.string().default('');
+
+const oidcProviderSchema = z.object({
+  display_name: text, color: text, icon: text, provider_url: text,
+  endpoint: z.object({
+    issuer: text, auth: text, token: text, userinfo: text, jwks: text, algorithms: z.array(z.string()).default([]),
+  }).default({ issuer: '', auth: '', token: '', userinfo: '', jwks: '', algorithms: [] }),
+  client_id: text, client_id_file: text, client_secret: text, client_secret_file: text,
+  redirect_url: text,
+  scopes: z.array(z.string()).default(['openid', 'profile', 'email']),
+  username_claim: z.string().default('preferred_username'),
+  name_claim: z.string().default('preferred_username'),
+  email_claim: z.string().default('email'),
+  groups_claim: z.string().default('groups'),
+  order: z.number().int().default(0),
+});
+
+const groupMappingSchema = z.strictObject({
+  group: z.string().min(1),
+  admin: z.boolean().optional(),
+  project_id: z.number().int().positive().optional(),
+  role: z.enum(PROJECT_ROLES as [ProjectRole, ...ProjectRole[]]).optional(),
+}).refine((m) => (m.project_id === undefined) === (m.role === undefined), 'project_id and role go together')
+  .refine((m) => m.admin !== undefined || m.project_id !== undefined, 'give admin, or project_id and role');
+
+/**
+ * Turns the raw `oidc_providers` object into checked providers; `*_file` secrets are read here,
+ * so a missing file stops start-up rather than the first sign-in.
+ */
+export function readOidcProviders(raw: Record<string, unknown>, where: string): Record<string, OidcProviderConfig> {
+  const providers: Record<string, OidcProviderConfig> = {};
+  for (const [id, value] of Object.entries(raw)) {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw new ConfigError(`${where}: provider id "${id}" may use only letters, digits, "_", "." and "-"`);
+    const parsed = oidcProviderSchema.safeParse(value);
+    if (!parsed.success) throw new ConfigError(`${where}.${id}: ${describe(parsed.error)}`);
+    const { client_id_file, client_secret_file, ...provider } = parsed.data;
+    provider.client_id = client_id_file ? readSecretFile(client_id_file, `${where}.${id}.client_id_file`) : provider.client_id;
+    provider.client_secret = client_secret_file ? readSecretFile(client_secret_file, `${where}.${id}.client_secret_file`) : provider.client_secret;
+    if (!provider.client_id) throw new ConfigError(`${where}.${id}: client_id is required`);
+    if (!provider.provider_url && !provider.endpoint.auth) throw new ConfigError(`${where}.${id}: give provider_url or endpoint.auth/token/jwks`);
+    providers[id] = { ...provider, display_name: provider.display_name || id };
+  }
+  return providers;
+}
+
+export function readGroupMappings(raw: unknown[], where: string): GroupMapping[] {
+  return raw.map((item, i) => {
+    const parsed = groupMappingSchema.safeParse(item);
+    if (!parsed.success) throw new ConfigError(`${where}[${i}]: ${describe(parsed.error)}`);
+    return parsed.data;
+  });
+}
+
+function readSecretFile(path: string, where: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    throw new ConfigError(`${where}: cannot read ${path}`);
+  }
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  return `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+
+let server: ConsoleServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startConsoleServer();
+  browser = await launchBrowser();
+  const context = await newContext(browser);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  page = await context.newPage();
+  await signIn(page, server.url, '/');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('users and API tokens screens', { timeout: 90_000 }, () => {
+  it('creates a user from Users, edits it, and deletes it after asking', async () => {
+    await page.click('.user-menu summary');
+    await Promise.all([page.waitForURL(`${server.url}/users`), page.click('.user-menu >> text=Users')]);
+    await Promise.all([page.waitForURL(`${server.url}/users/new`), page.click('text=New user')]);
+    await page.fill('input[name=name]', 'Grace Hopper');
+    await page.fill('input[name=username]', 'grace');
+    await page.fill('input[name=email]', 'grace@example.test');
+    await page.fill('input[name=password]', 'grace-password-1');
+    await Promise.all([page.waitForURL(/\/users\?flash=user_created/), page.click('main form button[type=submit]')]);
+    expect(await page.textContent('.snackbar')).toContain('User Grace Hopper created');
+    expect(await page.textContent('main table')).toContain('grace@example.test');
+    await screenshot(page, 'users');
+
+    await Promise.all([page.waitForURL(/\/users\/\d+\/edit$/), page.click('tr:has-text("grace") >> text=Edit')]);
+    await page.fill('input[name=name]', 'Grace B. Hopper');
+    await Promise.all([page.waitForURL(/flash=user_saved/), page.click('form:has(input[value=save]) button[type=submit]')]);
+    expect(await page.textContent('.snackbar')).toContain('User Grace B. Hopper saved');
+
+    await Promise.all([page.waitForURL(/confirm=delete/), page.click('text=Delete user')]);
+    expect(await page.textContent('.confirm-delete')).toContain('Delete user Grace B. Hopper?');
+    await Promise.all([page.waitForURL(/\/users\?flash=user_deleted/), page.click('.confirm-delete button[type=submit]')]);
+    expect(await page.textContent('.snackbar')).toContain('User Grace B. Hopper deleted');
+    expect(await server.deps.db.selectFrom('user').select('id').where('username', '=', 'grace').executeTakeFirst()).toBeUndefined();
+  });
+
+  it('creates an API token shown in full once with copy, lists it masked as Active, and deletes it', async () => {
+    await page.click('.user-menu summary');
+    await Promise.all([page.waitForURL(`${server.url}/tokens`), page.click('.user-menu >> text=API tokens')]);
+    await page.fill('input[name=name]', 'CI');
+    await Promise.all([page.waitForLoadState('load'), page.click('form:has(input[value=create]) button[type=submit]')]);
+    const token = (await page.textContent('[data-new-token]'))!.trim();
+    expect(token).toMatch(/^[a-z0-9_=-]{44}$/);
+    await page.click('.new-token button');
+    await page.waitForFunction(() => document.querySelector('.new-token button')?.textContent === 'The token has been copied to the clipboard.', undefined, { timeout: 10_000 });
+    const row = page.locator('tbody tr', { hasText: 'CI' });
+    expect(await row.textContent()).toContain(token.slice(0, 8));
+    expect(await row.textContent()).toContain('Active');
+    await screenshot(page, 'tokens');
+    await page.goto(`${server.url}/tokens`);
+    expect(await page.content()).not.toContain(token);
+    await Promise.all([page.waitForURL(/flash=token_deleted/), page.locator('tbody tr', { hasText: 'CI' }).locator('button').click()]);
+    expect(await page.textContent('.snackbar')).toContain('Token deleted');
+    expect(await page.locator('tbody tr', { hasText: 'CI' }).count()).toBe(0);
+  });
+
+  it('adds an app in Apps, switches it off, refuses to delete a built-in one and deletes the new one', async () => {
+    await page.click('.user-menu summary');
+    await Promise.all([page.waitForURL(`${server.url}/apps`), page.click('.user-menu >> text=Apps')]);
+    await Promise.all([page.waitForURL(`${server.url}/apps/new`), page.click('text=New app')]);
+    await page.fill('input[name=id]', 'ruby');
+    await page.fill('input[name=title]', 'Ruby');
+    await page.fill('input[name=path]', 'ruby');
+    await page.fill('textarea[name=args]', '-w');
+    await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
+    expect(await page.textContent('.snackbar')).toContain('App ruby saved');
+    const ruby = page.locator('tbody tr', { hasText: 'ruby' });
+    expect(await ruby.locator('button[aria-pressed]').getAttribute('aria-pressed')).toBe('true');
+    await Promise.all([page.waitForURL(/flash=app_saved/), ruby.locator('button[aria-pressed]').click()]);
+    expect(await page.locator('tbody tr', { hasText: 'ruby' }).locator('button[aria-pressed]').getAttribute('aria-pressed')).toBe('false');
+    const row = await server.deps.db.selectFrom('option').selectAll().where('key', 'like', '%ruby%').execute();
+    expect(row.length).toBeGreaterThan(0);
+    await screenshot(page, 'apps');
+
+    await Promise.all([page.waitForLoadState('load'), page.locator('tbody tr', { hasText: 'bash' }).first().locator('form:has(input[value=delete]) button').click()]);
+    expect(await page.textContent('[role=alert]')).toContain('Built-in apps cannot be deleted');
+    await Promise.all([page.waitForURL(/flash=app_deleted/), page.locator('tbody tr', { hasText: 'ruby' }).locator('form:has(input[value=delete]) button').click()]);
+    expect(await page.locator('tbody tr', { hasText: 'ruby' }).count()).toBe(0);
+  });
+});

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
+import { startConsoleServer, ADMIN, type ConsoleServer } from './support/console-server.ts';
+import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+
+let server: ConsoleServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startConsoleServer({ SEMAPHORE_TOTP_ENABLED: 'true', SEMAPHORE_TOTP_ALLOW_RECOVERY: 'true' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The code an authenticator app shows for the secret, `steps` periods from now. */
+function codeFor(secret: string, steps = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
+}
+
+async function signOut(page: Page, baseUrl: string): Promise<void> {
+  await page.click('.user-menu summary');
+  await Promise.all([page.waitForURL(`${baseUrl}/auth/login`), page.click('.user-menu form[action="/auth/logout"] button')]);
+}
+
+async function submitPassword(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/auth/login`);
+  await page.fill('input[name=auth]', ADMIN.login);
+  await page.fill('input[name=password]', ADMIN.password);
+  await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+}
+
+describe('two-factor sign-in in the console', { timeout: 90_000 }, () => {
+  let secret = '';
+  let recoveryCode = '';
+
+  it('enrols in the Security tab of Edit account: QR image, secret and recovery code shown once', async () => {
+    const page = await (await newContext(browser)).newPage();
+    await signIn(page, server.url, '/');
+    await page.click('.user-menu summary');
+    await Promise.all([page.waitForURL(/\/users\/\d+\/edit$/), page.click('.user-menu >> text=Edit account')]);
+    await Promise.all([page.waitForURL(/tab=security/), page.click('nav.tabs >> text=Security')]);
+    await Promise.all([page.waitForLoadState('load'), page.click('form:has(input[value=totp_on]) button')]);
+    expect(await page.getAttribute('.enrolment img', 'src')).toMatch(/^data:image\/png;base64,/);
+    secret = (await page.textContent('[data-totp-secret]'))!.trim();
+    recoveryCode = (await page.textContent('[data-recovery-code]'))!.trim();
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(recoveryCode).toMatch(/^[A-Z2-7]{16}$/);
+    await screenshot(page, 'two-factor-enrolment');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await page.click('.enrolment button[data-copied]');
+    await page.waitForFunction(() => document.querySelector('.enrolment button[data-copied]')?.textContent === 'Recovery code copied', undefined, { timeout: 10_000 });
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(recoveryCode);
+    // shown once: the Security tab afterwards only says two-factor is on
+    await page.goto(`${server.url}${new URL(page.url()).pathname}?tab=security`);
+    expect(await page.textContent('main')).toContain('Two-factor authentication is on');
+    expect(await page.content()).not.toContain(secret);
+    await signOut(page, server.url);
+  });
+
+  it('asks for the code after the password, refuses a wrong one and signs in with the right one', async () => {
+    const page = await (await newContext(browser)).newPage();
+    await submitPassword(page, server.url);
+    expect(await page.isVisible('input[name=passcode]')).toBe(true);
+    await screenshot(page, 'two-factor-verification');
+    // the field submits by itself when six digits are in
+    await Promise.all([page.waitForLoadState('load'), page.waitForResponse((r) => r.request().method() === 'POST'), page.fill('input[name=passcode]', codeFor(secret, 6))]);
+    await page.waitForSelector('[role=alert]');
+    expect(await page.textContent('[role=alert]')).toContain('Incorrect verification code');
+    await Promise.all([page.waitForURL((u) => !u.pathname.startsWith('/auth/')), page.fill('input[name=passcode]', codeFor(secret))]);
+    expect(await page.textContent('.user-menu summary')).toContain(ADMIN.name);
+    await signOut(page, server.url);
+  });
+
+  it('signs in with the recovery code without JavaScript, and says two-factor is now off', async () => {
+    const page = await (await newContext(browser, { javaScriptEnabled: false })).newPage();
+    await submitPassword(page, server.url);
+    await Promise.all([page.waitForLoadState('load'), page.click('text=Use a recovery code')]);
+    await page.fill('input[name=recovery_code]', recoveryCode);
+    await Promise.all([page.waitForURL((u) => !u.pathname.startsWith('/auth/')), page.click('button[type=submit]')]);
+    expect(await page.textContent('.snackbar')).toContain('two-factor authentication is now off');
+    const rows = await server.deps.db.selectFrom('user_totp').selectAll().execute();
+    expect(rows).toEqual([]);
+  });
+});
