@@ -50,19 +50,29 @@ const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600
 
 /**
  * "5 minutes ago (13:43)" in the user's language: the clock time alone when it is today (UTC),
- * otherwise the date too. Shared by the server render and the browser refresh.
- * @example relativeTimeText('2026-11-23T13:43:00Z', 'en', Date.parse('2026-11-23T13:48:00Z')) // '5 minutes ago (13:43)'
+ * otherwise the date too.
+ * @example relativeTimeText('2026-11-23T13:43:00Z', 'en', Date.parse('2026-11-23T13:48:00Z')) // '5 minutes ago (1:43 PM)'
  */
 export function relativeTimeText(value: string | null | undefined, lang: string, now = Date.now()): string {
+  const parts = relativeTimeParts(value, lang, now);
+  return parts ? `${parts[0]} (${parts[1]})` : '—';
+}
+
+/**
+ * The two halves of relativeTimeText: how long ago, and the clock time (or date and time).
+ * Shared by the server render and the browser refresh.
+ * @example relativeTimeParts('2026-11-23T13:43:00Z', 'en', Date.parse('2026-11-23T13:48:00Z')) // ['5 minutes ago', '1:43 PM']
+ */
+export function relativeTimeParts(value: string | null | undefined, lang: string, now = Date.now()): [string, string] | null {
   const date = parseDate(value);
-  if (!date) return '—';
+  if (!date) return null;
   const seconds = Math.round((date.getTime() - now) / 1000);
   const [unit] = RELATIVE_STEPS.find(([, limit]) => Math.abs(seconds) < limit)!;
   const relative = unit === 'second'
     ? cachedRelative(lang).format(0, 'second')
     : cachedRelative(lang).format(Math.round(seconds / UNIT_SECONDS[unit]!), unit);
   const sameDay = new Date(now).toISOString().slice(0, 10) === date.toISOString().slice(0, 10);
-  return `${relative} (${cachedFormat(lang, sameDay ? 'time' : 'dateTime').format(date)})`;
+  return [relative, cachedFormat(lang, sameDay ? 'time' : 'dateTime').format(date)];
 }
 
 function parseDate(value: string | null | undefined): Date | null {
