@@ -78,9 +78,9 @@ describe('dialogs and keyboard', () => {
       await page.goto(server.url + path);
       await waitForIsland(page, path);
       expect(await page.evaluate(() => document.querySelector('dialog')!.matches(':modal')), path).toBe(true);
-      for (let i = 0; i < 12; i++) {
-        await page.keyboard.press('Tab');
-        expect(await inDialog(page), `${path}, tab ${i + 1}`).toBe(true);
+      for (const key of [...Array(12).fill('Tab'), ...Array(12).fill('Shift+Tab')] as string[]) {
+        await page.keyboard.press(key);
+        expect(await inDialog(page), `${path}, ${key}`).toBe(true);
       }
       await Promise.all([page.waitForURL((u) => !u.searchParams.has(param)), page.keyboard.press('Escape')]);
       expect(await page.locator('dialog[open]').count(), path).toBe(0);
