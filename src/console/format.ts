@@ -1,18 +1,37 @@
+/** Words of a duration in the user's language: the `duration` section of the locale files. */
+export interface DurationUnits { h: string; min: string; s: string }
+
+const ENGLISH_UNITS: DurationUnits = { h: 'h', min: 'min', s: 's' };
+
 /**
- * Task duration as h:mm:ss or m:ss; '' when the task has not started.
- * @example formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:01:05Z') // '1:05'
+ * Seconds between start and end (or now, while running); null when the task has not started.
+ * @example durationSeconds('2026-01-01T00:00:00Z', '2026-01-01T00:01:05Z') // 65
  */
-export function formatDuration(start: string | null | undefined, end: string | null | undefined, now = Date.now()): string {
-  if (!start) return '';
+export function durationSeconds(start: string | null | undefined, end: string | null | undefined, now = Date.now()): number | null {
+  if (!start) return null;
   const from = Date.parse(start);
   const to = end ? Date.parse(end) : now;
-  if (Number.isNaN(from) || Number.isNaN(to)) return '';
-  let seconds = Math.max(0, Math.round((to - from) / 1000));
-  const h = Math.floor(seconds / 3600);
-  seconds -= h * 3600;
-  const m = Math.floor(seconds / 60);
-  const s = String(seconds - m * 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+  if (Number.isNaN(from) || Number.isNaN(to)) return null;
+  return Math.max(0, Math.round((to - from) / 1000));
+}
+
+/**
+ * A task's duration in at most two units ("1 s", "2 min 5 s", "1 h 2 min"); '' before it starts.
+ * @example formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:01:05Z') // '1 min 5 s'
+ */
+export function formatDuration(start: string | null | undefined, end: string | null | undefined, units: DurationUnits = ENGLISH_UNITS, now = Date.now()): string {
+  const total = durationSeconds(start, end, now);
+  return total === null ? '' : formatSeconds(total, units);
+}
+
+/** @example formatSeconds(3720, units) // '1 h 2 min' */
+export function formatSeconds(total: number, units: DurationUnits = ENGLISH_UNITS): string {
+  const h = Math.floor(total / 3600);
+  const min = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h) return min ? `${h} ${units.h} ${min} ${units.min}` : `${h} ${units.h}`;
+  if (min) return s ? `${min} ${units.min} ${s} ${units.s}` : `${min} ${units.min}`;
+  return `${s} ${units.s}`;
 }
 
 /**
@@ -20,21 +39,72 @@ export function formatDuration(start: string | null | undefined, end: string | n
  * @example formatTime('2026-11-22T13:00:00Z', 'de')
  */
 export function formatTime(value: string | null | undefined, lang: string): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '—';
-  return dateTimeFormat(lang).format(date);
+  const date = parseDate(value);
+  return date ? cachedFormat(lang, 'dateTime').format(date) : '—';
 }
 
-// Building an Intl.DateTimeFormat costs far more than formatting with one (it dominated the
-// history page's render time), so there is one per language.
-const FORMATS = new Map<string, Intl.DateTimeFormat>();
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 45], ['minute', 45 * 60], ['hour', 22 * 3600], ['day', 26 * 86400], ['month', 320 * 86400], ['year', Infinity],
+];
+const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, month: 30 * 86400, year: 365 * 86400 };
 
-function dateTimeFormat(lang: string): Intl.DateTimeFormat {
-  let format = FORMATS.get(lang);
+/**
+ * "5 minutes ago (13:43)" in the user's language: the clock time alone when it is today (UTC),
+ * otherwise the date too.
+ * @example relativeTimeText('2026-11-23T13:43:00Z', 'en', Date.parse('2026-11-23T13:48:00Z')) // '5 minutes ago (1:43 PM)'
+ */
+export function relativeTimeText(value: string | null | undefined, lang: string, now = Date.now()): string {
+  const parts = relativeTimeParts(value, lang, now);
+  return parts ? `${parts[0]} (${parts[1]})` : '—';
+}
+
+/**
+ * The two halves of relativeTimeText: how long ago, and the clock time (or date and time).
+ * Shared by the server render and the browser refresh.
+ * @example relativeTimeParts('2026-11-23T13:43:00Z', 'en', Date.parse('2026-11-23T13:48:00Z')) // ['5 minutes ago', '1:43 PM']
+ */
+export function relativeTimeParts(value: string | null | undefined, lang: string, now = Date.now()): [string, string] | null {
+  const date = parseDate(value);
+  if (!date) return null;
+  const seconds = Math.round((date.getTime() - now) / 1000);
+  const [unit] = RELATIVE_STEPS.find(([, limit]) => Math.abs(seconds) < limit)!;
+  const relative = unit === 'second'
+    ? cachedRelative(lang).format(0, 'second')
+    : cachedRelative(lang).format(Math.round(seconds / UNIT_SECONDS[unit]!), unit);
+  const sameDay = new Date(now).toISOString().slice(0, 10) === date.toISOString().slice(0, 10);
+  return [relative, cachedFormat(lang, sameDay ? 'time' : 'dateTime').format(date)];
+}
+
+function parseDate(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+// Building an Intl formatter costs far more than formatting with one (it dominated the history
+// page's render time), so there is one per language and kind.
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+const RELATIVE = new Map<string, Intl.RelativeTimeFormat>();
+const STYLES = {
+  dateTime: { dateStyle: 'medium', timeStyle: 'short' },
+  time: { timeStyle: 'short' },
+} as const;
+
+function cachedFormat(lang: string, kind: keyof typeof STYLES): Intl.DateTimeFormat {
+  const key = `${lang}/${kind}`;
+  let format = FORMATS.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(lang.replace('_', '-'), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-    FORMATS.set(lang, format);
+    format = new Intl.DateTimeFormat(lang.replace('_', '-'), { ...STYLES[kind], timeZone: 'UTC' });
+    FORMATS.set(key, format);
+  }
+  return format;
+}
+
+function cachedRelative(lang: string): Intl.RelativeTimeFormat {
+  let format = RELATIVE.get(lang);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(lang.replace('_', '-'), { numeric: 'auto' });
+    RELATIVE.set(lang, format);
   }
   return format;
 }

@@ -1,20 +1,20 @@
-/** Interface languages of seed 000 §1, with a flag for the language menu. Fallback: en. */
+/** Interface languages of seed 000 §1, named in their own language. Fallback: en. */
 export const LANGUAGES = [
-  { code: 'en', name: 'English', flag: '🇬🇧' },
-  { code: 'es', name: 'Español', flag: '🇪🇸' },
-  { code: 'ru', name: 'Русский', flag: '🇷🇺' },
-  { code: 'de', name: 'Deutsch', flag: '🇩🇪' },
-  { code: 'nl', name: 'Nederlands', flag: '🇳🇱' },
-  { code: 'zh_cn', name: '简体中文', flag: '🇨🇳' },
-  { code: 'zh_tw', name: '繁體中文', flag: '🇹🇼' },
-  { code: 'fr', name: 'Français', flag: '🇫🇷' },
-  { code: 'it', name: 'Italiano', flag: '🇮🇹' },
-  { code: 'pl', name: 'Polski', flag: '🇵🇱' },
-  { code: 'pt', name: 'Português', flag: '🇵🇹' },
-  { code: 'pt_br', name: 'Português (Brasil)', flag: '🇧🇷' },
-  { code: 'ja', name: '日本語', flag: '🇯🇵' },
-  { code: 'ko', name: '한국어', flag: '🇰🇷' },
-  { code: 'uk', name: 'Українська', flag: '🇺🇦' },
+  { code: 'en', name: 'English' },
+  { code: 'es', name: 'Español' },
+  { code: 'ru', name: 'Русский' },
+  { code: 'de', name: 'Deutsch' },
+  { code: 'nl', name: 'Nederlands' },
+  { code: 'zh_cn', name: '简体中文' },
+  { code: 'zh_tw', name: '繁體中文' },
+  { code: 'fr', name: 'Français' },
+  { code: 'it', name: 'Italiano' },
+  { code: 'pl', name: 'Polski' },
+  { code: 'pt', name: 'Português' },
+  { code: 'pt_br', name: 'Português (Brasil)' },
+  { code: 'ja', name: '日本語' },
+  { code: 'ko', name: '한국어' },
+  { code: 'uk', name: 'Українська' },
 ] as const;
 
 export const FALLBACK_LANGUAGE = 'en';
@@ -48,4 +48,9 @@ function matchBrowserLanguage(tag: string): string | null {
 export function htmlLang(code: string): string {
   const [base, region] = code.split('_');
   return region ? `${base}-${region.toUpperCase()}` : base!;
+}
+
+/** The short code the language menu shows (no flag emoji: most Linux desktops lack their font). */
+export function languageCode(code: string): string {
+  return code.toUpperCase().replace('_', '-');
 }

@@ -4,9 +4,9 @@ export type StatsPeriod = 'week' | 'month' | 'year';
 export const STATS_PERIODS: StatsPeriod[] = ['week', 'month', 'year'];
 const PERIOD_DAYS: Record<StatsPeriod, number> = { week: 7, month: 30, year: 365 };
 export const STATS_SERIES = [
-  { status: 'success', colour: '#2e9e4f' },
-  { status: 'error', colour: '#d93b3b' },
-  { status: 'stopped', colour: '#8a8f98' },
+  { status: 'success', colour: 'var(--tone-success)' },
+  { status: 'error', colour: 'var(--tone-danger)' },
+  { status: 'stopped', colour: 'var(--tone-neutral)' },
 ] as const;
 
 export interface StatsChart {

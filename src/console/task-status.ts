@@ -23,12 +23,21 @@ export function isActive(status: string): boolean {
   return !FINISHED_STATUSES.has(status);
 }
 
-/** The icon shown next to a status in lists (seed 001 §4). */
-export function statusIcon(status: string): string {
-  if (status === 'success') return '✓';
-  if (status === 'error') return '✗';
-  if (status === 'stopped' || status === 'canceled' || status === 'rejected') return '■';
-  return '◷';
+export type StatusTone = 'success' | 'danger' | 'info' | 'warning' | 'neutral';
+export type StatusIcon = 'success' | 'error' | 'running' | 'waiting' | 'starting' | 'question' | 'stopped' | 'canceled';
+
+const LOOKS: Record<string, [StatusTone, StatusIcon]> = {
+  success: ['success', 'success'], error: ['danger', 'error'], running: ['info', 'running'], starting: ['info', 'starting'],
+  confirmed: ['info', 'starting'], waiting: ['neutral', 'waiting'], waiting_confirmation: ['warning', 'question'],
+  stopping: ['neutral', 'stopped'], stopped: ['neutral', 'stopped'], canceled: ['neutral', 'canceled'], rejected: ['neutral', 'canceled'],
+};
+
+/**
+ * Colour tone and icon of a status chip; an unknown status looks neutral.
+ * @example statusLook('error') // ['danger', 'error']
+ */
+export function statusLook(status: string): [StatusTone, StatusIcon] {
+  return LOOKS[status] ?? ['neutral', 'waiting'];
 }
 
 /**

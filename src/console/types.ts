@@ -27,7 +27,7 @@ export interface PoolTask {
 export interface Task {
   id: number; project_id: number; template_id: number; status: string; message?: string; commit_message?: string;
   version?: string | null; user_id?: number | null; integration_id?: number | null; user_name?: string; username?: string;
-  tpl_alias?: string; tpl_name?: string; tpl_type?: string; start?: string | null; end?: string | null; created?: string; runner_id?: number | null;
+  tpl_alias?: string; tpl_name?: string; tpl_type?: string; git_branch?: string | null; commit_hash?: string | null; start?: string | null; end?: string | null; created?: string; runner_id?: number | null;
   /** list items: the build a deploy task ships */
   build_task?: { version?: string | null } | null;
 }

@@ -1,8 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Task, TaskOutputLine } from '../console/types.ts';
 import { canStop, hasRawLog, isActive, needsConfirmation } from '../console/task-status.ts';
-import { formatDuration, formatTime } from '../console/format.ts';
+import type { DurationUnits } from '../console/format.ts';
+import { mdiInboxOutline } from '@mdi/js';
+import SvgIcon from './SvgIcon.tsx';
+import TaskLogHeader, { type TaskLogTab } from './TaskLogHeader.tsx';
+import TaskDetails from './TaskDetails.tsx';
 import { appendNewLines, FIRST_SCREEN_LINES, LOG_ROW_PX, OUTPUT_PAGE_SIZE, lineTime } from './task-log-model.ts';
 import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
 import AnsiLine from './AnsiLine.tsx';
@@ -20,17 +24,22 @@ interface Props {
   messages: Record<string, string>;
   closeHref: string;
   back: string;
-  startText: string;
+  /** the tab of `?tab=` (log, details, summary) and each tab's link, for use without JS */
+  tab: TaskLogTab;
+  tabHrefs: Record<TaskLogTab, string>;
+  units: DurationUnits;
   /** the server's clock when it rendered, so the first client render matches (hydration) */
   renderedAt: number;
+  /** the server-rendered Summary (stages, hosts, failed tasks) */
+  children?: ReactNode;
 }
 
 /**
- * The task log dialog body: task facts, the log as a virtual list of 22 px rows that follows new
+ * The task log dialog body: header and tabs (Log, Details, Summary), the log as a virtual list of 22 px rows that follows new
  * lines, paging through `/output` for long logs, and the task's actions. The server renders the
  * first screen (forms post to /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, authorName, lang, initialLines, messages, closeHref, back, startText, renderedAt }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, authorName, lang, initialLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, children }: Props) {
   const m = (key: string, vars: Record<string, string | number> = {}) =>
     (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
   const [task, setTask] = useState(initialTask);
@@ -38,6 +47,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
   const [reachedEnd, setReachedEnd] = useState(initialLines.length < FIRST_SCREEN_LINES);
   const [now, setNow] = useState(renderedAt);
   const [fullscreen, setFullscreen] = useState(false);
+  const [tab, setTab] = useState(initialTab);
   const [error, setError] = useState('');
   const loading = useRef(false);
   // A running task's log follows new lines; a finished one opens at its start, so even a huge
@@ -88,13 +98,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
 
   useEffect(() => {
     setFullscreen(localStorage.getItem('dialog_fullscreen') === '1');
-    // The dialog is opened by the server (not showModal), so Escape is handled here.
-    const closeOnEscape = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented) location.assign(closeHref);
-    };
-    document.addEventListener('keydown', closeOnEscape);
-    return () => document.removeEventListener('keydown', closeOnEscape);
-  }, [closeHref]);
+  }, []);
 
   useEffect(() => {
     scroller.current?.closest('dialog')?.classList.toggle('fullscreen', fullscreen);
@@ -146,23 +150,18 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
     setFullscreen(!fullscreen);
   };
 
+  const showTab = (next: TaskLogTab) => {
+    setTab(next);
+    history.replaceState(history.state, '', tabHrefs[next]);
+  };
+
   const author = authorName || task.user_name || task.username || (task.integration_id ? m('integration', { id: task.integration_id }) : '—');
+  const templateHref = `/project/${projectId}/templates/${task.template_id}`;
   return (
-    <article>
-      <header>
-        <a href={closeHref} aria-label={m('close')} className="dialog-close">✕</a>
-        <h2 id="task-log-title">{m('title', { id: task.id })}</h2>
-      </header>
-      <dl className="task-meta">
-        <dt>{m('template')}</dt><dd><a href={`/project/${projectId}/templates/${task.template_id}`}>{templateName}</a></dd>
-        <dt>{m('status')}</dt><dd><span className={`status status-${task.status}`} data-status={task.status}>{messages[`status_${task.status}`] ?? task.status}</span></dd>
-        <dt>{m('author')}</dt><dd>{author}</dd>
-        <dt>{m('started')}</dt><dd>{task.start === initialTask.start ? startText : formatTime(task.start, lang)}</dd>
-        <dt>{m('duration')}</dt><dd>{formatDuration(task.start, task.end, now) || '—'}</dd>
-        {task.message ? <><dt>{m('message')}</dt><dd>{task.message}</dd></> : null}
-        {task.commit_message ? <><dt>{m('commitMessage')}</dt><dd>{task.commit_message}</dd></> : null}
-      </dl>
-      <div className="log" ref={scroller} onScroll={onScroll} role="log" aria-label={m('log')}>
+    <>
+      <TaskLogHeader task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} now={now} units={units} m={m}
+        fullscreen={fullscreen} onToggleFullscreen={toggleFullscreen} closeHref={closeHref} tab={tab} tabHrefs={tabHrefs} onTab={showTab} />
+      <div className="log" ref={scroller} onScroll={onScroll} role="log" aria-label={m('log')} tabIndex={0} hidden={tab !== 'log'}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((row) => (
             <div key={row.key} className="log-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}>
@@ -173,24 +172,26 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
         </div>
         {lines.length === 0 ? <p className="empty">{m('noOutput')}</p> : null}
       </div>
+      {tab === 'details' ? <TaskDetails task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} m={m} /> : null}
+      <div className="task-summary-tab" hidden={tab !== 'summary'}>
+        {children ?? <section className="empty-state"><SvgIcon path={mdiInboxOutline} /><p>{m('summaryEmpty')}</p></section>}
+      </div>
       {error ? <p role="alert"><mark>{error}</mark></p> : null}
       <form className="task-actions" method="post" action={`/project/${projectId}/task-action`} onSubmit={act}>
         <input type="hidden" name="task" value={task.id} />
         <input type="hidden" name="back" value={back} />
         {canStop(task.status) ? (
           task.status === 'stopping'
-            ? <button type="submit" name="action" value="force_stop" className="danger">{m('forceStop')}</button>
-            : <button type="submit" name="action" value="stop" className="secondary">{m('stop')}</button>
+            ? <button type="submit" name="action" value="force_stop" className="btn btn-danger">{m('forceStop')}</button>
+            : <button type="submit" name="action" value="stop" className="btn btn-secondary">{m('stop')}</button>
         ) : null}
         {needsConfirmation(task.status) ? <>
-          <button type="submit" name="action" value="confirm">{m('confirm')}</button>
-          <button type="submit" name="action" value="reject" className="secondary">{m('reject')}</button>
+          <button type="submit" name="action" value="confirm" className="btn btn-primary">{m('confirm')}</button>
+          <button type="submit" name="action" value="reject" className="btn btn-secondary">{m('reject')}</button>
         </> : null}
-        {!active ? <button type="submit" name="action" value="rerun" className="secondary">{m('rerun')}</button> : null}
-        {hasRawLog(task.status) ? <a role="button" className="outline" href={`${apiBase}/raw_output`} target="_blank" rel="noopener">{m('rawLog')}</a> : null}
-        <span className="spacer"></span>
-        <button type="button" className="outline secondary" onClick={toggleFullscreen} aria-pressed={fullscreen}>{m(fullscreen ? 'exitFullscreen' : 'fullscreen')}</button>
+        {!active ? <button type="submit" name="action" value="rerun" className="btn btn-secondary">{m('rerun')}</button> : null}
+        {hasRawLog(task.status) ? <a role="button" className="btn btn-outline" href={`${apiBase}/raw_output`} target="_blank" rel="noopener">{m('rawLog')}</a> : null}
       </form>
-    </article>
+    </>
   );
 }

@@ -3,7 +3,7 @@ import { parseAnsi } from '../../src/console/ansi.ts';
 import { projectColour, projectInitials } from '../../src/console/project-badge.ts';
 import { resolveLanguage } from '../../src/console/languages.ts';
 import { buildStatsChart } from '../../src/console/stats-chart.ts';
-import { formatDuration, formatTime } from '../../src/console/format.ts';
+import { formatDuration, formatTime, relativeTimeText } from '../../src/console/format.ts';
 import { paginate } from '../../src/console/paging.ts';
 import { safeBackPath } from '../../src/console/preferences.ts';
 import { createTranslator, messagesFor } from '../../src/console/i18n.ts';
@@ -70,9 +70,22 @@ describe('stats chart', () => {
 
 describe('small helpers', () => {
   it('formats durations', () => {
-    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:01:05Z')).toBe('1:05');
-    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T02:00:09Z')).toBe('2:00:09');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z')).toBe('1 s');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:02:05Z')).toBe('2 min 5 s');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T01:02:09Z')).toBe('1 h 2 min');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T03:00:00Z')).toBe('3 h');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:04:00Z', { h: 'ч', min: 'мин', s: 'с' })).toBe('4 мин');
+    expect(formatDuration('2026-01-01T00:00:00Z', null, undefined, Date.parse('2026-01-01T00:00:42Z'))).toBe('42 s');
     expect(formatDuration(null, null)).toBe('');
+  });
+
+  it('says how long ago in the user\'s language, with the clock time today and the date before', () => {
+    const now = Date.parse('2026-11-23T13:48:20Z');
+    expect(relativeTimeText('2026-11-23T13:43:00Z', 'en', now)).toBe('5 minutes ago (1:43 PM)');
+    expect(relativeTimeText('2026-11-23T13:48:00Z', 'en', now)).toBe('now (1:48 PM)');
+    expect(relativeTimeText('2026-11-21T09:00:00Z', 'en', now)).toBe('2 days ago (Nov 21, 2026, 9:00 AM)');
+    expect(relativeTimeText('2026-11-23T13:43:00Z', 'de', now)).toBe('vor 5 Minuten (13:43)');
+    expect(relativeTimeText(null, 'en', now)).toBe('—');
   });
 
   it('pages 20 at a time and clamps the page', () => {

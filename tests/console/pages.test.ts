@@ -86,13 +86,23 @@ describe('console pages over plain HTTP', () => {
     expect(client.jar.has('lang')).toBe(false);
   });
 
+  it('names languages by text code in the language menu, with no flag emoji (they render as boxes on Linux)', async () => {
+    const client = createClient(server.url);
+    await client.signIn();
+    await client.get('/prefs?lang=pt_br&back=%2F');
+    const page = await client.get('/project/new');
+    expect(page.html).toMatch(/<summary[^>]*aria-label="[^"]*: PT-BR"/);
+    expect(page.html).toContain('<span class="lang-code">UK</span>');
+    expect(page.html).not.toMatch(/[\u{1F1E6}-\u{1F1FF}]/u);
+  });
+
   it('renders the confirmation dialog for deleting a project without JavaScript', async () => {
     const client = createClient(server.url);
     await client.signIn();
     const created = await client.post('/project/new', { name: 'Scratch' });
     const id = created.location!.split('/')[2];
     const settings = await client.get(`/project/${id}/settings?confirm=delete`);
-    expect(settings.html).toMatch(/<dialog open[^>]*class="confirm"/);
+    expect(settings.html).toMatch(/<dialog open[^>]*class="[^"]*\bdialog-confirm\b/);
     expect(settings.html).toContain('Really delete the project Scratch?');
     const invalid = await client.post(`/project/${id}/settings`, { action: 'save', name: 'Scratch', max_parallel_tasks: 'many' });
     expect(invalid.status).toBe(400);

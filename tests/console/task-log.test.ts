@@ -37,7 +37,7 @@ async function openPage(): Promise<{ page: Page; errors: string[] }> {
 }
 
 const rowText = (page: Page) => page.$$eval('.log-row', (rows) => rows.map((r) => r.textContent ?? ''));
-const dialogStatus = (page: Page) => page.getAttribute('dialog .task-meta .status', 'data-status');
+const dialogStatus = (page: Page) => page.getAttribute('dialog .task-log-facts .chip', 'data-status');
 
 describe('task log dialog against the real task engine', () => {
   it('creates a demo project through the console', async () => {
@@ -77,7 +77,7 @@ describe('task log dialog against the real task engine', () => {
     await pingLog.page.goto(`${server.url}/project/${projectId}/history?t=${pingId}`);
     await pingLog.page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
     expect(await dialogStatus(pingLog.page)).toBe('waiting');
-    expect(await pingLog.page.textContent('dialog .task-meta')).toContain('Waiting');
+    expect(await pingLog.page.textContent('dialog .task-log-facts')).toContain('Waiting');
     await pingLog.page.evaluate(() => { (window as unknown as { sameDocument: boolean }).sameDocument = true; });
     const linesBefore = (await rowText(pingLog.page)).length;
 
@@ -88,28 +88,28 @@ describe('task log dialog against the real task engine', () => {
     await sleepLog.page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.textContent?.includes('going to sleep')));
     await screenshot(sleepLog.page, 'task-log-running');
     await sleepLog.page.click('dialog button[value=stop]');
-    await sleepLog.page.waitForSelector('dialog .task-meta .status[data-status=stopped]', { timeout: 15_000 });
-    expect(await sleepLog.page.textContent('dialog .task-meta .status')).toContain('Stopped');
+    await sleepLog.page.waitForSelector('dialog .task-log-facts .chip[data-status=stopped]', { timeout: 15_000 });
+    expect(await sleepLog.page.textContent('dialog .task-log-facts .chip')).toContain('Stopped');
     expect((await waitForTask(db, sleepId)).status).toBe('stopped');
     expect(await sleepLog.page.locator('dialog a:has-text("Raw log")').getAttribute('href')).toBe(`/api/project/${projectId}/tasks/${sleepId}/raw_output`);
 
     // The ping task starts now; its lines arrive over the websocket into the open dialog.
-    await pingLog.page.waitForSelector('dialog .task-meta .status[data-status=running]', { timeout: 30_000 });
+    await pingLog.page.waitForSelector('dialog .task-log-facts .chip[data-status=running]', { timeout: 30_000 });
     await pingLog.page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.textContent?.includes('Hello from localhost')), null, { timeout: 60_000 });
     await screenshot(pingLog.page, 'task-log-streaming');
-    await pingLog.page.waitForSelector('dialog .task-meta .status[data-status=success]', { timeout: 60_000 });
+    await pingLog.page.waitForSelector('dialog .task-log-facts .chip[data-status=success]', { timeout: 60_000 });
     const lines = await rowText(pingLog.page);
     expect(lines.length).toBeGreaterThan(linesBefore);
     expect(lines.join('\n')).toMatch(/PLAY RECAP/);
-    expect(await pingLog.page.textContent('dialog .task-meta .status')).toContain('Success');
+    expect(await pingLog.page.textContent('dialog .task-log-facts .chip')).toContain('Success');
     expect(await pingLog.page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(await pingLog.page.locator('dialog button[value=rerun]').count()).toBe(1);
     expect(await pingLog.page.locator('dialog button[value=stop]').count()).toBe(0);
     await screenshot(pingLog.page, 'task-log-success');
 
     // The history page opened before both tasks got both rows and their final statuses live.
-    await history.page.waitForSelector(`[data-task="${pingId}"] .status[data-status=success]`, { timeout: 10_000 });
-    await history.page.waitForSelector(`[data-task="${sleepId}"] .status[data-status=stopped]`, { timeout: 10_000 });
+    await history.page.waitForSelector(`[data-task="${pingId}"] .chip[data-status=success]`, { timeout: 10_000 });
+    await history.page.waitForSelector(`[data-task="${sleepId}"] .chip[data-status=stopped]`, { timeout: 10_000 });
     const pingRow = await history.page.innerText(`[data-task="${pingId}"]`);
     expect(pingRow).toContain('Ping Site');
     expect(pingRow).toContain('Admin');
@@ -128,7 +128,7 @@ describe('task log dialog against the real task engine', () => {
     expect(rerunId).toBeGreaterThan(last!.id);
     const rerun = await api.get<{ template_id: number; message: string }>(`/api/project/${projectId}/tasks/${rerunId}`);
     expect(rerun.message).toBeTruthy();
-    await page.waitForSelector('dialog .task-meta .status[data-status=success]', { timeout: 60_000 });
+    await page.waitForSelector('dialog .task-log-facts .chip[data-status=success]', { timeout: 60_000 });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -141,8 +141,10 @@ describe('task log dialog against the real task engine', () => {
     expect((await waitForTask(server.deps.db, deploy, undefined, 60_000)).status).toBe('success');
     const { page } = await openPage();
     await page.goto(`${server.url}/project/${projectId}/history`);
-    expect(await page.innerText(`[data-task="${buildId}"]`)).toMatch(/Build\s+1\.0\.0\s/);
-    expect(await page.innerText(`[data-task="${deploy}"]`)).toMatch(/Deploy to Dev\s+1\.0\.0\s/);
+    expect(await page.innerText(`[data-task="${buildId}"] td:first-child a`)).toMatch(/Build$/);
+    expect(await page.innerText(`[data-task="${buildId}"] td:last-child`)).toBe('1.0.0');
+    expect(await page.innerText(`[data-task="${deploy}"] td:first-child a`)).toMatch(/Deploy to Dev$/);
+    expect(await page.innerText(`[data-task="${deploy}"] td:last-child`)).toBe('1.0.0');
     await page.close();
   });
 
@@ -155,13 +157,13 @@ describe('task log dialog against the real task engine', () => {
     const { page, errors } = await openPage();
     await page.goto(`${server.url}/project/${projectId}/history?t=${taskId}`);
     await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
-    expect(await page.textContent('dialog .task-meta .status')).toContain('Waiting confirmation');
+    expect(await page.textContent('dialog .task-log-facts .chip')).toContain('Waiting confirmation');
     expect(await page.locator('dialog button[value=confirm]').count()).toBe(1);
     expect(await page.locator('dialog a:has-text("Raw log")').count()).toBe(0);
     expect((await rowText(page)).join('\n')).toContain('Plan: 1 to add');
     await screenshot(page, 'task-log-confirmation');
     await page.click('dialog button[value=reject]');
-    await page.waitForSelector('dialog .task-meta .status[data-status=rejected]', { timeout: 15_000 });
+    await page.waitForSelector('dialog .task-log-facts .chip[data-status=rejected]', { timeout: 15_000 });
     expect(await page.locator('dialog button[value=confirm]').count()).toBe(0);
     expect(await page.locator('dialog a:has-text("Raw log")').count()).toBe(1);
     expect((await waitForTask(db, taskId)).status).toBe('rejected');

@@ -1,0 +1,62 @@
+import { mdiChevronRight, mdiClose, mdiFullscreen, mdiFullscreenExit } from '@mdi/js';
+import SvgIcon from './SvgIcon.tsx';
+import StatusChip from './StatusChip.tsx';
+import type { Task } from '../console/types.ts';
+import { formatDuration, formatTime, relativeTimeText, type DurationUnits } from '../console/format.ts';
+
+export type TaskLogTab = 'log' | 'details' | 'summary';
+export const TASK_LOG_TABS: TaskLogTab[] = ['log', 'details', 'summary'];
+
+interface Props {
+  task: Task;
+  templateName: string;
+  templateHref: string;
+  author: string;
+  lang: string;
+  now: number;
+  units: DurationUnits;
+  m: (key: string, vars?: Record<string, string | number>) => string;
+  fullscreen: boolean;
+  onToggleFullscreen: () => void;
+  closeHref: string;
+  tab: TaskLogTab;
+  tabHrefs: Record<TaskLogTab, string>;
+  onTab: (tab: TaskLogTab) => void;
+}
+
+/**
+ * The task log dialog's header of seed 000: template › task number, status chip, who started it
+ * and when, duration; full screen and close; then the tabs (links, so they work without JS).
+ */
+export default function TaskLogHeader({ task, templateName, templateHref, author, lang, now, units, m, fullscreen, onToggleFullscreen, closeHref, tab, tabHrefs, onTab }: Props) {
+  const fullscreenLabel = m(fullscreen ? 'exitFullscreen' : 'fullscreen');
+  return (
+    <>
+      <header className="task-log-header">
+        <div className="task-log-heading">
+          <h2 id="task-log-title">
+            <a href={templateHref}>{templateName}</a><SvgIcon path={mdiChevronRight} /><span>{m('title', { id: task.id })}</span>
+          </h2>
+          <p className="task-log-facts">
+            <StatusChip status={task.status} label={m(`status_${task.status}`) === `status_${task.status}` ? task.status : m(`status_${task.status}`)} />
+            <span>{m('startedBy', { name: author })}</span>
+            {task.start
+              ? <time dateTime={task.start} title={`${formatTime(task.start, lang)} UTC`}>{relativeTimeText(task.start, lang, now)}</time>
+              : <span>{m('notStarted')}</span>}
+            {task.start ? <span className="duration" title={m('duration')}>{formatDuration(task.start, task.end, units, now)}</span> : null}
+          </p>
+        </div>
+        <button type="button" className="icon-button" onClick={onToggleFullscreen} aria-label={fullscreenLabel} title={fullscreenLabel}>
+          <SvgIcon path={fullscreen ? mdiFullscreenExit : mdiFullscreen} />
+        </button>
+        <a href={closeHref} className="dialog-close" aria-label={m('close')} title={m('close')}><SvgIcon path={mdiClose} /></a>
+      </header>
+      <nav className="task-log-tabs" aria-label={m('tabs')}>
+        {TASK_LOG_TABS.map((name) => (
+          <a key={name} href={tabHrefs[name]} aria-current={tab === name ? 'page' : undefined}
+            onClick={(event) => { event.preventDefault(); onTab(name); }}>{m(`tab${name[0]!.toUpperCase()}${name.slice(1)}`)}</a>
+        ))}
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { launchBrowser, signIn } from './support/browser.ts';
+import { insertLookProject } from './support/look-fixture.ts';
+
+let server: ConsoleServer;
+let browser: Browser;
+let look: Awaited<ReturnType<typeof insertLookProject>>;
+
+// Browser journeys over many pages: generous limits for a loaded machine (none is a speed target).
+const SLOW = 300_000;
+
+beforeAll(async () => {
+  server = await startConsoleServer();
+  browser = await launchBrowser();
+  look = await insertLookProject(server);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openPage(theme: 'light' | 'dark', signedIn = true): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: 'theme', value: theme, url: server.url }]);
+  const page = await context.newPage();
+  if (signedIn) await signIn(page, server.url, '/');
+  return page;
+}
+
+/** WCAG 2 A/AA violations axe rates serious or critical, as "rule: targets" lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function waitForIsland(page: Page, path: string): Promise<void> {
+  if (path.includes('?t=')) await page.waitForSelector('dialog astro-island:not([ssr])');
+}
+
+const inDialog = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('dialog')));
+
+// One test per route and theme, each with its own time limit; the routes come from the fixture,
+// so they are listed here by name.
+const ROUTE_NAMES = ['history', 'task-log', 'task-details', 'task-summary', 'kiosk', 'stats', 'activity', 'settings', 'settings-confirm',
+  'active-tasks', 'new-project', 'new-project-dialog', 'restore', 'components', 'components-dialog'];
+
+for (const theme of ['light', 'dark'] as const) {
+  describe(`accessibility (axe-core, WCAG 2 A and AA), ${theme} theme: no serious or critical violation`, () => {
+    let page: Page;
+    beforeAll(async () => {
+      page = await openPage(theme);
+    }, SLOW);
+    afterAll(async () => {
+      await page?.context().close();
+    });
+
+    it('on the sign-in page', async () => {
+      const signedOut = await openPage(theme, false);
+      await signedOut.goto(`${server.url}/auth/login`);
+      expect(await seriousViolations(signedOut)).toEqual([]);
+      await signedOut.context().close();
+    }, SLOW);
+
+    for (const name of ROUTE_NAMES) {
+      it(`on ${name}`, async () => {
+        const path = look.routes.find(([n]) => n === name)![1];
+        await page.goto(server.url + path);
+        await waitForIsland(page, path);
+        expect(await seriousViolations(page)).toEqual([]);
+      }, SLOW);
+    }
+  });
+}
+
+describe('dialogs and keyboard', () => {
+  it('keeps focus inside every open dialog and closes it with Escape', async () => {
+    const page = await openPage('light');
+    const dialogs: [string, string][] = [
+      [`/project/${look.projectId}/history?t=${look.taskId}`, 't'],
+      [`/project/${look.projectId}/settings?confirm=delete`, 'confirm'],
+      [`/project/${look.projectId}/history?new_project`, 'new_project'],
+      ['/components?dialog=1', 'dialog'],
+    ];
+    for (const [path, param] of dialogs) {
+      await page.goto(server.url + path);
+      await waitForIsland(page, path);
+      expect(await page.evaluate(() => document.querySelector('dialog')!.matches(':modal')), path).toBe(true);
+      for (const key of [...Array(12).fill('Tab'), ...Array(12).fill('Shift+Tab')] as string[]) {
+        await page.keyboard.press(key);
+        expect(await inDialog(page), `${path}, ${key}`).toBe(true);
+      }
+      await Promise.all([page.waitForURL((u) => !u.searchParams.has(param)), page.keyboard.press('Escape')]);
+      expect(await page.locator('dialog[open]').count(), path).toBe(0);
+    }
+    await page.context().close();
+  }, SLOW);
+
+  it('reaches the drawer, the dashboard tabs and a task from the keyboard, and opens the task with Enter', async () => {
+    const page = await openPage('light');
+    await page.goto(`${server.url}/project/${look.projectId}/history`);
+    const reached: string[] = [];
+    for (let i = 0; i < 40 && !reached.some((r) => r.startsWith('#')); i++) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => (document.activeElement?.textContent ?? '').trim()));
+    }
+    expect(reached).toContain('Task templates');
+    expect(reached).toContain('Stats');
+    const task = reached.find((r) => r.startsWith('#'))!;
+    expect(task).toMatch(/^#\d+ Build web/);
+    await Promise.all([page.waitForURL((u) => u.searchParams.has('t')), page.keyboard.press('Enter')]);
+    expect(await page.locator('dialog.task-log').isVisible()).toBe(true);
+    await page.context().close();
+  }, SLOW);
+});
+
+describe('self-refreshing pages', () => {
+  it('refresh with a meta tag only inside <noscript>, and live with JavaScript', async () => {
+    const cookie = look.api.cookie;
+    const live = ['/tasks', `/project/${look.projectId}/history`, `/project/${look.projectId}/history?kiosk=1`,
+      `/project/${look.projectId}/stats?kiosk=1`, `/project/${look.projectId}/activity?kiosk=1`];
+    for (const [, path] of [...look.routes, ['', `/project/${look.projectId}/stats?kiosk=1`], ['', `/project/${look.projectId}/activity?kiosk=1`]]) {
+      const html = await (await fetch(server.url + path, { headers: { cookie } })).text();
+      expect(html.replace(/<noscript>[\s\S]*?<\/noscript>/g, ''), path).not.toMatch(/http-equiv="refresh"/i);
+      if (live.includes(path)) {
+        expect(html, path).toContain('id="live-region"');
+        expect(html, path).toMatch(/<script type="module" src="[^"]+"/);
+        if (path !== `/project/${look.projectId}/history`) expect(html, path).toMatch(/<noscript><meta http-equiv="refresh"/);
+      }
+    }
+  }, SLOW);
+});

@@ -1,0 +1,174 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { launchBrowser, SCREENSHOTS, signIn } from './support/browser.ts';
+import { insertLookProject } from './support/look-fixture.ts';
+import { measurePageCss } from './support/css-weight.ts';
+import { measurePageJs } from './support/js-weight.ts';
+
+let server: ConsoleServer;
+let browser: Browser;
+let look: Awaited<ReturnType<typeof insertLookProject>>;
+
+beforeAll(async () => {
+  server = await startConsoleServer();
+  browser = await launchBrowser();
+  look = await insertLookProject(server);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A signed-in page at a viewport size, in the light or dark theme. */
+async function openPage(width: number, height: number, theme: 'light' | 'dark' = 'light'): Promise<{ page: Page; context: BrowserContext }> {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width, height } });
+  await context.addCookies([{ name: 'theme', value: theme, url: server.url }]);
+  const page = await context.newPage();
+  await signIn(page, server.url, '/');
+  return { page, context };
+}
+
+// Browser journeys over many pages: generous limits for a loaded machine (none of them is a speed target).
+const SLOW = 300_000;
+
+const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
+
+describe('console layout', () => {
+  it('fits every page at 375, 768, 1280 and 1920 px with no sideways page scroll and no server error', async () => {
+    for (const width of [375, 768, 1280, 1920]) {
+      const { page, context } = await openPage(width, 900);
+      for (const [name, path] of look.routes) {
+        const res = await page.goto(server.url + path);
+        expect(res!.status(), `${name} at ${width}`).toBeLessThan(500);
+        expect(await pageOverflow(page), `${name} at ${width} px`).toBeLessThanOrEqual(0);
+      }
+      await context.close();
+    }
+  }, SLOW);
+
+  it('keeps task, status and start in view on a phone; the table scrolls in its own box', async () => {
+    const { page, context } = await openPage(375, 800);
+    await page.goto(`${server.url}/project/${look.projectId}/history`);
+    const visible = await page.$$eval('.data-table thead th', (cells) => cells
+      .filter((c) => getComputedStyle(c).display !== 'none' && c.getBoundingClientRect().right <= innerWidth)
+      .map((c) => c.textContent));
+    expect(visible.slice(0, 3)).toEqual(['Task', 'Status', 'Start']);
+    await context.close();
+  }, SLOW);
+
+  it('fills a 1920×1080 wall screen with large type and every column, with a visible way out', async () => {
+    const { page, context } = await openPage(1920, 1080, 'dark');
+    await page.goto(`${server.url}/project/${look.projectId}/history`);
+    const normalSize = await page.$eval('.data-table td', (td) => parseFloat(getComputedStyle(td).fontSize));
+    await page.goto(`${server.url}/project/${look.projectId}/history?kiosk=1`);
+    expect(await page.locator('.drawer').count()).toBe(0);
+    const kioskSize = await page.$eval('.data-table td', (td) => parseFloat(getComputedStyle(td).fontSize));
+    expect(kioskSize).toBeGreaterThanOrEqual(normalSize * 1.4);
+    const headers = await page.$$eval('.data-table thead th', (cells) => cells.map((c) => {
+      const r = c.getBoundingClientRect();
+      return { text: c.textContent, shown: getComputedStyle(c).display !== 'none' && r.left >= 0 && r.right <= innerWidth };
+    }));
+    expect(headers.map((h) => h.text)).toEqual(['Task', 'Status', 'Start', 'Duration', 'User', 'Version']);
+    expect(headers.every((h) => h.shown)).toBe(true);
+    const table = await box(page, '.table-box');
+    expect(table.width).toBeGreaterThan(1800);
+    expect(await page.$eval('.table-box', (el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const exit = page.getByRole('button', { name: 'Exit wall-screen mode' });
+    expect(await exit.isVisible()).toBe(true);
+    await Promise.all([page.waitForURL((u) => !u.searchParams.has('kiosk')), exit.click()]);
+    expect(await page.locator('.drawer').isVisible()).toBe(true);
+    await context.close();
+  }, SLOW);
+});
+
+describe('task log dialog layout', () => {
+  it('is 1000 px wide, fills the viewport in full screen, and its toggle label follows the state across reloads', async () => {
+    const { page, context } = await openPage(1280, 800);
+    const url = `${server.url}/project/${look.projectId}/history?t=${look.taskId}`;
+    await page.goto(url);
+    await page.waitForSelector('dialog .log-row');
+    const normal = await box(page, 'dialog.task-log > article');
+    expect(normal.width).toBe(1000);
+    const normalLog = await box(page, 'dialog .log');
+    const toggle = page.locator('dialog .task-log-header button');
+    expect(await toggle.getAttribute('aria-label')).toBe('Full screen');
+
+    await toggle.click();
+    await page.waitForFunction(() => document.querySelector('dialog.task-log')?.classList.contains('fullscreen'));
+    const full = await box(page, 'dialog.task-log > article');
+    expect(full).toEqual({ x: 0, y: 0, width: 1280, height: 800 });
+    expect((await box(page, 'dialog .log')).height).toBeGreaterThan(normalLog.height);
+    expect(await toggle.getAttribute('aria-label')).toBe('Exit full screen');
+
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('dialog.task-log')?.classList.contains('fullscreen'));
+    expect(await page.locator('dialog .task-log-header button').getAttribute('aria-label')).toBe('Exit full screen');
+    await page.locator('dialog .task-log-header button').click();
+    await page.waitForFunction(() => !document.querySelector('dialog.task-log')?.classList.contains('fullscreen'));
+    expect((await box(page, 'dialog.task-log > article')).width).toBe(1000);
+    expect(await page.locator('dialog .task-log-header button').getAttribute('aria-label')).toBe('Full screen');
+    await context.close();
+  }, SLOW);
+
+  it('shows template › task number, status chip, starter, time and duration in one header, and the Details and Summary tabs', async () => {
+    const { page, context } = await openPage(1280, 800);
+    await page.goto(`${server.url}/project/${look.projectId}/history?t=${look.taskId}`);
+    await page.waitForSelector('dialog .log-row');
+    expect(await page.textContent('dialog h2')).toMatch(/^Build web\s*Task #\d+$/);
+    expect(await page.getAttribute('dialog .task-log-facts .chip', 'data-status')).toBe('success');
+    const facts = await page.textContent('dialog .task-log-facts');
+    expect(facts).toContain('Success');
+    expect(facts).toContain('Started by Admin');
+    expect(facts).toMatch(/\d+ s/);
+    await page.click('dialog .task-log-tabs >> text=Details');
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('details');
+    expect(await page.textContent('dialog .task-details')).toContain('Nightly build');
+    expect(await page.locator('dialog .log').isVisible()).toBe(false);
+    await page.click('dialog .task-log-tabs >> text=Summary');
+    expect(await page.textContent('dialog [data-slot=summary]')).toContain('No summary yet');
+    await page.click('dialog .task-log-tabs >> text=Log');
+    expect(await page.locator('dialog .log').isVisible()).toBe(true);
+    await context.close();
+  }, SLOW);
+});
+
+describe('console weight', () => {
+  it('keeps CSS ≤ 25 KB gzip on every page and the history script ≤ 2 KB', async () => {
+    const cookie = (await look.api.cookie);
+    for (const [name, path] of look.routes) {
+      const { bytes } = await measurePageCss(server.url + path, cookie);
+      expect(bytes, name).toBeGreaterThan(5 * 1024);
+      expect(bytes, name).toBeLessThanOrEqual(25 * 1024);
+    }
+    const history = await measurePageJs(`${server.url}/project/${look.projectId}/history`, cookie);
+    expect(history.bytes).toBeGreaterThan(0);
+    expect(history.bytes).toBeLessThanOrEqual(2 * 1024);
+  }, SLOW);
+});
+
+describe('screenshots', () => {
+  it('writes every screen at 1280 and 375 px, light and dark, under tests/screenshots/', async () => {
+    const screens = look.routes.filter(([name]) => !name.endsWith('-dialog') && name !== 'settings-confirm');
+    for (const theme of ['light', 'dark'] as const) {
+      for (const width of [1280, 375]) {
+        const { page, context } = await openPage(width, 800, theme);
+        for (const [name, path] of screens) {
+          await page.goto(server.url + path);
+          if (name.startsWith('task-')) await page.waitForSelector('dialog astro-island:not([ssr])');
+          const file = new URL(`look-${name}-${width}-${theme}.png`, SCREENSHOTS).pathname;
+          await page.screenshot({ path: file, fullPage: !name.startsWith('task-') });
+        }
+        await context.close();
+      }
+    }
+    // The README shows the history in both themes.
+    mkdirSync(new URL('../../docs/', import.meta.url), { recursive: true });
+    for (const theme of ['light', 'dark']) {
+      copyFileSync(new URL(`look-history-1280-${theme}.png`, SCREENSHOTS), new URL(`../../docs/history-${theme}.png`, import.meta.url));
+    }
+  }, SLOW);
+});
