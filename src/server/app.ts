@@ -30,6 +30,7 @@ import { backupRoutes } from './api/backup.routes.ts';
 import { restoreRoutes } from './api/restore.routes.ts';
 import { tasksRoutes } from './api/tasks.routes.ts';
 import { activeTasksRoutes } from './api/active-tasks.routes.ts';
+import { buildOpenApiDocument } from './openapi/openapi-document.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -48,6 +49,9 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
 
   api.route('/api', systemRoutes);
+  // built on first request, when the route table below is complete
+  let openApi: object | undefined;
+  api.get('/api/openapi.json', (c) => c.json(openApi ??= buildOpenApiDocument(api.routes)));
   api.route('/api/auth', authRoutes);
   api.route('/api/integrations', integrationWebhookRoutes);
 

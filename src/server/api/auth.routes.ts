@@ -10,7 +10,7 @@ import { findUserByLogin } from '../domain/users/user.repository.ts';
 import { getCookie } from 'hono/cookie';
 import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/login-throttle.ts';
 
-const loginSchema = z.strictObject({
+export const loginSchema = z.strictObject({
   auth: z.string().min(1, 'required').max(255, 'at most 255 characters'),
   password: z.string().min(1, 'required').max(1024, 'at most 1024 characters'),
 });
