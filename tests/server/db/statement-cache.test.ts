@@ -11,7 +11,7 @@ describe('the SQLite statement cache', () => {
     tmp = mkdtempSync(join(tmpdir(), 'signalbox-stmt-'));
     db = openDatabase({ dialect: 'sqlite', host: join(tmp, 'db.sqlite') });
     await migrateToLatest(db);
-    await db.insertInto('project').values([1, 2, 3].map((n) => ({ name: `P${n}`, created: new Date().toISOString() }))).execute();
+    await db.insertInto('project').values([1, 2, 3].map((n) => ({ name: `P${n}`, created: new Date().toISOString(), alert: 0, alert_chat: null, max_parallel_tasks: 0, type: '' }))).execute();
   });
   afterAll(async () => {
     await db.destroy();
