@@ -12,7 +12,10 @@ export interface Task {
   build_task?: { version?: string | null } | null;
 }
 export interface TaskOutputLine { time: string; output: string }
-export interface ProjectEvent { created: string; username?: string | null; user_name?: string | null; description: string; object_type?: string }
+export interface ProjectEvent {
+  created: string; username?: string | null; user_name?: string | null; description: string; object_type?: string;
+  object_id?: number | null;
+}
 export interface StatsEntry { date: string; count_by_status: { success?: number; error?: number; stopped?: number } }
 export interface LoginInfo { oidc_providers: { id: string; name: string; color?: string; icon?: string }[]; login_with_password: boolean }
 

@@ -108,3 +108,29 @@ describe('the sign-in help', () => {
     expect(scripts.cli).toContain('src/server/cli/main.ts');
   });
 });
+
+describe('the activity log', () => {
+  it('names a template instead of "Template ID 4", and keeps the id once the template is deleted', async () => {
+    const fx = await insertScriptProject(server, { 'run.sh': 'echo hi\n' }, 'run.sh');
+    const base = `/api/project/${fx.project.id}`;
+    const send = (method: string, path: string, body?: unknown) => fetch(server.url + path, {
+      method, headers: { 'content-type': 'application/json', cookie: api.cookie }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const template = await (await send('POST', `${base}/templates`, {
+      name: 'Nightly backup', app: 'bash', playbook: 'run.sh', repository_id: fx.repository.id, inventory_id: fx.inventory.id, environment_id: fx.environment.id,
+    })).json() as { id: number };
+    const spare = await (await send('POST', `${base}/templates`, {
+      name: 'Short-lived', app: 'bash', playbook: 'run.sh', repository_id: fx.repository.id, inventory_id: fx.inventory.id, environment_id: fx.environment.id,
+    })).json() as { id: number };
+    expect((await send('DELETE', `${base}/templates/${spare.id}`)).status).toBe(204);
+    // the API keeps Semaphore's wording; the console names the object
+    const events = await api.get<{ object_id: number; description: string }[]>(`${base}/events`);
+    expect(events.find((e) => e.object_id === template.id)?.description).toBe(`Template ID ${template.id} created`);
+    const client = createClient(server.url);
+    await client.signIn();
+    const page = await client.get(`/project/${fx.project.id}/activity`);
+    expect(page.html).toContain('Template &quot;Nightly backup&quot; created');
+    expect(page.html).not.toContain(`Template ID ${template.id} created`);
+    expect(page.html).toContain(`Template ID ${spare.id} deleted`);
+  });
+});
