@@ -86,10 +86,14 @@ async function hammer(url: string, cookie: string): Promise<{ perSecond: number;
   let failed = 0;
   const client = async () => {
     while (Date.now() < until) {
-      const res = await fetch(url, { headers: { cookie } });
-      await res.arrayBuffer();
-      if (res.ok) done++;
-      else failed++;
+      try {
+        const res = await fetch(url, { headers: { cookie } });
+        await res.arrayBuffer();
+        if (res.ok) done++;
+        else failed++;
+      } catch {
+        failed++; // a reset connection counts as a failed request, not the end of the run
+      }
     }
   };
   const started = Date.now();
