@@ -15,7 +15,8 @@ if ! node_is_recent; then
   if [ ! -x "$tools/node_modules/.bin/node" ]; then
     echo "signalbox: system Node is older than 22.12; fetching Node 24 into .tools/" >&2
     arch=x64; [ "$(uname -m)" = aarch64 ] && arch=arm64
-    npm i --prefix "$tools" --no-save --no-package-lock --loglevel=error "node-linux-$arch@24" >&2
+    # npm's summary goes to stdout; errors still reach stderr
+    npm i --prefix "$tools" --no-save --no-package-lock --loglevel=error "node-linux-$arch@24" >/dev/null
   fi
   export PATH="$tools/node_modules/.bin:$PATH"
   export npm_config_nodedir="$(cd "$tools/node_modules/node-linux-"* && pwd)"

@@ -6,8 +6,14 @@ import { forwardedHeaders, readErrorText } from './console/runner-api.ts';
 import type { User } from './console/types.ts';
 import { refuseBadFormRequest } from './console/form-request.ts';
 
-/** Paths served without a session: sign-in, sign-out, preference switches, error pages. */
-const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/, /^\/404$/, /^\/500$/];
+/** Paths served without a session: sign-in, sign-out, preference switches. */
+const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/];
+
+/**
+ * Routes shown signed in or not: the error pages and every unknown path (the 404 page comes
+ * with the shell for a signed-in user and plain otherwise, never a detour through sign-in).
+ */
+const OPTIONAL_SESSION_ROUTES = new Set(['/404', '/500', '/[...unknown]']);
 
 /**
  * Per request: language (cookie `lang`, else Accept-Language) with its own translator, theme
@@ -21,15 +27,33 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   ctx.locals.theme = readTheme(ctx.cookies.get('theme')?.value);
   const refused = await refuseBadFormRequest(ctx);
   if (refused) return refused;
-  if (PUBLIC_PATHS.some((p) => p.test(ctx.url.pathname))) return next();
+  if (PUBLIC_PATHS.some((p) => p.test(ctx.url.pathname))) return shortenPageErrors(ctx.request.method, ctx.url.pathname, next);
   // Astro renders the 404 page for a path no route matches without the host's locals
   if (!ctx.locals.runnerApi) return next();
 
+  const optional = OPTIONAL_SESSION_ROUTES.has(ctx.routePattern);
   const res = await ctx.locals.runnerApi('/api/user', { headers: forwardedHeaders(ctx.request) });
   if (res.status === 401) {
+    if (optional) return next();
     return ctx.redirect(`/auth/login?next=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`, 303);
   }
-  if (!res.ok) throw new Error(await readErrorText(res));
+  if (!res.ok) {
+    if (optional) return next();
+    throw new Error(await readErrorText(res));
+  }
   ctx.locals.user = (await res.json()) as User;
-  return next();
+  return shortenPageErrors(ctx.request.method, ctx.url.pathname, next);
 });
+
+/**
+ * A page that fails still gets the error screen, but Astro logs whatever `stack` says: the
+ * runner API has already logged the cause, so one line naming the page is enough.
+ */
+async function shortenPageErrors(method: string, path: string, next: () => Promise<Response>): Promise<Response> {
+  try {
+    return await next();
+  } catch (err) {
+    if (err instanceof Error) err.stack = `${method} ${path}: ${err.message}`;
+    throw err;
+  }
+}

@@ -1,6 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { apiGet, apiGetOr, RunnerApiError } from './runner-api.ts';
-import type { Project, ProjectRole, SystemInfo } from './types.ts';
+import type { Project, ProjectRole, SystemInfo, User } from './types.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request'>;
 
@@ -14,6 +14,11 @@ export interface ProjectContext extends ShellData { project: Project; role: Proj
 export async function loadShellData(astro: AstroLike): Promise<ShellData> {
   const [projects, info] = await Promise.all([apiGet<Project[]>(astro, '/api/projects'), loadSystemInfo(astro)]);
   return { projects, info };
+}
+
+/** Seed 000 §6: only admins and users with can_create_project see New project and Restore. */
+export function mayCreateProjects(user: User | undefined): boolean {
+  return Boolean(user?.admin || user?.can_create_project);
 }
 
 /** System info changes only with the server's configuration, so it is kept this long. */
@@ -46,4 +51,18 @@ export async function loadProjectContext(astro: AstroLike, idParam: string | und
     if (err instanceof RunnerApiError && (err.status === 404 || err.status === 400 || err.status === 403)) return null;
     throw err;
   }
+}
+
+/**
+ * The project holding task `taskId` among the user's projects, for a task log opened with `?t=`
+ * over a page outside any project (/tasks, /project/new); null when none holds it. Asks one
+ * project after another, which is only done when such a page carries `?t=`.
+ * @example const projectId = await findTaskProject(Astro, shell.projects, 42);
+ */
+export async function findTaskProject(astro: AstroLike, projects: Project[], taskId: number): Promise<number | null> {
+  for (const project of projects) {
+    const task = await apiGetOr<{ id: number } | null>(astro, `/api/project/${project.id}/tasks/${taskId}`, null);
+    if (task) return project.id;
+  }
+  return null;
 }

@@ -28,11 +28,15 @@ export interface Task {
   id: number; project_id: number; template_id: number; status: string; message?: string; commit_message?: string;
   version?: string | null; user_id?: number | null; integration_id?: number | null; user_name?: string; username?: string;
   tpl_alias?: string; tpl_name?: string; tpl_type?: string; git_branch?: string | null; commit_hash?: string | null; start?: string | null; end?: string | null; created?: string; runner_id?: number | null;
-  /** list items: the build a deploy task ships */
+  /** the build a deploy task ships: its id, and in lists the build itself */
+  build_task_id?: number | null;
   build_task?: { version?: string | null } | null;
 }
 export interface TaskOutputLine { time: string; output: string }
-export interface ProjectEvent { created: string; username?: string | null; user_name?: string | null; description: string; object_type?: string }
+export interface ProjectEvent {
+  created: string; username?: string | null; user_name?: string | null; description: string; object_type?: string;
+  object_id?: number | null;
+}
 export interface StatsEntry { date: string; count_by_status: { success?: number; error?: number; stopped?: number } }
 export interface LoginInfo {
   oidc_providers: { id: string; name: string; color?: string; icon?: string }[];

@@ -11,6 +11,7 @@ import { appendNewLines, FIRST_SCREEN_LINES, LOG_ROW_PX, OUTPUT_PAGE_SIZE, lineT
 import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
 import AnsiLine from './AnsiLine.tsx';
 import { rerunBody } from '../console/task-rerun.ts';
+import { taskStarter } from '../console/task-starter.ts';
 
 interface Props {
   projectId: number;
@@ -155,7 +156,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
     history.replaceState(history.state, '', tabHrefs[next]);
   };
 
-  const author = authorName || task.user_name || task.username || (task.integration_id ? m('integration', { id: task.integration_id }) : '—');
+  const author = authorName || taskStarter(task, m);
   const templateHref = `/project/${projectId}/templates/${task.template_id}`;
   return (
     <>

@@ -42,6 +42,7 @@ import { globalRunnerTagsRoutes, projectRunnerTagsRoutes } from './api/runner-ta
 import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
 import { taskSummaryRoutes } from './api/task-summary.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
+import { buildOpenApiDocument } from './openapi/openapi-document.ts';
 
 /** Largest JSON body accepted (backups of big projects fit comfortably). */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -67,6 +68,9 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   api.route('/api', systemRoutes);
   api.get('/api/metrics', serveMetrics);
   api.route('/api/auth/oidc', oidcRoutes);
+  // built on first request, when the route table below is complete
+  let openApi: object | undefined;
+  api.get('/api/openapi.json', (c) => c.json(openApi ??= buildOpenApiDocument(api.routes)));
   api.route('/api/auth', authRoutes);
   api.route('/api/integrations', integrationWebhookRoutes);
   api.route('/api/terraform', terraformStateBackendRoutes);

@@ -4,7 +4,10 @@ import { ADMIN, startTestServer, type TestServer } from '../support/harness.ts';
 import { createApiWorld, type ApiWorld } from '../support/api-world.ts';
 import { exampleOf, loadSpec, validateAgainst, type Operation } from './openapi-spec.ts';
 
-const spec = loadSpec();
+// Semaphore's document is beside the CI checkout only; a standalone clone skips this walk and
+// relies on Signalbox's own document (openapi.test.ts).
+const present = loadSpec();
+const spec = present ?? { paths: {}, definitions: {} };
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 
 /**
@@ -136,7 +139,7 @@ async function checkCall(s: TestServer, call: SpecCall, w: ApiWorld): Promise<st
     .map((problem) => `${call.key}: ${problem}`);
 }
 
-describe('the contract checker', () => {
+describe.skipIf(!present)('the contract checker', () => {
   it('reports a body that contradicts the schema, so the walk below can fail', () => {
     const project = { $ref: '#/definitions/Project' };
     expect(validateAgainst(spec, project, { id: 1, name: 'P', alert: false })).toEqual([]);
@@ -145,7 +148,7 @@ describe('the contract checker', () => {
   });
 });
 
-for (const dialect of DIALECTS) describe(`the 2.16 API contract (${dialect})`, () => {
+for (const dialect of DIALECTS) describe.skipIf(!present)(`the 2.16 API contract (${dialect})`, () => {
   let s: TestServer;
   let shared: ApiWorld;
   beforeAll(async () => {

@@ -27,24 +27,26 @@ export interface Schema {
 }
 
 /**
- * The spec lives in the shared reference folder beside the checkout (`../shared/reference`),
- * however deep the checkout sits (main or a worktree); SIGNALBOX_API_SPEC overrides.
+ * Semaphore's document is not part of the clone: it is used when a shared reference folder sits
+ * beside the checkout (`../shared/reference`, however deep the checkout is) or SIGNALBOX_API_SPEC
+ * names it; otherwise the checks that need it are skipped.
  */
-export const SPEC_PATH = process.env.SIGNALBOX_API_SPEC ?? findUpwards(join('shared', 'reference', 'semaphore-api-2.16.yml'));
+export const SPEC_PATH: string | null = process.env.SIGNALBOX_API_SPEC ?? findUpwards(join('shared', 'reference', 'semaphore-api-2.16.yml'));
 
-function findUpwards(relative: string): string {
+function findUpwards(relative: string): string | null {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, relative);
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${relative} not found above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir) return null;
     dir = parent;
   }
 }
 
-export function loadSpec(): SwaggerSpec {
-  return yaml.load(readFileSync(SPEC_PATH, 'utf8')) as SwaggerSpec;
+/** Semaphore's document, or null when it is not beside the checkout. */
+export function loadSpec(): SwaggerSpec | null {
+  return SPEC_PATH ? yaml.load(readFileSync(SPEC_PATH, 'utf8')) as SwaggerSpec : null;
 }
 
 /**

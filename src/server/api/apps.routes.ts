@@ -8,7 +8,7 @@ import { deleteAppSettings, saveAppSettings } from '../domain/apps/app-settings.
 
 const APP_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-const appInputSchema = z.strictObject({
+export const appInputSchema = z.strictObject({
   id: z.string().max(64).optional(),
   active: z.boolean().optional(),
   priority: z.number().int().min(-1_000_000).max(1_000_000).optional(),

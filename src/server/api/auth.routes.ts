@@ -14,7 +14,7 @@ import { checkPassword, loginAccount } from '../auth/password-sign-in.ts';
 import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/login-throttle.ts';
 import { listOidcProviders } from '../auth/oidc.ts';
 
-const loginSchema = z.strictObject({
+export const loginSchema = z.strictObject({
   auth: z.string().min(1, 'required').max(255, 'at most 255 characters'),
   password: z.string().min(1, 'required').max(1024, 'at most 1024 characters'),
 });

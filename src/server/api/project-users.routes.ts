@@ -22,8 +22,8 @@ const memberEcho = {
   pro: z.boolean().optional(),
 };
 
-const memberAddSchema = z.strictObject({ ...memberEcho, user_id: fields.id, role });
-const memberRoleSchema = z.strictObject({ ...memberEcho, user_id: fields.id.optional(), role });
+export const memberAddSchema = z.strictObject({ ...memberEcho, user_id: fields.id, role });
+export const memberRoleSchema = z.strictObject({ ...memberEcho, user_id: fields.id.optional(), role });
 
 /** `/api/project/:project_id/users`: the project's team. Changes need ManageUsers (8). */
 export const projectUsersRoutes = new Hono<AppEnv>();

@@ -12,7 +12,7 @@ import { actorOf } from './route-context.ts';
 import { scheduleChanged } from '../scheduler/scheduler.ts';
 
 const manage = can(Permission.ManageResources);
-const activeSchema = z.looseObject({ active: z.boolean() });
+export const activeSchema = z.looseObject({ active: z.boolean() });
 
 /** `/api/project/:project_id/schedules`: cron, commit-check and run-at schedules (reference §6). */
 export const schedulesRoutes = new Hono<AppEnv>();

@@ -18,7 +18,7 @@ import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
 
 const manage = can(Permission.ManageResources);
-const descriptionSchema = z.looseObject({ description: z.string().max(65535, 'at most 65535 characters').nullable() });
+export const descriptionSchema = z.looseObject({ description: z.string().max(65535, 'at most 65535 characters').nullable() });
 
 /** `/api/project/:project_id/templates`: templates and their sub-resources (reference §3.7). */
 export const templatesRoutes = new Hono<AppEnv>();

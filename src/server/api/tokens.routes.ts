@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { createApiToken, deleteApiToken, listApiTokens } from '../domain/tokens/api-token.repository.ts';
 
-const tokenCreateSchema = z.strictObject({
+export const tokenCreateSchema = z.strictObject({
   name: z.string().trim().max(255, 'at most 255 characters').optional(),
   expires_at: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).nullable().optional(),
 });

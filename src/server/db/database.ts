@@ -29,7 +29,38 @@ export interface DbSettings {
  */
 export function openDatabase(settings: DbSettings): Db {
   if (settings.dialect === 'postgres') return new Kysely<Database>({ dialect: postgresDialect(settings) });
-  return new Kysely<Database>({ dialect: new RetryingSqliteDialect({ database: openSqliteFile(settings.host) }) });
+  return new Kysely<Database>({ dialect: new RetryingSqliteDialect({ database: withStatementCache(openSqliteFile(settings.host)) }) });
+}
+
+/** Distinct SQL texts kept compiled; queries are built from a small set of shapes. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Reuses compiled statements: preparing the same SQL on every query was the largest single
+ * cost of a console page (bench/load.ts). Kysely runs each statement to completion before the
+ * next (`all`/`run`), so sharing one is safe; a streamed query gets its own, since an iterating
+ * statement is busy until it ends.
+ */
+function withStatementCache(file: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = file.prepare.bind(file);
+  return new Proxy(file, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') {
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (sql: string) => {
+        let statement = cache.get(sql);
+        if (!statement || statement.busy) {
+          statement = prepare(sql);
+          if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+          cache.set(sql, statement);
+        }
+        return statement;
+      };
+    },
+  });
 }
 
 function openSqliteFile(path: string): SQLite.Database {

@@ -1,17 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
 import type { Auth, TestServer } from '../../support/harness.ts';
+import { semaphoreBackup } from '../../support/semaphore-backup.ts';
 import { countProjectRows, insertInventory, insertKey, insertMember, insertRepository, insertUserWithToken } from '../../support/project-rows.ts';
-
-/** The `ProjectBackup` example of the 2.16 spec, read from the spec file itself. */
-function specBackupExample(): any {
-  const spec = readFileSync('/work/shared/reference/semaphore-api-2.16.yml', 'utf8');
-  const section = spec.slice(spec.indexOf('  ProjectBackup:'));
-  const line = section.split('\n').find((l) => l.trim().startsWith('example:'))!;
-  return JSON.parse(line.trim().slice('example:'.length));
-}
 
 /** A backup with the parts that legitimately change on restore blanked: project name and webhook aliases. */
 function comparable(backup: any) {
@@ -103,7 +95,7 @@ for (const dialect of DIALECTS) {
       await s.deps.db.updateTable('environment').set({ password: s.deps.secrets.seal('group-pass-123') }).where('id', '=', f.environment.id).execute();
       const backup = (await s.call('GET', `${p}/backup`, undefined, admin)).body;
       expect(backup.environments.every((e: any) => e.password === null)).toBe(true);
-      const example = specBackupExample();
+      const example = semaphoreBackup();
       example.environments[0].password = 'plain-vault-pass';
       const res = await s.call('POST', '/api/projects/restore', example, admin);
       const env = await s.deps.db.selectFrom('environment').selectAll().where('project_id', '=', res.body.id).executeTakeFirstOrThrow();
@@ -112,14 +104,14 @@ for (const dialect of DIALECTS) {
       expect(JSON.stringify((await s.call('GET', `/api/project/${res.body.id}/backup`, undefined, admin)).body)).not.toContain('plain-vault-pass');
     });
 
-    it('restores the ProjectBackup example of the 2.16 spec', async () => {
-      const example = specBackupExample();
+    it('restores a backup in the ProjectBackup format of 2.16', async () => {
+      const example = semaphoreBackup();
       const res = await s.call('POST', '/api/projects/restore', example, admin);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name: 'homelab', alert: true, alert_chat: 'Test', type: '', empty_keys: 1 });
+      expect(res.body).toMatchObject({ name: 'edge-lab', alert: true, alert_chat: 'ops-room', type: '', empty_keys: 1 });
       const templates = (await s.call('GET', `/api/project/${res.body.id}/templates`, undefined, admin)).body;
       expect(templates).toHaveLength(1);
-      expect(templates[0]).toMatchObject({ name: 'Build', type: 'build', start_version: '1.0.0', working_directory: '.' });
+      expect(templates[0]).toMatchObject({ name: 'Build', type: 'build', start_version: '2.0.0', working_directory: '.' });
       const schedules = (await s.call('GET', `/api/project/${res.body.id}/schedules`, undefined, admin)).body;
       expect(schedules).toMatchObject([{ cron_format: '* * * * *', tpl_name: 'Build', active: true }]);
       const member = await s.deps.db.selectFrom('project_user').selectAll().where('project_id', '=', res.body.id).executeTakeFirstOrThrow();
@@ -145,7 +137,7 @@ for (const dialect of DIALECTS) {
     ];
     for (const [what, breakIt, message] of broken) {
       it(`refuses ${what} with a path in the message and leaves nothing behind`, async () => {
-        const backup = specBackupExample();
+        const backup = semaphoreBackup();
         breakIt(backup);
         const before = await countProjectRows(s.deps.db);
         const res = await s.call('POST', '/api/projects/restore', backup, admin);
@@ -165,7 +157,7 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `${p}/backup`, undefined, manager)).status).toBe(200);
       const outsider = await insertUserWithToken(s.deps.db);
       expect((await s.call('GET', `${p}/backup`, undefined, outsider.auth)).status).toBe(404);
-      expect((await s.call('POST', '/api/projects/restore', specBackupExample(), outsider.auth)).status).toBe(401);
+      expect((await s.call('POST', '/api/projects/restore', semaphoreBackup(), outsider.auth)).status).toBe(401);
     });
   });
 }

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { projectInputSchema } from '../api/projects.routes.ts';
+import { appInputSchema } from '../api/apps.routes.ts';
+import { loginSchema } from '../api/auth.routes.ts';
+import { memberAddSchema, memberRoleSchema } from '../api/project-users.routes.ts';
+import { activeSchema } from '../api/schedules.routes.ts';
+import { descriptionSchema } from '../api/templates.routes.ts';
+import { tokenCreateSchema } from '../api/tokens.routes.ts';
+import { cronCheckSchema, scheduleInputSchema } from '../domain/schedules/schedule.ts';
+import { passwordSchema, userCreateSchema, userUpdateSchema } from '../domain/users/user.schema.ts';
+import { viewInputSchema, viewPositionsSchema } from '../domain/views/view.ts';
+import { stopInputSchema, taskInputSchema } from '../domain/tasks/task.ts';
+import { repositoryInputSchema } from '../domain/repositories/repository.ts';
+import { templateInputSchema } from '../domain/templates/template.ts';
+import { extractValueInputSchema, integrationInputSchema, matcherInputSchema } from '../domain/integrations/integration.ts';
+import { backupSchema } from '../domain/backup/backup.schema.ts';
+import { environmentInputSchema } from '../domain/environments/environment.ts';
+import { accessKeyInputSchema } from '../domain/keys/access-key.ts';
+import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
+import {
+  accessKeySchema, apiTokenSchema, currentUserSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
+  taskSchema, taskWithTemplateSchema, userSchema, viewSchema,
+} from './response-schemas.ts';
+
+/** What the document says about one route beyond its method and path. */
+export interface OperationDoc {
+  summary: string;
+  /** the JSON body the route validates (the same zod schema its handler reads) */
+  body?: z.ZodType;
+  /** the success body, when described */
+  response?: z.ZodType;
+  /** the success status; 204 means no body */
+  status?: 200 | 201 | 204;
+}
+
+const list = (item: z.ZodType) => z.array(item);
+const P = '/api/project/:project_id';
+
+/**
+ * Routes by "METHOD /api/path" as Hono mounts them. A route missing here is still documented
+ * (path, parameters, error answers); a key naming no mounted route fails the OpenAPI test.
+ */
+export const OPERATIONS: Record<string, OperationDoc> = {
+  'GET /api/ping': { summary: 'Liveness check; answers the text pong' },
+  'GET /api/info': { summary: 'Server version and capabilities' },
+  'GET /api/openapi.json': { summary: 'This document' },
+  'POST /api/auth/login': { summary: 'Sign in with login and password; sets the session cookie', body: loginSchema, status: 204 },
+  'POST /api/auth/logout': { summary: 'Sign out', status: 204 },
+  'GET /api/user': { summary: 'The signed-in user', response: currentUserSchema },
+  'GET /api/user/tokens': { summary: 'Your API tokens', response: list(apiTokenSchema) },
+  'POST /api/user/tokens': { summary: 'Create an API token (shown once)', body: tokenCreateSchema, response: apiTokenSchema, status: 201 },
+  'DELETE /api/user/tokens/:token_id': { summary: 'Revoke an API token', status: 204 },
+  'GET /api/users': { summary: 'Users (admins see every field)', response: list(z.union([userSchema, z.object({ id: z.number().int(), username: z.string(), name: z.string() })])) },
+  'POST /api/users': { summary: 'Create a user (admin)', body: userCreateSchema, response: userSchema, status: 201 },
+  'GET /api/users/:user_id': { summary: 'One user', response: userSchema },
+  'PUT /api/users/:user_id': { summary: 'Update a user', body: userUpdateSchema, status: 204 },
+  'DELETE /api/users/:user_id': { summary: 'Delete a user', status: 204 },
+  'POST /api/users/:user_id/password': { summary: "Set a user's password", body: passwordSchema, status: 204 },
+  'GET /api/projects': { summary: 'Projects you are a member of (admins: all)', response: list(projectSchema) },
+  'POST /api/projects': { summary: 'Create a project', body: projectInputSchema, response: projectSchema, status: 201 },
+  'POST /api/projects/restore': { summary: 'Create a project from a backup', body: backupSchema },
+  [`GET ${P}`]: { summary: 'One project', response: projectSchema },
+  [`PUT ${P}`]: { summary: 'Update a project', body: projectInputSchema, status: 204 },
+  [`DELETE ${P}`]: { summary: 'Delete a project', status: 204 },
+  [`GET ${P}/role`]: { summary: 'Your role in the project', response: roleSchema },
+  [`POST ${P}/users`]: { summary: 'Add a member', body: memberAddSchema, status: 204 },
+  [`PUT ${P}/users/:user_id`]: { summary: "Change a member's role", body: memberRoleSchema, status: 204 },
+  [`GET ${P}/keys`]: { summary: 'Key store entries (never their secrets)', response: list(accessKeySchema) },
+  [`POST ${P}/keys`]: { summary: 'Store a key', body: accessKeyInputSchema, response: accessKeySchema, status: 201 },
+  [`GET ${P}/keys/:key_id`]: { summary: 'One key', response: accessKeySchema },
+  [`PUT ${P}/keys/:key_id`]: { summary: 'Update a key', body: accessKeyInputSchema, status: 204 },
+  [`GET ${P}/repositories`]: { summary: 'Repositories', response: list(repositorySchema) },
+  [`POST ${P}/repositories`]: { summary: 'Add a repository', body: repositoryInputSchema, response: repositorySchema, status: 201 },
+  [`GET ${P}/repositories/:repository_id`]: { summary: 'One repository', response: repositorySchema },
+  [`PUT ${P}/repositories/:repository_id`]: { summary: 'Update a repository', body: repositoryInputSchema, status: 204 },
+  [`GET ${P}/inventory`]: { summary: 'Inventories', response: list(inventorySchema) },
+  [`POST ${P}/inventory`]: { summary: 'Add an inventory', body: inventoryInputSchema, response: inventorySchema, status: 201 },
+  [`GET ${P}/inventory/:inventory_id`]: { summary: 'One inventory', response: inventorySchema },
+  [`PUT ${P}/inventory/:inventory_id`]: { summary: 'Update an inventory', body: inventoryInputSchema, status: 204 },
+  [`POST ${P}/environment`]: { summary: 'Add a variable group', body: environmentInputSchema, status: 201 },
+  [`PUT ${P}/environment/:environment_id`]: { summary: 'Update a variable group', body: environmentInputSchema, status: 204 },
+  'POST /api/apps/:app_id': { summary: 'Save an app', body: appInputSchema, status: 204 },
+  'PUT /api/apps/:app_id': { summary: 'Save an app', body: appInputSchema, status: 204 },
+  [`POST ${P}/templates`]: { summary: 'Create a template', body: templateInputSchema, status: 201 },
+  [`PUT ${P}/templates/:template_id`]: { summary: 'Update a template', body: templateInputSchema, status: 204 },
+  [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
+  [`GET ${P}/views`]: { summary: 'Views (template tabs)', response: list(viewSchema) },
+  [`POST ${P}/views`]: { summary: 'Create a view', body: viewInputSchema, response: viewSchema, status: 201 },
+  [`POST ${P}/views/positions`]: { summary: 'Reorder views', body: viewPositionsSchema, status: 204 },
+  [`GET ${P}/views/:view_id`]: { summary: 'One view', response: viewSchema },
+  [`PUT ${P}/views/:view_id`]: { summary: 'Update a view', body: viewInputSchema, status: 204 },
+  [`POST ${P}/schedules`]: { summary: 'Create a schedule', body: scheduleInputSchema, status: 201 },
+  [`POST ${P}/schedules/validate`]: { summary: 'Check a cron expression', body: cronCheckSchema },
+  [`PUT ${P}/schedules/:schedule_id`]: { summary: 'Update a schedule', body: scheduleInputSchema, status: 204 },
+  [`PUT ${P}/schedules/:schedule_id/active`]: { summary: 'Switch a schedule on or off', body: activeSchema, status: 204 },
+  [`POST ${P}/integrations`]: { summary: 'Create an integration', body: integrationInputSchema, status: 201 },
+  [`PUT ${P}/integrations/:integration_id`]: { summary: 'Update an integration', body: integrationInputSchema, status: 204 },
+  [`POST ${P}/integrations/:integration_id/matchers`]: { summary: 'Add a matcher', body: matcherInputSchema },
+  [`PUT ${P}/integrations/:integration_id/matchers/:matcher_id`]: { summary: 'Update a matcher', body: matcherInputSchema, status: 204 },
+  [`POST ${P}/integrations/:integration_id/values`]: { summary: 'Add an extracted value', body: extractValueInputSchema, status: 201 },
+  [`PUT ${P}/integrations/:integration_id/values/:value_id`]: { summary: 'Update an extracted value', body: extractValueInputSchema, status: 204 },
+  [`GET ${P}/tasks`]: { summary: "The project's tasks, newest first", response: list(taskWithTemplateSchema) },
+  [`GET ${P}/tasks/last`]: { summary: 'The latest tasks', response: list(taskWithTemplateSchema) },
+  [`POST ${P}/tasks`]: { summary: 'Start a task', body: taskInputSchema, response: taskSchema, status: 201 },
+  [`GET ${P}/tasks/:task_id`]: { summary: 'One task', response: taskSchema },
+  [`POST ${P}/tasks/:task_id/stop`]: { summary: 'Stop a task (force: kill it)', body: stopInputSchema, status: 204 },
+  [`POST ${P}/templates/:template_id/stop_all_tasks`]: { summary: "Stop every task of a template", body: stopInputSchema, status: 204 },
+};

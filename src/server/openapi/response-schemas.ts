@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { Project } from '../domain/projects/project.ts';
+import type { User } from '../domain/users/user.ts';
+import type { AccessKey } from '../domain/keys/access-key.ts';
+import type { Repository } from '../domain/repositories/repository.ts';
+import type { Inventory } from '../domain/inventories/inventory.ts';
+import type { Task, TaskWithTpl } from '../domain/tasks/task.ts';
+import type { ApiToken } from '../domain/tokens/api-token.repository.ts';
+import type { viewRowToView } from '../domain/views/view.ts';
+
+// Response bodies as the API documents them. Each is checked against the TypeScript type the
+// route serialises (`satisfies`), so a field added to a response without its schema fails tsc.
+// Objects are strict in the document: a field the schema does not name fails the contract test.
+
+const id = z.number().int();
+const time = z.string();
+
+export const errorSchema = z.object({ error: z.string() }).meta({ id: 'Error' });
+
+export const projectSchema = z.object({
+  id, name: z.string(), created: time, alert: z.boolean(), alert_chat: z.string().nullable(),
+  max_parallel_tasks: z.number().int(), type: z.string(),
+}).meta({ id: 'Project' }) satisfies z.ZodType<Project>;
+
+export const userSchema = z.object({
+  id, created: time, username: z.string(), name: z.string(), email: z.string(), admin: z.boolean(),
+  external: z.boolean(), alert: z.boolean(), pro: z.boolean(),
+}).meta({ id: 'User' }) satisfies z.ZodType<User>;
+
+export const currentUserSchema = userSchema.extend({
+  can_create_project: z.boolean(), has_active_subscription: z.boolean(),
+}).meta({ id: 'CurrentUser' });
+
+export const accessKeySchema = z.object({
+  id, name: z.string(), type: z.string(), project_id: id, string: z.string(),
+  login_password: z.object({ login: z.string(), password: z.string() }),
+  ssh: z.object({ login: z.string(), passphrase: z.string(), private_key: z.string() }),
+  override_secret: z.boolean(), empty: z.boolean().optional(),
+}).meta({ id: 'AccessKey' }) satisfies z.ZodType<AccessKey>;
+
+export const repositorySchema = z.object({
+  id, name: z.string(), project_id: id, git_url: z.string(), git_branch: z.string(), ssh_key_id: id,
+}).meta({ id: 'Repository' }) satisfies z.ZodType<Repository>;
+
+export const inventorySchema = z.object({
+  id, name: z.string(), project_id: id, inventory: z.string(), type: z.string(),
+  ssh_key_id: id.nullable(), become_key_id: id.nullable(), repository_id: id.nullable(), holder_id: id.nullable(),
+}).meta({ id: 'Inventory' }) satisfies z.ZodType<Inventory>;
+
+export const viewSchema = z.object({
+  id, project_id: id, title: z.string(), position: z.number().int(), hidden: z.boolean(), type: z.string(),
+  sort_column: z.string().nullable(), sort_reverse: z.boolean(),
+}).meta({ id: 'View' }) satisfies z.ZodType<ReturnType<typeof viewRowToView>>;
+
+const taskFields = {
+  id, template_id: id, project_id: id, status: z.string(), debug: z.boolean(), dry_run: z.boolean(), diff: z.boolean(),
+  playbook: z.string(), environment: z.string(), limit: z.string(), secret: z.string(), arguments: z.string().nullable(),
+  git_branch: z.string().nullable(), user_id: id.nullable(), integration_id: id.nullable(), schedule_id: id.nullable(),
+  created: time, start: time.nullable(), end: time.nullable(), message: z.string(), commit_hash: z.string().nullable(),
+  commit_message: z.string(), build_task_id: id.nullable(), version: z.string().nullable(), inventory_id: id.nullable(),
+  params: z.record(z.string(), z.unknown()),
+};
+export const taskSchema = z.object(taskFields).meta({ id: 'Task' }) satisfies z.ZodType<Task>;
+
+export const taskWithTemplateSchema = z.object({
+  ...taskFields, tpl_playbook: z.string(), tpl_alias: z.string(), tpl_type: z.string(), tpl_app: z.string(),
+  user_name: z.string().nullable(), build_task: taskSchema.nullable(),
+}).meta({ id: 'TaskWithTemplate' }) satisfies z.ZodType<TaskWithTpl>;
+
+export const apiTokenSchema = z.object({
+  id: z.string(), name: z.string(), created: time, expired: z.boolean(), expires_at: time.nullable(), user_id: id,
+}).meta({ id: 'ApiToken' }) satisfies z.ZodType<ApiToken>;
+
+export const roleSchema = z.object({ role: z.string(), permissions: z.number().int() }).meta({ id: 'ProjectRole' });
+
