@@ -20,6 +20,7 @@ export const errorSchema = z.object({ error: z.string() }).meta({ id: 'Error' })
 export const projectSchema = z.object({
   id, name: z.string(), created: time, alert: z.boolean(), alert_chat: z.string().nullable(),
   max_parallel_tasks: z.number().int(), type: z.string(),
+  task_retention_days: z.number().int(), task_retention_count: z.number().int(), output_retention_days: z.number().int(),
 }).meta({ id: 'Project' }) satisfies z.ZodType<Project>;
 
 export const userSchema = z.object({
