@@ -5,7 +5,7 @@ import { Permission } from '../auth/permissions.ts';
 import { unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
-import { countProjectTasks, listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
+import { countProjectTasks, listTasksWithTpl, readOutputWindow } from '../domain/tasks/task.repository.ts';
 import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
 import { isFinished } from '../engine/task-status.ts';
@@ -60,7 +60,8 @@ tasksRoutes.get('/tasks/:task_id/output', async (c) => {
   if (offset === undefined && limit === undefined) {
     return c.body(streamTaskOutput(db, task.id, 'json'), 200, { 'content-type': 'application/json' });
   }
-  const rows = await readOutputSlice(db, task.id, clampOffset(offset), clampLimit(limit, OUTPUT_PAGE_MAX));
+  const { rows, total } = await readOutputWindow(db, task.id, clampOffset(offset), clampLimit(limit, OUTPUT_PAGE_MAX));
+  c.header('X-Total-Count', String(total));
   return c.json(rows);
 });
 
