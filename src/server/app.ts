@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './http/context.ts';
 import type { Deps } from './deps.ts';
 import { ApiError, handleError } from './http/errors.ts';
+import { compressResponse } from './http/compression.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { projectScope } from './auth/project-scope.ts';
 import { authRoutes } from './api/auth.routes.ts';
@@ -40,6 +41,13 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
  */
 export function createApi(deps: Deps): Hono<AppEnv> {
   const api = new Hono<AppEnv>({ strict: false });
+  api.use('*', async function compress(c, next) {
+    await next();
+    const compressed = await compressResponse(c.req.raw, c.res);
+    // Assigning over a response merges the old one's headers (its length) into the new one.
+    c.res = undefined;
+    c.res = compressed;
+  });
   api.use('*', async function provideDeps(c, next) {
     c.set('deps', deps);
     await next();
