@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, signIn } from './support/browser.ts';
-import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
+import { adminApi, insertFinishedTask, insertScriptProject, waitForTask } from './support/real-tasks.ts';
 import { hasStatus } from '../support/engine.ts';
-import { insertOutputLines } from '../../src/server/engine/output/insert-output.ts';
 
 const LINES = 200_000;
 
@@ -30,20 +29,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A finished task whose log is `line 1` … `line <count>`, written straight to the table. */
-async function insertFinishedTask(count: number): Promise<number> {
-  const { db } = server.deps;
-  const time = new Date().toISOString();
-  const task = await db.insertInto('task').values({
-    project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: fx.adminId, playbook: '', environment: '{}',
-    message: 'long log', commit_message: '', params: '{}', created: time, start: time, end: time,
-  }).returning('id').executeTakeFirstOrThrow();
-  for (let i = 0; i < count; i += 10_000) {
-    await insertOutputLines(db, task.id, Array.from({ length: Math.min(10_000, count - i) }, (_, k) => ({ time, output: `line ${i + k + 1}` })));
-  }
-  return task.id;
-}
-
 /** Opens a task's dialog and waits for the island; `outputRequests` lists the `/output` URLs the browser asks for. */
 async function openTask(taskId: number): Promise<{ page: Page; outputRequests: string[]; errors: string[] }> {
   const page = await context.newPage();
@@ -66,7 +51,7 @@ const visibleRows = (page: Page) => page.$eval('.log', (log) => {
 
 describe('task log: any line of a long log', () => {
   it(`opens a finished ${LINES.toLocaleString('en')}-line task at its start, and End shows the last line with at most 3 /output requests`, async () => {
-    const taskId = await insertFinishedTask(LINES);
+    const taskId = await insertFinishedTask(server, fx, LINES);
     const { page, outputRequests, errors } = await openTask(taskId);
     const first = await visibleRows(page);
     expect(first[0]).toEqual(['1', 'line 1']);
