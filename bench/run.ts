@@ -6,7 +6,8 @@
  *  2. a bare batched insert of the same lines into the same database, for comparison;
  *  3. dispatch latency p50/p99, POST /tasks → `running`, over 200 tasks run one after another.
  * Targets: p50 < 100 ms, pipeline ≥ 50 % of the bare insert, peak RSS < 300 MB.
- * Then the console figures of bench/console.ts (page JavaScript weight, history SSR time).
+ * Then the console figures of bench/console.ts (page JavaScript weight, history SSR time) and the
+ * browser figures of bench/browser.ts (task log jump to the end, heap, long tasks, bytes on the wire).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { isFinished } from '../src/server/engine/task-status.ts';
 import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../tests/support/fixtures.ts';
 import { runConsoleBench } from './console.ts';
+import { runBrowserBench } from './browser.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -142,3 +144,6 @@ rmSync(tmp, { recursive: true, force: true });
 
 console.log('');
 await runConsoleBench();
+
+console.log('');
+await runBrowserBench();

@@ -64,6 +64,8 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
     event.preventDefault();
     const el = event.currentTarget;
     el.scrollTop = event.key === 'End' ? el.scrollHeight : 0;
+    // The scroll event comes a frame or more later; the lines are asked for now.
+    onScroll();
   };
 
   const rows = [];
