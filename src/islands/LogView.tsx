@@ -15,6 +15,7 @@ interface Props {
   liveTick: number;
   label: string;
   emptyText: string;
+  jumpText: string;
 }
 
 /**
@@ -22,11 +23,13 @@ interface Props {
  * only their lines are fetched, so End, Home, a scrollbar drag or a jump anywhere costs one or
  * two requests. Following the tail ends when the reader scrolls up and resumes at the bottom.
  */
-export default function LogView({ apiBase, initialLines, initialTotal, followTail, liveTick, label, emptyText }: Props) {
+export default function LogView({ apiBase, initialLines, initialTotal, followTail, liveTick, label, emptyText, jumpText }: Props) {
   const log = useLogLines(apiBase, initialLines, initialTotal);
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(followTail);
   const [view, setView] = useState({ top: 0, height: FIRST_VIEW_ROWS * LOG_ROW_PX });
+  // The jump button works only with scripts, so the server render leaves it out.
+  const [hydrated, setHydrated] = useState(false);
   const win = visibleWindow(view.top, view.height, log.total);
   const { want, refreshTail } = log;
 
@@ -40,6 +43,7 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
   }, [liveTick, refreshTail]);
 
   useEffect(() => {
+    setHydrated(true);
     const el = scroller.current;
     if (!el) return;
     const measure = () => setView({ top: el.scrollTop, height: el.clientHeight });
@@ -59,13 +63,17 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
     setView({ top: el.scrollTop, height: el.clientHeight });
   };
 
+  const scrollTo = (end: boolean) => {
+    const el = scroller.current!;
+    el.scrollTop = end ? el.scrollHeight : 0;
+    // The scroll event comes a frame or more later; the lines are asked for now.
+    onScroll();
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'End' && event.key !== 'Home') return;
     event.preventDefault();
-    const el = event.currentTarget;
-    el.scrollTop = event.key === 'End' ? el.scrollHeight : 0;
-    // The scroll event comes a frame or more later; the lines are asked for now.
-    onScroll();
+    scrollTo(event.key === 'End');
   };
 
   const rows = [];
@@ -79,10 +87,14 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
       </div>,
     );
   }
+  const atEnd = view.top + view.height >= win.contentHeight - LOG_ROW_PX * 3;
   return (
-    <div className="log" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} tabIndex={0} role="log" aria-label={label}>
-      <div className="log-rows" style={{ height: win.contentHeight }}>{rows}</div>
-      {log.total === 0 ? <p className="empty">{emptyText}</p> : null}
+    <div className="log-frame">
+      <div className="log" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} tabIndex={0} role="log" aria-label={label}>
+        <div className="log-rows" style={{ height: win.contentHeight }}>{rows}</div>
+        {log.total === 0 ? <p className="empty">{emptyText}</p> : null}
+      </div>
+      {hydrated && !atEnd ? <button type="button" className="log-jump secondary" onClick={() => scrollTo(true)}>↓ {jumpText}</button> : null}
     </div>
   );
 }

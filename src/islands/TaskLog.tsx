@@ -124,7 +124,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
         {task.message ? <><dt>{m('message')}</dt><dd>{task.message}</dd></> : null}
         {task.commit_message ? <><dt>{m('commitMessage')}</dt><dd>{task.commit_message}</dd></> : null}
       </dl>
-      <LogView apiBase={apiBase} initialLines={initialLines} initialTotal={totalLines} followTail={followTail} liveTick={liveTick} label={m('log')} emptyText={m('noOutput')} />
+      <LogView apiBase={apiBase} initialLines={initialLines} initialTotal={totalLines} followTail={followTail} liveTick={liveTick} label={m('log')} emptyText={m('noOutput')} jumpText={m('jumpToEnd')} />
       {error ? <p role="alert"><mark>{error}</mark></p> : null}
       <form className="task-actions" method="post" action={`/project/${projectId}/task-action`} onSubmit={act}>
         <input type="hidden" name="task" value={task.id} />

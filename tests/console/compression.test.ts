@@ -112,5 +112,5 @@ describe('compressed responses', () => {
     expect(received[0]).toBe('output line 1 of a long task');
     expect(received[lines - 1]).toBe(`output line ${lines} of a long task`);
     expect(received.at(-1)).toBe('written after the first bytes');
-  });
+  }, 120_000);
 });
