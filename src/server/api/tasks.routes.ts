@@ -14,6 +14,8 @@ import { taskOf, templateOf } from './route-context.ts';
 const LIST_LIMIT = 1000;
 const LAST_LIMIT = 200;
 const OUTPUT_PAGE_MAX = 100_000;
+/** A finished task's log is taken as final this long after its end (a force stop may race the last writes). */
+const LOG_SETTLED_MS = 10_000;
 
 /** `/api/project/:project_id/tasks...` and `/templates/:template_id/stop_all_tasks`. */
 export const tasksRoutes = new Hono<AppEnv>();
@@ -60,7 +62,8 @@ tasksRoutes.get('/tasks/:task_id/output', async (c) => {
   if (offset === undefined && limit === undefined) {
     return c.body(streamTaskOutput(db, task.id, 'json'), 200, { 'content-type': 'application/json' });
   }
-  const { rows, total } = await readOutputWindow(db, task.id, clampOffset(offset), clampLimit(limit, OUTPUT_PAGE_MAX));
+  const settled = isFinished(task.status) && task.end !== null && Date.now() - Date.parse(task.end) > LOG_SETTLED_MS;
+  const { rows, total } = await readOutputWindow(db, task.id, clampOffset(offset), clampLimit(limit, OUTPUT_PAGE_MAX), settled);
   c.header('X-Total-Count', String(total));
   return c.json(rows);
 });

@@ -139,6 +139,12 @@ for (const dialect of DIALECTS) {
       expect(await window('offset=190&limit=50')).toEqual({ total: '200', lines: ours.slice(190) });
       expect(await window('offset=150&limit=20')).toEqual({ total: '200', lines: ours.slice(150, 170) });
       expect(await window('offset=500&limit=20')).toEqual({ total: '200', lines: [] });
+      // Finished long ago: the count is kept, the windows stay the same.
+      await s.deps.db.updateTable('task').set({ status: 'success', end: '2026-01-01T00:00:00Z' }).where('id', '=', task.body.id).execute();
+      for (let i = 0; i < 2; i++) {
+        expect(await window('offset=190&limit=50')).toEqual({ total: '200', lines: ours.slice(190) });
+        expect(await window('offset=0&limit=2')).toEqual({ total: '200', lines: ours.slice(0, 2) });
+      }
     });
 
     it('stops a waiting task at once; a finished task cannot be stopped; confirm needs waiting_confirmation', async () => {
