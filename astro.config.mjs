@@ -5,11 +5,19 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { fileURLToPath } from 'node:url';
+import { precompressDirectory } from './src/server/host/precompress.ts';
+
+/** Static assets are compressed once here (`.br`, `.gz` beside each); the host server picks one per request. */
+const precompress = {
+  name: 'signalbox-precompress',
+  hooks: { 'astro:build:done': async ({ dir }) => { await precompressDirectory(fileURLToPath(dir)); } },
+};
 
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware', experimentalDisableStreaming: true }),
-  integrations: [react()],
+  integrations: [react(), precompress],
   telemetry: false,
   // Origins are checked by our own middleware (src/console/form-request.ts), which also knows
   // SEMAPHORE_WEB_ROOT. The Content-Security-Policy header: Astro hashes every script and style

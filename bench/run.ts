@@ -8,7 +8,8 @@
  *  3. dispatch latency p50/p99, POST /tasks → `running`, over 200 tasks run one after another.
  * Targets: p50 < 100 ms, pipeline ≥ 50 % of the bare insert, peak RSS < 300 MB.
  * Then the console figures of bench/console.ts (page JavaScript weight, history SSR time) and the
- * load figures of bench/load.ts (idle and peak RSS, history throughput under 50 clients).
+ * load figures of bench/load.ts (idle and peak RSS, history throughput under 50 clients) and the
+ * browser figures of bench/browser.ts (task log jump to the end, heap, long tasks, bytes on the wire).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../tests/support/fixtures.ts';
 import { runConsoleBench } from './console.ts';
 import { runLoadBench } from './load.ts';
+import { runBrowserBench } from './browser.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -149,3 +151,6 @@ console.log('');
 await runConsoleBench();
 console.log('');
 await runLoadBench();
+
+console.log('');
+await runBrowserBench();

@@ -5,6 +5,7 @@ import { readTheme } from './console/preferences.ts';
 import { forwardedHeaders, readErrorText } from './console/runner-api.ts';
 import type { User } from './console/types.ts';
 import { refuseBadFormRequest } from './console/form-request.ts';
+import { compressResponse } from './server/http/compression.ts';
 
 /** Paths served without a session: sign-in, sign-out, preference switches. */
 const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/];
@@ -15,12 +16,19 @@ const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/];
  */
 const OPTIONAL_SESSION_ROUTES = new Set(['/404', '/500', '/[...unknown]']);
 
+/** Pages are compressed for browsers that accept it (brotli, else gzip). */
+export const onRequest = defineMiddleware(async (ctx, next) => {
+  // preparePage answers next()'s response or a redirect: always a Response.
+  const page = (await preparePage(ctx, next)) as Response;
+  return compressResponse(ctx.request, page);
+});
+
 /**
  * Per request: language (cookie `lang`, else Accept-Language) with its own translator, theme
  * (cookie `theme`), cross-origin and unreadable form posts refused, and the signed-in user; pages requested without a session go to the
  * sign-in page and come back after it.
  */
-export const onRequest = defineMiddleware(async (ctx, next) => {
+const preparePage = defineMiddleware(async (ctx, next) => {
   const lang = resolveLanguage(ctx.cookies.get('lang')?.value, ctx.request.headers.get('accept-language'));
   ctx.locals.lang = lang;
   ctx.locals.t = createTranslator(lang);

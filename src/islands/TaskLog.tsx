@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Task, TaskOutputLine } from '../console/types.ts';
 import { canStop, hasRawLog, isActive, needsConfirmation } from '../console/task-status.ts';
 import type { DurationUnits } from '../console/format.ts';
@@ -7,9 +6,8 @@ import { mdiInboxOutline } from '@mdi/js';
 import SvgIcon from './SvgIcon.tsx';
 import TaskLogHeader, { type TaskLogTab } from './TaskLogHeader.tsx';
 import TaskDetails from './TaskDetails.tsx';
-import { appendNewLines, FIRST_SCREEN_LINES, LOG_ROW_PX, OUTPUT_PAGE_SIZE, lineTime } from './task-log-model.ts';
 import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
-import AnsiLine from './AnsiLine.tsx';
+import LogView from './LogView.tsx';
 import { rerunBody } from '../console/task-rerun.ts';
 import { taskStarter } from '../console/task-starter.ts';
 
@@ -21,6 +19,8 @@ interface Props {
   authorName: string | null;
   lang: string;
   initialLines: TaskOutputLine[];
+  /** the log's line count when rendered (`X-Total-Count` of the first `/output` window) */
+  totalLines: number;
   /** the active language's `task` messages, plus `status_<status>` labels */
   messages: Record<string, string>;
   closeHref: string;
@@ -36,62 +36,36 @@ interface Props {
 }
 
 /**
- * The task log dialog body: header and tabs (Log, Details, Summary), the log as a virtual list of 22 px rows that follows new
- * lines, paging through `/output` for long logs, and the task's actions. The server renders the
- * first screen (forms post to /project/{id}/task-action without JS); hydrated, it goes live.
+ * The task log dialog body: header and tabs (Log, Details, Summary), the log (LogView: any line
+ * of any length, following a running task), and the task's actions. The server renders the first screen (forms post to
+ * /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, authorName, lang, initialLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, children }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, authorName, lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, children }: Props) {
   const m = (key: string, vars: Record<string, string | number> = {}) =>
     (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
   const [task, setTask] = useState(initialTask);
-  const [lines, setLines] = useState(initialLines);
-  const [reachedEnd, setReachedEnd] = useState(initialLines.length < FIRST_SCREEN_LINES);
   const [now, setNow] = useState(renderedAt);
   const [fullscreen, setFullscreen] = useState(false);
   const [tab, setTab] = useState(initialTab);
   const [error, setError] = useState('');
-  const loading = useRef(false);
-  // A running task's log follows new lines; a finished one opens at its start, so even a huge
-  // log shows at once and further pages load only as the reader scrolls.
-  const follow = useRef(isActive(initialTask.status));
-  const scroller = useRef<HTMLDivElement>(null);
+  // A running task's log follows its tail; a finished one opens at its start.
+  const [followTail] = useState(() => isActive(initialTask.status));
+  // Bumped whenever a running log may have grown: when the socket opens (lines written since the
+  // server render), on each batch of websocket lines and on each status change (the final lines).
+  const [liveTick, setLiveTick] = useState(0);
+  const logGrew = () => setLiveTick((n) => n + 1);
+  const actions = useRef<HTMLFormElement>(null);
   const apiBase = `/api/project/${projectId}/tasks/${task.id}`;
   const active = isActive(task.status);
-
-  const virtualizer = useVirtualizer({
-    count: lines.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => LOG_ROW_PX,
-    overscan: 20,
-    initialRect: { width: 1000, height: 60 * LOG_ROW_PX },
-  });
-
-  const loadNextPage = useCallback(async () => {
-    if (loading.current || reachedEnd) return;
-    loading.current = true;
-    try {
-      const res = await fetch(`${apiBase}/output?offset=${lines.length}&limit=${OUTPUT_PAGE_SIZE}`);
-      if (!res.ok) return setReachedEnd(true);
-      const page = (await res.json()) as TaskOutputLine[];
-      // An API without paging answers the whole log: take it as is.
-      if (page.length > OUTPUT_PAGE_SIZE) setLines(page);
-      else setLines((current) => appendNewLines(current, page));
-      setReachedEnd(page.length < OUTPUT_PAGE_SIZE);
-    } finally {
-      loading.current = false;
-    }
-  }, [apiBase, lines.length, reachedEnd]);
 
   const reloadTask = useCallback(async () => {
     const fresh = await fetch(apiBase);
     if (fresh.ok) setTask((await fresh.json()) as Task);
   }, [apiBase]);
 
-  useTaskSocket(task, active, (incoming) => {
-    if (reachedEnd) setLines((current) => appendNewLines(current, incoming));
-    else void loadNextPage();
-  }, (update: TaskUpdate) => {
+  useTaskSocket(task, active, logGrew, (update: TaskUpdate) => {
     setTask((t) => ({ ...t, ...update }));
+    logGrew();
     // The update message carries status and times only; the commit (read at checkout) and
     // the final fields come with the task itself.
     void reloadTask();
@@ -102,7 +76,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
   }, []);
 
   useEffect(() => {
-    scroller.current?.closest('dialog')?.classList.toggle('fullscreen', fullscreen);
+    actions.current?.closest('dialog')?.classList.toggle('fullscreen', fullscreen);
   }, [fullscreen]);
 
   useEffect(() => {
@@ -110,18 +84,6 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [active]);
-
-  useEffect(() => {
-    if (follow.current && lines.length) virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
-  }, [lines.length, virtualizer]);
-
-  const onScroll = () => {
-    const el = scroller.current;
-    if (!el) return;
-    const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < LOG_ROW_PX * 3;
-    follow.current = nearBottom;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < LOG_ROW_PX * 200) void loadNextPage();
-  };
 
   const act = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -162,23 +124,14 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
     <>
       <TaskLogHeader task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} now={now} units={units} m={m}
         fullscreen={fullscreen} onToggleFullscreen={toggleFullscreen} closeHref={closeHref} tab={tab} tabHrefs={tabHrefs} onTab={showTab} />
-      <div className="log" ref={scroller} onScroll={onScroll} role="log" aria-label={m('log')} tabIndex={0} hidden={tab !== 'log'}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => (
-            <div key={row.key} className="log-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}>
-              <span className="log-time">{lineTime(lines[row.index]!.time)}</span>
-              <span><AnsiLine text={lines[row.index]!.output} /></span>
-            </div>
-          ))}
-        </div>
-        {lines.length === 0 ? <p className="empty">{m('noOutput')}</p> : null}
-      </div>
+      <LogView apiBase={apiBase} initialLines={initialLines} initialTotal={totalLines} followTail={followTail} liveTick={liveTick} label={m('log')}
+        emptyText={m('noOutput')} jumpText={m('jumpToEnd')} hidden={tab !== 'log'} />
       {tab === 'details' ? <TaskDetails task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} m={m} /> : null}
       <div className="task-summary-tab" hidden={tab !== 'summary'}>
         {children ?? <section className="empty-state"><SvgIcon path={mdiInboxOutline} /><p>{m('summaryEmpty')}</p></section>}
       </div>
       {error ? <p role="alert"><mark>{error}</mark></p> : null}
-      <form className="task-actions" method="post" action={`/project/${projectId}/task-action`} onSubmit={act}>
+      <form ref={actions} className="task-actions" method="post" action={`/project/${projectId}/task-action`} onSubmit={act}>
         <input type="hidden" name="task" value={task.id} />
         <input type="hidden" name="back" value={back} />
         {canStop(task.status) ? (

@@ -1,28 +1,31 @@
 import { useEffect, useRef } from 'react';
-import type { Task, TaskOutputLine } from '../console/types.ts';
+import type { Task } from '../console/types.ts';
 import { FLUSH_EVERY_MS, RECONNECT_AFTER_MS } from './task-log-model.ts';
 
 export interface TaskUpdate { status: string; start?: string | null; end?: string | null; version?: string | null }
 
 /**
- * Subscribes to `/api/ws` while `active`: log lines for the task are buffered and handed over
- * every 500 ms, status updates at once; the socket reopens 2 s after a close while running.
+ * Subscribes to `/api/ws` while `active`: `onLog` says, at most every 500 ms, that log lines of
+ * the task arrived (the log view reads them by position from `/output`); status updates come at
+ * once; the socket reopens 2 s after a close while running.
  */
-export function useTaskSocket(task: Pick<Task, 'id'>, active: boolean, onLines: (lines: TaskOutputLine[]) => void, onUpdate: (u: TaskUpdate) => void): void {
-  const handlers = useRef({ onLines, onUpdate });
-  handlers.current = { onLines, onUpdate };
+export function useTaskSocket(task: Pick<Task, 'id'>, active: boolean, onLog: () => void, onUpdate: (u: TaskUpdate) => void): void {
+  const handlers = useRef({ onLog, onUpdate });
+  handlers.current = { onLog, onUpdate };
   useEffect(() => {
     if (!active) return;
-    let buffer: TaskOutputLine[] = [];
+    let logged = false;
     let socket: WebSocket | null = null;
     let stopped = false;
     let reconnect: ReturnType<typeof setTimeout> | undefined;
     const open = () => {
       socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`);
+      // Lines written before the socket (re)opened arrive through `/output`.
+      socket.onopen = () => { logged = true; };
       socket.onmessage = (event) => {
-        const message = JSON.parse(String(event.data)) as { type: string; task_id: number; time?: string; output?: string } & TaskUpdate;
+        const message = JSON.parse(String(event.data)) as { type: string; task_id: number } & TaskUpdate;
         if (message.task_id !== task.id) return;
-        if (message.type === 'log') buffer.push({ time: message.time ?? '', output: message.output ?? '' });
+        if (message.type === 'log') logged = true;
         else if (message.type === 'update') handlers.current.onUpdate(message);
       };
       socket.onclose = () => {
@@ -31,17 +34,16 @@ export function useTaskSocket(task: Pick<Task, 'id'>, active: boolean, onLines: 
     };
     open();
     const flush = setInterval(() => {
-      if (buffer.length === 0) return;
-      const lines = buffer;
-      buffer = [];
-      handlers.current.onLines(lines);
+      if (!logged) return;
+      logged = false;
+      handlers.current.onLog();
     }, FLUSH_EVERY_MS);
     return () => {
       stopped = true;
       clearInterval(flush);
       clearTimeout(reconnect);
       socket?.close();
-      if (buffer.length) handlers.current.onLines(buffer);
+      if (logged) handlers.current.onLog();
     };
   }, [task.id, active]);
 }

@@ -1,27 +1,51 @@
-import type { TaskOutputLine } from '../console/types.ts';
-
 /** Lines rendered by the server as the dialog's first screen. */
 export const FIRST_SCREEN_LINES = 100;
-/** Lines fetched per `/output?offset=&limit=` page. */
-export const OUTPUT_PAGE_SIZE = 1000;
+/** Lines per `/output?offset=&limit=` request; windows start at multiples of it. */
+export const BLOCK_LINES = 1000;
+/** Blocks kept in memory (50,000 lines): memory stays flat however long the log is. */
+export const CACHED_BLOCKS = 50;
+/** Rows rendered above and below the screen. */
+export const OVERSCAN_ROWS = 10;
+/** The scroll position settles this long before its lines are fetched (a scrollbar drag fires many events). */
+export const FETCH_SETTLE_MS = 40;
 export const LOG_ROW_PX = 22;
+/** Rows assumed on screen before the browser has measured the log (the server render). */
+export const FIRST_VIEW_ROWS = 60;
+/**
+ * The tallest scroll area made. Browsers cap element heights (Firefox near 17.9 million px), so
+ * a longer log maps its scroll position proportionally onto its lines.
+ */
+export const MAX_SCROLL_PX = 15_000_000;
 export const FLUSH_EVERY_MS = 500;
 export const RECONNECT_AFTER_MS = 2000;
 
-/**
- * Appends lines that are not already at the tail (a websocket line may also arrive in a page
- * fetched meanwhile); compares against the last lines only, so appends stay cheap.
- * @example appendNewLines(lines, incoming)
- */
-export function appendNewLines(current: TaskOutputLine[], incoming: TaskOutputLine[]): TaskOutputLine[] {
-  if (incoming.length === 0) return current;
-  const tail = new Set(current.slice(-incoming.length - 50).map(lineKey));
-  const fresh = incoming.filter((line) => !tail.has(lineKey(line)));
-  return fresh.length ? current.concat(fresh) : current;
+export interface LogWindow {
+  /** first and last line index to render (screen plus overscan); last < first when empty */
+  first: number;
+  last: number;
+  /** height of the scroll area */
+  contentHeight: number;
+  /** where line 0 would sit in the scroll area: row i is at originPx + i * LOG_ROW_PX */
+  originPx: number;
 }
 
-function lineKey(line: TaskOutputLine): string {
-  return `${line.time}\u0000${line.output}`;
+/**
+ * The lines on screen for a scroll position, for a log of `total` fixed-height rows. At the
+ * bottom of the scroll area the last line touches the bottom of the screen, at any length.
+ * @example visibleWindow(0, 440, 1_000_000) // { first: 0, last: 30, contentHeight: 15000000, originPx: 0 }
+ */
+export function visibleWindow(scrollTop: number, viewHeight: number, total: number): LogWindow {
+  const contentHeight = Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX);
+  const maxScroll = Math.max(0, contentHeight - viewHeight);
+  const top = Math.min(Math.max(scrollTop, 0), maxScroll);
+  const viewRows = viewHeight / LOG_ROW_PX;
+  const topLine = maxScroll > 0 ? (top / maxScroll) * Math.max(0, total - viewRows) : 0;
+  return {
+    first: Math.max(0, Math.floor(topLine) - OVERSCAN_ROWS),
+    last: Math.min(total - 1, Math.ceil(topLine + viewRows) + OVERSCAN_ROWS),
+    contentHeight,
+    originPx: top - topLine * LOG_ROW_PX,
+  };
 }
 
 /** The time column of a log line (HH:MM:SS, UTC). */

@@ -4,6 +4,7 @@ import type { AppEnv } from './http/context.ts';
 import type { Deps } from './deps.ts';
 import { ApiError, handleError } from './http/errors.ts';
 import { refuseForeignWrites } from './http/request-safety.ts';
+import { compressResponse } from './http/compression.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { projectScope } from './auth/project-scope.ts';
 import { authRoutes } from './api/auth.routes.ts';
@@ -56,6 +57,13 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   if (deps.metrics) api.use('*', countRequests(deps.metrics));
   // known once every route is mounted (below); read by `/api/info`
   let premiumFeatures: PremiumFeatures | undefined;
+  api.use('*', async function compress(c, next) {
+    await next();
+    const compressed = await compressResponse(c.req.raw, c.res);
+    // Assigning over a response merges the old one's headers (its length) into the new one.
+    c.res = undefined;
+    c.res = compressed;
+  });
   api.use('*', async function provideDeps(c, next) {
     c.set('deps', deps);
     c.set('premiumFeatures', premiumFeatures!);

@@ -8,7 +8,8 @@ import { paginate } from '../../src/console/paging.ts';
 import { safeBackPath } from '../../src/console/preferences.ts';
 import { createTranslator, messagesFor } from '../../src/console/i18n.ts';
 import { readProjectSettings } from '../../src/console/project-settings.ts';
-import { appendNewLines } from '../../src/islands/task-log-model.ts';
+import { BLOCK_LINES, LOG_ROW_PX, MAX_SCROLL_PX, OVERSCAN_ROWS, visibleWindow } from '../../src/islands/task-log-model.ts';
+import { LineCache } from '../../src/islands/task-log-cache.ts';
 import { canStop, hasRawLog, needsConfirmation, statusLabel } from '../../src/console/task-status.ts';
 
 describe('ANSI parsing', () => {
@@ -112,10 +113,41 @@ describe('small helpers', () => {
     expect(ok.input).toEqual({ name: 'A', alert: true, alert_chat: null, max_parallel_tasks: 0 });
   });
 
-  it('appends only log lines not already at the tail', () => {
-    const a = { time: '1', output: 'a' };
-    const b = { time: '2', output: 'b' };
-    expect(appendNewLines([a], [a, b])).toEqual([a, b]);
+  it('maps a scroll position to the lines on screen, the last line touching the bottom at the end of any log', () => {
+    const screen = 20 * LOG_ROW_PX;
+    expect(visibleWindow(0, screen, 50)).toEqual({ first: 0, last: 20 + OVERSCAN_ROWS, contentHeight: 50 * LOG_ROW_PX, originPx: 0 });
+    expect(visibleWindow(10 * LOG_ROW_PX, screen, 50).first).toBe(10 - OVERSCAN_ROWS);
+    for (const total of [50, 200_000, 1_000_000, 5_000_000]) {
+      const end = visibleWindow(Number.MAX_SAFE_INTEGER, screen, total);
+      expect(end.contentHeight).toBe(Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX));
+      expect(end.last).toBe(total - 1);
+      // Bottom edge of the last row = bottom of the screen (scrollTop + screen height).
+      expect(end.originPx + total * LOG_ROW_PX).toBeCloseTo(end.contentHeight, 3);
+    }
+    const middle = visibleWindow((MAX_SCROLL_PX - screen) / 2, screen, 1_000_000);
+    expect(middle.first + OVERSCAN_ROWS).toBe(Math.floor((1_000_000 - 20) / 2));
+    expect(visibleWindow(0, screen, 0).last).toBeLessThan(0);
+  });
+
+  it('caches log lines in blocks, asks only for blocks it lacks, and drops the least recently used', () => {
+    const block = (n: number, length = BLOCK_LINES) => Array.from({ length }, (_, i) => ({ time: '', output: `line ${n * BLOCK_LINES + i}` }));
+    const cache = new LineCache(3);
+    cache.put(0, block(0, 100));
+    expect(cache.missing(0, 99)).toEqual([]);
+    expect(cache.missing(50, 150)).toEqual([0]);
+    expect(cache.missing(999_980, 1_000_020)).toEqual([999, 1000]);
+    cache.put(999, block(999));
+    cache.put(1000, block(1000));
+    expect(cache.line(999_990)?.output).toBe('line 999990');
+    cache.put(0, block(0, 10));
+    expect(cache.line(99)?.output).toBe('line 99');
+    expect(cache.missing(999_000, 999_001)).toEqual([]);
+    cache.put(5, block(5));
+    // Block 1000 was used longest ago (0 was written to, 999 asked for since).
+    expect(cache.size).toBe(3);
+    expect(cache.line(1_000_000)).toBeUndefined();
+    expect(cache.line(0)?.output).toBe('line 0');
+    expect(cache.line(999_000)?.output).toBe('line 999000');
   });
 
   it('offers task actions by status', () => {

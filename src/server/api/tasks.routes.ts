@@ -5,7 +5,7 @@ import { hasPermission, Permission } from '../auth/permissions.ts';
 import { badRequest, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
-import { countProjectTasks, listTasksWithTpl, readOutputSlice } from '../domain/tasks/task.repository.ts';
+import { countProjectTasks, listTasksWithTpl, readOutputWindow } from '../domain/tasks/task.repository.ts';
 import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
 import { isFinished } from '../engine/task-status.ts';
@@ -14,6 +14,8 @@ import { taskOf, templateOf } from './route-context.ts';
 const LIST_LIMIT = 1000;
 const LAST_LIMIT = 200;
 const OUTPUT_PAGE_MAX = 100_000;
+/** A finished task's log is taken as final this long after its end (a force stop may race the last writes). */
+const LOG_SETTLED_MS = 10_000;
 
 /** `/api/project/:project_id/tasks...` and `/templates/:template_id/stop_all_tasks`. */
 export const tasksRoutes = new Hono<AppEnv>();
@@ -61,7 +63,9 @@ tasksRoutes.get('/tasks/:task_id/output', async (c) => {
   if (offset === undefined && limit === undefined) {
     return c.body(streamTaskOutput(db, task.id, 'json'), 200, { 'content-type': 'application/json' });
   }
-  const rows = await readOutputSlice(db, task.id, clampOffset(offset), clampLimit(limit, OUTPUT_PAGE_MAX));
+  const settled = isFinished(task.status) && task.end !== null && Date.now() - Date.parse(task.end) > LOG_SETTLED_MS;
+  const { rows, total } = await readOutputWindow(db, task.id, clampOffset(offset), clampLimit(limit, OUTPUT_PAGE_MAX), settled);
+  c.header('X-Total-Count', String(total));
   return c.json(rows);
 });
 

@@ -6,7 +6,7 @@ import { getRequestListener } from '@hono/node-server';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Deps } from '../deps.ts';
 import { createApi } from '../app.ts';
-import { WebSocketHub } from '../ws/hub.ts';
+import { PER_MESSAGE_DEFLATE, WebSocketHub } from '../ws/hub.ts';
 import { decodePath, serveStaticFile } from './static-files.ts';
 import { guardRequests, guardUpgrades } from './request-guard.ts';
 import { setSecurityHeaders } from './security-headers.ts';
@@ -111,7 +111,7 @@ function relayWebSocket(base: string, req: IncomingMessage, socket: Duplex, head
   });
   upstream.on('error', () => socket.destroy());
   upstream.on('open', () => {
-    const relay = new WebSocketServer({ noServer: true });
+    const relay = new WebSocketServer({ noServer: true, perMessageDeflate: PER_MESSAGE_DEFLATE });
     relay.handleUpgrade(req, socket, head, (client) => {
       upstream.on('message', (data) => client.send(data.toString()));
       upstream.on('close', () => client.close());

@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { acceptedEncodings, isCompressibleType } from '../http/compression.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -10,7 +11,9 @@ const TYPES: Record<string, string> = {
 
 /**
  * Serves a file from the built client folder when the path names one; returns false otherwise.
- * Hashed build assets (`/_astro/`) are cached for a year, other files for a day.
+ * Hashed build assets (`/_astro/`) are cached for a year, other files for a day. A text file
+ * goes out as its `.br` or `.gz` twin made at build time (precompress.ts, from astro.config.mjs) when the browser
+ * accepts that encoding.
  */
 export function serveStaticFile(root: string, req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -18,23 +21,32 @@ export function serveStaticFile(root: string, req: IncomingMessage, res: ServerR
   if (pathname === null || !extname(pathname)) return false;
   const file = normalize(join(root, pathname));
   if (!file.startsWith(root)) return false;
-  let size: number;
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile()) return false;
-    size = stat.size;
-  } catch {
-    return false;
-  }
+  const size = fileSize(file);
+  if (size === null) return false;
+  const type = TYPES[extname(file)] ?? 'application/octet-stream';
+  const compressible = isCompressibleType(type);
+  const twin = compressible ? precompressedTwin(file, req.headers['accept-encoding']) : null;
   const immutable = pathname.startsWith('/_astro/');
   res.writeHead(200, {
-    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-    'content-length': size,
+    'content-type': type,
+    'content-length': twin?.size ?? size,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400',
+    ...(compressible ? { vary: 'Accept-Encoding' } : {}),
+    ...(twin ? { 'content-encoding': twin.encoding } : {}),
   });
   if (req.method === 'HEAD') res.end();
-  else createReadStream(file).pipe(res);
+  else createReadStream(twin?.file ?? file).pipe(res);
   return true;
+}
+
+/** The build-time compressed copy of `file` in the best encoding the client accepts, if there is one. */
+function precompressedTwin(file: string, acceptEncoding: string | undefined): { file: string; encoding: string; size: number } | null {
+  for (const encoding of acceptedEncodings(acceptEncoding)) {
+    const twin = `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
+    const size = fileSize(twin);
+    if (size !== null) return { file: twin, encoding, size };
+  }
+  return null;
 }
 
 /**
@@ -44,6 +56,15 @@ export function serveStaticFile(root: string, req: IncomingMessage, res: ServerR
 export function decodePath(url: string): string | null {
   try {
     return decodeURIComponent(new URL(url, 'http://x').pathname);
+  } catch {
+    return null;
+  }
+}
+
+function fileSize(file: string): number | null {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? stat.size : null;
   } catch {
     return null;
   }

@@ -9,6 +9,13 @@ import { SESSION_COOKIE } from '../auth/sessions.ts';
 const PING_EVERY_MS = 54_000;
 const MEMBERSHIP_TTL_MS = 30_000;
 const MAX_CLIENT_MESSAGE_BYTES = 512;
+/**
+ * Messages of 1 KB and more (long log lines) travel deflated when the browser offers
+ * permessage-deflate; smaller ones are not worth the CPU. Without context takeover the server
+ * keeps no compression window per connection between messages (and `ws` applies the threshold
+ * only then).
+ */
+export const PER_MESSAGE_DEFLATE = { threshold: 1024, serverNoContextTakeover: true };
 
 interface Client {
   socket: WebSocket;
@@ -25,7 +32,7 @@ interface Client {
  */
 export class WebSocketHub {
   readonly #deps: Deps;
-  readonly #server = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  readonly #server = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: PER_MESSAGE_DEFLATE });
   readonly #clients = new Set<Client>();
   readonly #unsubscribe: () => void;
   readonly #pinger: NodeJS.Timeout;

@@ -4,6 +4,7 @@ import type { ConsoleServer } from './console-server.ts';
 import { createGitRepo } from '../../support/git-repo.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { waitForTask } from '../../support/engine.ts';
+import { insertOutputLines } from '../../../src/server/engine/output/insert-output.ts';
 
 export { waitForTask };
 
@@ -47,4 +48,23 @@ export async function insertScriptProject(server: ConsoleServer, files: Record<s
     /** another bash template in the same project and repository */
     addTemplate: (name: string, script: string) => insertTemplate(db, fixture.project.id, { name, playbook: script, repository_id: fixture.repository.id }),
   };
+}
+
+/**
+ * A finished task of the project whose log has `count` lines (`line 1` … by default), written
+ * straight to the table in batches, as a long run would have left it.
+ * @example const taskId = await insertFinishedTask(server, fx, 200_000);
+ */
+export async function insertFinishedTask(server: ConsoleServer, fx: { project: { id: number }; template: { id: number }; adminId: number }, count: number,
+  lineText: (n: number) => string = (n) => `line ${n}`): Promise<number> {
+  const { db } = server.deps;
+  const time = new Date().toISOString();
+  const task = await db.insertInto('task').values({
+    project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: fx.adminId, playbook: '', environment: '{}',
+    message: 'long log', commit_message: '', params: '{}', created: time, start: time, end: time,
+  }).returning('id').executeTakeFirstOrThrow();
+  for (let i = 0; i < count; i += 10_000) {
+    await insertOutputLines(db, task.id, Array.from({ length: Math.min(10_000, count - i) }, (_, k) => ({ time, output: lineText(i + k + 1) })));
+  }
+  return task.id;
 }

@@ -122,6 +122,30 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `${base()}/tasks/${empty.body.id}/output`, undefined, admin)).body).toEqual([]);
     });
 
+    it('answers any window of the log by position with the line count in X-Total-Count, near the end as at the start', async () => {
+      const task = await post({ template_id: fx.template.id });
+      const neighbour = await post({ template_id: fx.template.id });
+      // Lines of another task interleave, as they do when tasks run side by side.
+      const rows = Array.from({ length: 300 }, (_, i) => ({ task_id: i % 3 === 2 ? neighbour.body.id : task.body.id, time: now(), output: `line ${i}` }));
+      await s.deps.db.insertInto('task_output').values(rows).execute();
+      const ours = rows.filter((r) => r.task_id === task.body.id).map((r) => r.output);
+      const window = async (query: string) => {
+        const res = await s.call('GET', `${base()}/tasks/${task.body.id}/output?${query}`, undefined, admin);
+        return { total: res.headers.get('x-total-count'), lines: res.body.map((r: { output: string }) => r.output) };
+      };
+      expect(await window('offset=0&limit=3')).toEqual({ total: '200', lines: ours.slice(0, 3) });
+      expect(await window('offset=99&limit=4')).toEqual({ total: '200', lines: ours.slice(99, 103) });
+      expect(await window('offset=190&limit=50')).toEqual({ total: '200', lines: ours.slice(190) });
+      expect(await window('offset=150&limit=20')).toEqual({ total: '200', lines: ours.slice(150, 170) });
+      expect(await window('offset=500&limit=20')).toEqual({ total: '200', lines: [] });
+      // Finished long ago: the count is kept, the windows stay the same.
+      await s.deps.db.updateTable('task').set({ status: 'success', end: '2026-01-01T00:00:00Z' }).where('id', '=', task.body.id).execute();
+      for (let i = 0; i < 2; i++) {
+        expect(await window('offset=190&limit=50')).toEqual({ total: '200', lines: ours.slice(190) });
+        expect(await window('offset=0&limit=2')).toEqual({ total: '200', lines: ours.slice(0, 2) });
+      }
+    });
+
     it('stops a waiting task at once; a finished task cannot be stopped; confirm needs waiting_confirmation', async () => {
       const task = await post({ template_id: fx.template.id });
       expect((await s.call('POST', `${base()}/tasks/${task.body.id}/stop`, undefined, admin)).status).toBe(204);

@@ -65,4 +65,27 @@ describe('websocket /api/ws', () => {
     expect(seen[1]).toEqual([]);
     for (const c of [guest, outsider, admin, byToken]) c.socket!.close();
   });
+
+  it('deflates messages of 1 KB and more when the client offers permessage-deflate, and sends smaller ones as they are', async () => {
+    const admin = await connect(port, w.auth.admin);
+    const socket = admin.socket!;
+    expect(socket.extensions).toContain('permessage-deflate');
+    const seen = collect(socket);
+    let wireBytes = 0;
+    (socket as unknown as { _socket: import('node:net').Socket })._socket.on('data', (chunk: Buffer) => { wireBytes += chunk.length; });
+    const log = (output: string) => ({ type: 'log' as const, project_id: w.projectId, task_id: 8, time: new Date().toISOString(), output });
+
+    const small = log('ok: [localhost]');
+    s.deps.bus.publish(small);
+    await expect.poll(() => seen.length).toBe(1);
+    expect(wireBytes).toBeGreaterThanOrEqual(JSON.stringify(small).length);
+
+    wireBytes = 0;
+    const large = log('TASK [install packages] '.repeat(400));
+    s.deps.bus.publish(large);
+    await expect.poll(() => seen.length).toBe(2);
+    expect(seen[1]).toEqual(large);
+    expect(wireBytes).toBeLessThan(JSON.stringify(large).length / 10);
+    socket.close();
+  });
 });

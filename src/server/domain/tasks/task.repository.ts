@@ -55,10 +55,48 @@ export function readOutputPage(db: Db, taskId: number, afterId: number, limit: n
     .where('task_id', '=', taskId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
 }
 
-/** `?offset=&limit=` paging by position. */
-export function readOutputSlice(db: Db, taskId: number, offset: number, limit: number) {
-  return db.selectFrom('task_output').select(['task_id', 'time', 'output'])
-    .where('task_id', '=', taskId).orderBy('id').offset(offset).limit(limit).execute();
+export interface OutputWindow {
+  rows: { task_id: number; time: string; output: string }[];
+  /** the log's line count when the window was read */
+  total: number;
+}
+
+/** Line count and last line id of finished tasks' logs (they no longer change), per database. */
+const finishedLogStats = new WeakMap<Db, Map<number, { total: number; last: number }>>();
+const FINISHED_STATS_KEPT = 200;
+
+/**
+ * `?offset=&limit=` paging by position, with the log's line count. Both are read up to the last
+ * line id counted, so lines a running task appends meanwhile shift nothing. A window nearer the
+ * end is read backwards from there: a jump to the end of a million-line log skips no rows. The
+ * count of a `final` log (a finished task's) is kept: a million lines take ~50 ms to count.
+ * @example const { rows, total } = await readOutputWindow(db, 12, 999_000, 1000, true);
+ */
+export async function readOutputWindow(db: Db, taskId: number, offset: number, limit: number, final: boolean): Promise<OutputWindow> {
+  const { total, last } = await outputStats(db, taskId, final);
+  const end = Math.min(offset + limit, total);
+  if (end <= offset) return { rows: [], total };
+  const upToLast = db.selectFrom('task_output').select(['task_id', 'time', 'output'])
+    .where('task_id', '=', taskId).where('id', '<=', last);
+  const afterEnd = total - end;
+  if (offset <= afterEnd) return { rows: await upToLast.orderBy('id').offset(offset).limit(end - offset).execute(), total };
+  const rows = await upToLast.orderBy('id', 'desc').offset(afterEnd).limit(end - offset).execute();
+  return { rows: rows.reverse(), total };
+}
+
+async function outputStats(db: Db, taskId: number, final: boolean): Promise<{ total: number; last: number }> {
+  let kept = finishedLogStats.get(db);
+  const known = kept?.get(taskId);
+  if (known) return known;
+  const row = await db.selectFrom('task_output').where('task_id', '=', taskId)
+    .select((e) => [e.fn.countAll<number | string>().as('n'), e.fn.max('id').as('last')]).executeTakeFirstOrThrow();
+  const stats = { total: Number(row.n), last: Number(row.last ?? 0) };
+  if (final) {
+    if (!kept) finishedLogStats.set(db, (kept = new Map()));
+    if (kept.size >= FINISHED_STATS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(taskId, stats);
+  }
+  return stats;
 }
 
 /** How many tasks the project has (the total behind a paged list). */

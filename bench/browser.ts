@@ -1,0 +1,200 @@
+/**
+ * Browser figures of `npm run bench` (Chromium, the built console, SQLite), on a finished task
+ * whose log has BENCH_LOG_LINES (1,000,000) lines:
+ *  1. End pressed in the open task log → the last line on screen: time (median of BENCH_JUMP_RUNS
+ *     fresh page loads) and `/output` requests, unthrottled and at 6× CPU throttling (CDP
+ *     `Emulation.setCPUThrottlingRate`); targets ≤ 300 ms / ≤ 1 s and ≤ 3 requests;
+ *  2. JS heap after scrolling through the whole log (target ≤ 40 MB) and the longest main-thread
+ *     task during the jumps and the scroll (target ≤ 100 ms);
+ *  3. the history page's first row on screen (navigation start → row painted), 1× and 6×;
+ *  4. first-load bytes on the wire per page (what Chromium received: headers and compressed
+ *     bodies, cache empty), beside the gzip estimate of the page's JavaScript.
+ * Run alone with `bash scripts/with-node.sh node bench/browser.ts`.
+ */
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { startConsoleServer, type ConsoleServer } from '../tests/console/support/console-server.ts';
+import { adminApi, insertFinishedTask, insertScriptProject, waitForTask } from '../tests/console/support/real-tasks.ts';
+import { launchBrowser, newContext, signIn } from '../tests/console/support/browser.ts';
+import { measurePageJs } from '../tests/console/support/js-weight.ts';
+
+const LOG_LINES = Number(process.env.BENCH_LOG_LINES ?? 1_000_000);
+const JUMP_RUNS = Number(process.env.BENCH_JUMP_RUNS ?? 3);
+const SCROLL_STEPS = Number(process.env.BENCH_SCROLL_STEPS ?? 200);
+const THROTTLES = [1, 6];
+const TARGETS = { jumpMs: { 1: 300, 6: 1000 } as Record<number, number>, requests: 3, heapMb: 40, longTaskMs: 100 };
+
+/** Prints the browser figures; starts and stops its own server and Chromium. */
+export async function runBrowserBench(): Promise<void> {
+  const server = await startConsoleServer();
+  const browser = await launchBrowser();
+  try {
+    const api = await adminApi(server);
+    const fx = await insertScriptProject(server, { 'hello.sh': 'for i in $(seq 1 200); do echo "hello line $i"; done\n' }, 'hello.sh');
+    const shortTask = await api.runTask(fx.project.id, { template_id: fx.template.id });
+    await waitForTask(server.deps.db, shortTask);
+    const longTask = await insertFinishedTask(server, fx, LOG_LINES);
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await signIn(page, server.url, '/');
+    await page.close();
+    await context.addInitScript(() => {
+      const w = window as unknown as { longTasks: { start: number; duration: number }[] };
+      w.longTasks = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask', buffered: true });
+    });
+
+    console.log(`signalbox browser benchmark (Chromium, sqlite, a ${LOG_LINES.toLocaleString('en')}-line finished task)`);
+    const taskUrl = `${server.url}/project/${fx.project.id}/history?t=${longTask}`;
+    let longest = 0;
+    for (const rate of THROTTLES) {
+      const runs: { ms: number; requests: number; longest: number; fetchMs: number }[] = [];
+      for (let i = 0; i < JUMP_RUNS; i++) runs.push(await jumpToEnd(context, taskUrl, rate));
+      const ms = median(runs.map((r) => r.ms));
+      const requests = Math.max(...runs.map((r) => r.requests));
+      longest = Math.max(longest, ...runs.map((r) => r.longest));
+      const fetchMs = median(runs.map((r) => r.fetchMs));
+      console.log(`  End → last line on screen, CPU ${rate}×: ${ms.toFixed(0)} ms (target ≤ ${TARGETS.jumpMs[rate]} ms; the /output answers `
+        + `${fetchMs.toFixed(0)} ms of it), ${requests} /output requests (target ≤ ${TARGETS.requests}); median of ${JUMP_RUNS}`);
+    }
+    const scroll = await scrollWholeLog(context, taskUrl);
+    longest = Math.max(longest, scroll.longest);
+    console.log(`  JS heap after scrolling the whole log (${SCROLL_STEPS} positions, every one shown): ${scroll.heapMb.toFixed(1)} MB (target ≤ ${TARGETS.heapMb} MB)`);
+    console.log(`  longest main-thread task during the jumps and the scroll: ${longest.toFixed(0)} ms (target ≤ ${TARGETS.longTaskMs} ms)`);
+    for (const rate of THROTTLES) {
+      const list: number[] = [];
+      for (let i = 0; i < JUMP_RUNS; i++) list.push(await historyFirstRow(context, `${server.url}/project/${fx.project.id}/history`, rate));
+      const ms = median(list);
+      console.log(`  history, first row on screen, CPU ${rate}×: ${ms.toFixed(0)} ms`);
+    }
+
+    console.log('first-load bytes on the wire (Chromium, Accept-Encoding with br and gzip, empty cache) vs the gzip JS estimate:');
+    const pages: [string, string][] = [
+      ['login', '/auth/login'],
+      ['history', `/project/${fx.project.id}/history`],
+      ['stats', `/project/${fx.project.id}/stats`],
+      ['activity', `/project/${fx.project.id}/activity`],
+      ['settings', `/project/${fx.project.id}/settings`],
+      ['task log open (?t=)', `/project/${fx.project.id}/history?t=${shortTask}`],
+    ];
+    for (const [label, path] of pages) {
+      const signedIn = !path.startsWith('/auth/');
+      const wire = await wireBytes(browser, server, path, signedIn);
+      const { bytes: gzipJs } = await measurePageJs(server.url + path, signedIn ? api.cookie : '');
+      console.log(`  ${label.padEnd(20)} ${(wire.total / 1024).toFixed(1).padStart(6)} KB on the wire in ${wire.requests} responses `
+        + `(${(wire.scripts / 1024).toFixed(1)} KB of it scripts; gzip JS estimate ${(gzipJs / 1024).toFixed(1)} KB)`);
+    }
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** Opens the task log, throttles the CPU, presses End; time until the last line is painted. */
+async function jumpToEnd(context: BrowserContext, url: string, rate: number): Promise<{ ms: number; requests: number; longest: number; fetchMs: number }> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  let requests = 0;
+  await page.goto(url);
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+  await throttle(cdp, rate);
+  page.on('request', (r) => { if (r.url().includes('/output')) requests++; });
+  await page.evaluate(() => {
+    const w = window as unknown as { pressedAt: number };
+    document.querySelector('.log')!.addEventListener('keydown', () => { w.pressedAt = performance.now(); }, { capture: true });
+  });
+  const since = await page.evaluate(() => performance.now());
+  await page.focus('.log');
+  await page.keyboard.press('End');
+  const last = `line ${LOG_LINES}`;
+  const ms = await (await page.waitForFunction((text) => {
+    const found = [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === text);
+    return found && performance.now() - (window as unknown as { pressedAt: number }).pressedAt;
+  }, last, { polling: 'raf', timeout: 60_000 })).jsonValue() as number;
+  const longest = await maxLongTask(page, since);
+  // First request sent → last answer read, as the page's resource timing saw it.
+  const fetchMs = await page.evaluate(() => {
+    const output = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.includes('/output'));
+    return output.length ? Math.max(...output.map((e) => e.responseEnd)) - Math.min(...output.map((e) => e.startTime)) : 0;
+  });
+  await throttle(cdp, 1);
+  await page.close();
+  return { ms, requests, longest, fetchMs };
+}
+
+/** Scrolls through the whole log, waiting at each position for its lines; then the heap after a GC. */
+async function scrollWholeLog(context: BrowserContext, url: string): Promise<{ heapMb: number; longest: number }> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await page.goto(url);
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+  const since = await page.evaluate(() => performance.now());
+  for (let step = 0; step <= SCROLL_STEPS; step++) {
+    await page.$eval('.log', (log, f) => { log.scrollTop = (log.scrollHeight - log.clientHeight) * f; }, step / SCROLL_STEPS);
+    await page.waitForFunction(() => {
+      const log = document.querySelector('.log')!;
+      const box = log.getBoundingClientRect();
+      const rows = [...log.querySelectorAll('.log-row')].filter((r) => { const b = r.getBoundingClientRect(); return b.bottom > box.top && b.top < box.bottom; });
+      return rows.length > 0 && rows.every((r) => r.lastElementChild?.textContent === `line ${r.querySelector('.log-no')?.textContent}`);
+    }, null, { timeout: 30_000 });
+  }
+  // Read before the forced GC, which is itself a long main-thread task.
+  const longest = await maxLongTask(page, since);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await page.close();
+  return { heapMb: usedSize / 1024 / 1024, longest };
+}
+
+/** Navigation start → the first history row painted, at the given CPU throttling. */
+async function historyFirstRow(context: BrowserContext, url: string, rate: number): Promise<number> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await throttle(cdp, rate);
+  await page.goto(url, { waitUntil: 'commit' });
+  const ms = await (await page.waitForFunction(() => document.querySelector('[data-task]') && performance.now(), null, { polling: 'raf' })).jsonValue() as number;
+  await page.close();
+  return ms;
+}
+
+/** Bytes Chromium received for a page's first load (a fresh context: empty cache). */
+async function wireBytes(browser: Awaited<ReturnType<typeof launchBrowser>>, server: ConsoleServer, path: string, signedIn: boolean) {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  if (signedIn) await signIn(page, server.url, '/');
+  const fresh = await context.newPage();
+  await page.close();
+  const cdp = await context.newCDPSession(fresh);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const types = new Map<string, string>();
+  const sizes = { total: 0, scripts: 0, requests: 0 };
+  cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.type));
+  cdp.on('Network.loadingFinished', (e) => {
+    sizes.total += e.encodedDataLength;
+    sizes.requests++;
+    if (types.get(e.requestId) === 'Script') sizes.scripts += e.encodedDataLength;
+  });
+  await fresh.goto(server.url + path);
+  // Islands load their scripts after the page: wait for them before counting.
+  await fresh.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+  await fresh.waitForLoadState('networkidle');
+  await context.close();
+  return sizes;
+}
+
+function throttle(cdp: CDPSession, rate: number) {
+  return cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
+/** The longest main-thread task that started after `since`; entries arrive late, so they are filtered by start. */
+async function maxLongTask(page: Page, since: number): Promise<number> {
+  return page.evaluate((from) => Math.max(0, ...(window as unknown as { longTasks: { start: number; duration: number }[] }).longTasks
+    .filter((t) => t.start >= from).map((t) => t.duration)), since);
+}
+
+function median(list: number[]): number {
+  return [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+}
+
+if (import.meta.main) await runBrowserBench();

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { launchBrowser, newContext, signIn } from './support/browser.ts';
+import { adminApi, insertFinishedTask, insertScriptProject, waitForTask } from './support/real-tasks.ts';
+import { hasStatus } from '../support/engine.ts';
+
+const LINES = 200_000;
+/** Inserting and reading 200,000 lines takes a while on a loaded 2-core machine. */
+const SLOW_MS = 120_000;
+
+let server: ConsoleServer;
+let browser: Browser;
+let context: BrowserContext;
+let api: Awaited<ReturnType<typeof adminApi>>;
+let fx: Awaited<ReturnType<typeof insertScriptProject>>;
+
+beforeAll(async () => {
+  server = await startConsoleServer();
+  browser = await launchBrowser();
+  context = await newContext(browser);
+  api = await adminApi(server);
+  fx = await insertScriptProject(server, { 'live.sh': 'seq -f "early line %g" 1 300\nfor i in $(seq 1 20); do echo "live line $i"; sleep 0.3; done\n' }, 'live.sh');
+  const page = await context.newPage();
+  await signIn(page, server.url, '/');
+  await page.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens a task's dialog and waits for the island; `outputRequests` lists the `/output` URLs the browser asks for. */
+async function openTask(taskId: number): Promise<{ page: Page; outputRequests: string[]; errors: string[] }> {
+  const page = await context.newPage();
+  const outputRequests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/output')) outputRequests.push(r.url()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}/project/${fx.project.id}/history?t=${taskId}`);
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+  return { page, outputRequests, errors };
+}
+
+/** Rows fully inside the log's visible area: [line number column, text]. */
+const visibleRows = (page: Page) => page.$eval('.log', (log) => {
+  const box = log.getBoundingClientRect();
+  return [...log.querySelectorAll('.log-row')]
+    .filter((row) => { const r = row.getBoundingClientRect(); return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; })
+    .map((row) => [row.querySelector('.log-no')?.textContent ?? '', row.lastElementChild?.textContent ?? '']);
+});
+
+describe('task log: any line of a long log', () => {
+  it(`opens a finished ${LINES.toLocaleString('en')}-line task at its start, and End shows the last line with at most 3 /output requests`, async () => {
+    const taskId = await insertFinishedTask(server, fx, LINES);
+    const { page, outputRequests, errors } = await openTask(taskId);
+    const first = await visibleRows(page);
+    expect(first[0]).toEqual(['1', 'line 1']);
+    expect(outputRequests).toEqual([]);
+
+    await page.focus('.log');
+    await page.keyboard.press('End');
+    await page.waitForFunction((last) => [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === last), `line ${LINES}`);
+    const end = await visibleRows(page);
+    expect(end.at(-1)).toEqual([String(LINES), `line ${LINES}`]);
+    expect(outputRequests.length).toBeGreaterThan(0);
+    expect(outputRequests.length).toBeLessThanOrEqual(3);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, SLOW_MS);
+
+  it('scrolled to the middle, shows the lines of the middle with their right numbers; the jump button goes to the end', async () => {
+    const [task] = await api.get<{ id: number }[]>(`/api/project/${fx.project.id}/tasks/last?limit=1`);
+    const { page, errors } = await openTask(task!.id);
+    await page.$eval('.log', (log) => { log.scrollTop = (log.scrollHeight - log.clientHeight) / 2; });
+    await page.waitForFunction((half) => {
+      const rows = [...document.querySelectorAll('.log-row')];
+      return rows.some((r) => r.lastElementChild?.textContent === `line ${half}`) && rows.every((r) => r.lastElementChild?.textContent);
+    }, LINES / 2);
+    const rows = await visibleRows(page);
+    expect(rows.length).toBeGreaterThan(10);
+    for (const [number, text] of rows) expect(text).toBe(`line ${number}`);
+    const middle = Number(rows[0]![0]);
+    expect(Math.abs(middle - LINES / 2)).toBeLessThan(50);
+
+    await page.click('.log-jump');
+    await page.waitForFunction((last) => [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === last), `line ${LINES}`);
+    expect((await visibleRows(page)).at(-1)).toEqual([String(LINES), `line ${LINES}`]);
+    await page.waitForSelector('.log-jump', { state: 'detached' });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, SLOW_MS);
+
+  it('follows a running task live: new lines show at the bottom as they are written', async () => {
+    const taskId = await api.runTask(fx.project.id, { template_id: fx.template.id });
+    await waitForTask(server.deps.db, taskId, hasStatus('running'));
+    const { page, errors } = await openTask(taskId);
+    await page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === 'live line 20'), null, { timeout: 30_000 });
+    expect((await waitForTask(server.deps.db, taskId)).status).toBe('success');
+    await page.waitForSelector('dialog .task-meta .status[data-status=success]', { timeout: 30_000 });
+    // Rows exist only near the screen, and 300 early lines fill more than one: the view followed.
+    const res = await fetch(`${server.url}/api/project/${fx.project.id}/tasks/${taskId}/output?offset=0&limit=1`, { headers: { cookie: api.cookie } });
+    const total = Number(res.headers.get('x-total-count'));
+    expect(total).toBeGreaterThan(320);
+    await page.waitForFunction((n) => [...document.querySelectorAll('.log-row .log-no')].some((c) => c.textContent === String(n)), total);
+    expect((await visibleRows(page)).at(-1)![0]).toBe(String(total));
+    expect(errors).toEqual([]);
+    await page.close();
+  }, SLOW_MS);
+});
