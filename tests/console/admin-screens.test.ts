@@ -30,15 +30,21 @@ describe('users and API tokens screens', { timeout: 90_000 }, () => {
     await page.fill('input[name=username]', 'grace');
     await page.fill('input[name=email]', 'grace@example.test');
     await page.fill('input[name=password]', 'grace-password-1');
+    await page.check('input[name=can_create_project]');
     await Promise.all([page.waitForURL(/\/users\?flash=user_created/), page.click('main form button[type=submit]')]);
+    const grace = () => server.deps.db.selectFrom('user').select('can_create_project').where('username', '=', 'grace').executeTakeFirstOrThrow();
+    expect(Boolean((await grace()).can_create_project)).toBe(true);
     expect(await page.textContent('.snackbar')).toContain('User Grace Hopper created');
     expect(await page.textContent('main table')).toContain('grace@example.test');
     await screenshot(page, 'users');
 
     await Promise.all([page.waitForURL(/\/users\/\d+\/edit$/), page.click('tr:has-text("grace") >> text=Edit')]);
+    expect(await page.isChecked('input[name=can_create_project]')).toBe(true);
+    await page.uncheck('input[name=can_create_project]');
     await page.fill('input[name=name]', 'Grace B. Hopper');
     await Promise.all([page.waitForURL(/flash=user_saved/), page.click('form:has(input[value=save]) button[type=submit]')]);
     expect(await page.textContent('.snackbar')).toContain('User Grace B. Hopper saved');
+    expect(Boolean((await grace()).can_create_project)).toBe(false);
 
     await Promise.all([page.waitForURL(/confirm=delete/), page.click('text=Delete user')]);
     expect(await page.textContent('.confirm-delete')).toContain('Delete user Grace B. Hopper?');

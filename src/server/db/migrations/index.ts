@@ -6,6 +6,7 @@ import * as resourcesBTemplateFields from './2026_11_22_resources_b_template_fie
 import * as engineWorkers from './2026_11_22_engine_workers.ts';
 import * as console2TaskListIndex from './2026_11_22_console2_task_list_index.ts';
 import * as authSignIn from './2026_11_23_auth_sign_in.ts';
+import * as authUserCanCreateProject from './2026_11_23_auth_user_can_create_project.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_engine_workers': engineWorkers,
   '2026_11_22_console2_task_list_index': console2TaskListIndex,
   '2026_11_23_auth_sign_in': authSignIn,
+  '2026_11_23_auth_user_can_create_project': authUserCanCreateProject,
 };
