@@ -81,15 +81,37 @@ describe('users and API tokens screens', { timeout: 90_000 }, () => {
     await page.fill('input[name=title]', 'Ruby');
     await page.fill('input[name=path]', 'ruby');
     await page.fill('textarea[name=args]', '-w');
+    await page.fill('input[name=icon]', 'mdi-language-ruby');
+    expect(await page.getAttribute('input[name=color]', 'type')).toBe('color');
+    await page.fill('input[name=color]', '#cc3300');
     await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
     expect(await page.textContent('.snackbar')).toContain('App ruby saved');
     const ruby = page.locator('tbody tr', { hasText: 'ruby' });
+    const listIcon = ruby.locator('.app-icon');
+    expect(await listIcon.getAttribute('data-icon')).toBe('mdi-language-ruby');
+    expect(await listIcon.textContent()).toBe('R');
+    expect(await listIcon.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(204, 51, 0)');
+    const option = (field: string) => server.deps.db.selectFrom('option').select('value').where('key', '=', `apps.ruby.${field}`).executeTakeFirst();
+    expect((await option('color'))?.value).toBe('#cc3300');
+
+    await Promise.all([page.waitForURL(`${server.url}/apps/ruby`), ruby.locator('text=Edit').click()]);
+    const preview = page.locator('.icon-field .app-icon');
+    expect(await preview.getAttribute('data-icon')).toBe('mdi-language-ruby');
+    expect(await preview.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(204, 51, 0)');
+    expect(await page.inputValue('input[name=color]')).toBe('#cc3300');
+    await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
     expect(await ruby.locator('button[aria-pressed]').getAttribute('aria-pressed')).toBe('true');
     await Promise.all([page.waitForURL(/flash=app_saved/), ruby.locator('button[aria-pressed]').click()]);
     expect(await page.locator('tbody tr', { hasText: 'ruby' }).locator('button[aria-pressed]').getAttribute('aria-pressed')).toBe('false');
     const row = await server.deps.db.selectFrom('option').selectAll().where('key', 'like', '%ruby%').execute();
     expect(row.length).toBeGreaterThan(0);
     await screenshot(page, 'apps');
+
+    // a built-in saved without touching the picker keeps its colour name
+    await page.goto(`${server.url}/apps/bash`);
+    expect(await page.inputValue('input[name=color]')).toBe('#000000');
+    await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
+    expect((await server.deps.db.selectFrom('option').select('value').where('key', '=', 'apps.bash.color').executeTakeFirst())?.value).toBe('black');
 
     await Promise.all([page.waitForLoadState('load'), page.locator('tbody tr', { hasText: 'bash' }).first().locator('form:has(input[value=delete]) button').click()]);
     expect(await page.textContent('[role=alert]')).toContain('Built-in apps cannot be deleted');
