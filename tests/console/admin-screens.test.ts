@@ -8,7 +8,8 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  server = await startConsoleServer();
+  // remote runners switched on in the config, yet not served: the menu must not offer Runners
+  server = await startConsoleServer({ SEMAPHORE_USE_REMOTE_RUNNER: 'true' });
   browser = await launchBrowser();
   const context = await newContext(browser);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
@@ -22,6 +23,18 @@ afterAll(async () => {
 });
 
 describe('users and API tokens screens', { timeout: 90_000 }, () => {
+  it('offers no Runners entry while runners are not served, and every user menu entry opens a working screen', async () => {
+    const info = await page.request.get(`${server.url}/api/info`);
+    expect((await info.json()).premium_features.project_runners).toBe(false);
+    await page.goto(`${server.url}/`);
+    const menu = page.locator('.user-menu');
+    expect(await menu.locator('a[href="/runners"]').count()).toBe(0);
+    expect(await menu.textContent()).not.toContain('Runners');
+    const links = await menu.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    expect(links).toEqual(expect.arrayContaining(['/users', '/apps', '/tasks', '/tokens']));
+    for (const href of links) expect((await page.request.get(`${server.url}${href}`)).status(), href).toBe(200);
+  });
+
   it('creates a user from Users, edits it, and deletes it after asking', async () => {
     await page.click('.user-menu summary');
     await Promise.all([page.waitForURL(`${server.url}/users`), page.click('.user-menu >> text=Users')]);

@@ -19,6 +19,7 @@ systemRoutes.get('/info', authenticate(), async (c) => {
     schedule_timezone: config.schedule_timezone,
     git_client: 'cmd_git',
     auth_methods: authMethods(config),
-    premium_features: { project_runners: true, terraform_backend: true },
+    // remote runners are not served yet; clients hide their screens while this is false
+    premium_features: { project_runners: false, terraform_backend: true },
   });
 });

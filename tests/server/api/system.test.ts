@@ -28,7 +28,7 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         version: s.deps.version, ansible: ansibleFirstLine(), web_host: 'http://localhost:3000', use_remote_runner: false,
-        schedule_timezone: 'Europe/Berlin', premium_features: { project_runners: true, terraform_backend: true },
+        schedule_timezone: 'Europe/Berlin', premium_features: { project_runners: false, terraform_backend: true },
       });
       expect(res.body.ansible).not.toContain('\n');
     });
