@@ -7,7 +7,7 @@ type AstroLike = Pick<AstroGlobal, 'locals' | 'request'>;
 
 /** A user as the edit screen reads it, with the two-factor enrolment when there is one. */
 export interface EditedUser {
-  id: number; name: string; username: string; email: string; admin: boolean; external: boolean; alert: boolean;
+  id: number; name: string; username: string; email: string; admin: boolean; external: boolean; alert: boolean; can_create_project: boolean;
   totp?: { id: number; created: string };
 }
 
@@ -65,7 +65,7 @@ async function saveSettings(astro: AstroLike, user: EditedUser, field: Form, pag
     username: user.external ? user.username : field('username'),
     email: user.external ? user.email : field('email'),
     alert: field('alert') === 'on',
-    ...(self ? {} : { admin: field('admin') === 'on' }),
+    ...(self ? {} : { admin: field('admin') === 'on', can_create_project: field('can_create_project') === 'on' }),
   };
   if (!body.name) return { error: t('account.nameRequired'), tab: 'settings' };
   const res = await apiSend(astro, 'PUT', `/api/users/${user.id}`, body);

@@ -2,7 +2,7 @@
 export interface Project { id: number; name: string; alert: boolean; alert_chat: string | null; max_parallel_tasks: number; type: string; created?: string }
 export interface User { id: number; name: string; username: string; email: string; admin: boolean; can_create_project?: boolean }
 export interface ProjectRole { role: string; permissions: number }
-export interface SystemInfo { version: string; use_remote_runner: boolean }
+export interface SystemInfo { version: string; use_remote_runner: boolean; premium_features?: { project_runners?: boolean } }
 /** One stage of a task's run (`GET .../tasks/{id}/stages`). */
 export interface TaskStage {
   id: number; task_id: number; type: string; start: string | null; end: string | null;

@@ -8,7 +8,8 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  server = await startConsoleServer();
+  // remote runners switched on in the config, yet not served: the menu must not offer Runners
+  server = await startConsoleServer({ SEMAPHORE_USE_REMOTE_RUNNER: 'true' });
   browser = await launchBrowser();
   const context = await newContext(browser);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
@@ -22,6 +23,18 @@ afterAll(async () => {
 });
 
 describe('users and API tokens screens', { timeout: 90_000 }, () => {
+  it('offers no Runners entry while runners are not served, and every user menu entry opens a working screen', async () => {
+    const info = await page.request.get(`${server.url}/api/info`);
+    expect((await info.json()).premium_features.project_runners).toBe(false);
+    await page.goto(`${server.url}/`);
+    const menu = page.locator('.user-menu');
+    expect(await menu.locator('a[href="/runners"]').count()).toBe(0);
+    expect(await menu.textContent()).not.toContain('Runners');
+    const links = await menu.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    expect(links).toEqual(expect.arrayContaining(['/users', '/apps', '/tasks', '/tokens']));
+    for (const href of links) expect((await page.request.get(`${server.url}${href}`)).status(), href).toBe(200);
+  });
+
   it('creates a user from Users, edits it, and deletes it after asking', async () => {
     await page.click('.user-menu summary');
     await Promise.all([page.waitForURL(`${server.url}/users`), page.click('.user-menu >> text=Users')]);
@@ -30,15 +43,21 @@ describe('users and API tokens screens', { timeout: 90_000 }, () => {
     await page.fill('input[name=username]', 'grace');
     await page.fill('input[name=email]', 'grace@example.test');
     await page.fill('input[name=password]', 'grace-password-1');
+    await page.check('input[name=can_create_project]');
     await Promise.all([page.waitForURL(/\/users\?flash=user_created/), page.click('main form button[type=submit]')]);
+    const grace = () => server.deps.db.selectFrom('user').select('can_create_project').where('username', '=', 'grace').executeTakeFirstOrThrow();
+    expect(Boolean((await grace()).can_create_project)).toBe(true);
     expect(await page.textContent('.snackbar')).toContain('User Grace Hopper created');
     expect(await page.textContent('main table')).toContain('grace@example.test');
     await screenshot(page, 'users');
 
     await Promise.all([page.waitForURL(/\/users\/\d+\/edit$/), page.click('tr:has-text("grace") >> text=Edit')]);
+    expect(await page.isChecked('input[name=can_create_project]')).toBe(true);
+    await page.uncheck('input[name=can_create_project]');
     await page.fill('input[name=name]', 'Grace B. Hopper');
     await Promise.all([page.waitForURL(/flash=user_saved/), page.click('form:has(input[value=save]) button[type=submit]')]);
     expect(await page.textContent('.snackbar')).toContain('User Grace B. Hopper saved');
+    expect(Boolean((await grace()).can_create_project)).toBe(false);
 
     await Promise.all([page.waitForURL(/confirm=delete/), page.click('text=Delete user')]);
     expect(await page.textContent('.confirm-delete')).toContain('Delete user Grace B. Hopper?');
@@ -75,15 +94,37 @@ describe('users and API tokens screens', { timeout: 90_000 }, () => {
     await page.fill('input[name=title]', 'Ruby');
     await page.fill('input[name=path]', 'ruby');
     await page.fill('textarea[name=args]', '-w');
+    await page.fill('input[name=icon]', 'mdi-language-ruby');
+    expect(await page.getAttribute('input[name=color]', 'type')).toBe('color');
+    await page.fill('input[name=color]', '#cc3300');
     await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
     expect(await page.textContent('.snackbar')).toContain('App ruby saved');
     const ruby = page.locator('tbody tr', { hasText: 'ruby' });
+    const listIcon = ruby.locator('.app-icon');
+    expect(await listIcon.getAttribute('data-icon')).toBe('mdi-language-ruby');
+    expect(await listIcon.textContent()).toBe('R');
+    expect(await listIcon.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(204, 51, 0)');
+    const option = (field: string) => server.deps.db.selectFrom('option').select('value').where('key', '=', `apps.ruby.${field}`).executeTakeFirst();
+    expect((await option('color'))?.value).toBe('#cc3300');
+
+    await Promise.all([page.waitForURL(`${server.url}/apps/ruby`), ruby.locator('text=Edit').click()]);
+    const preview = page.locator('.icon-field .app-icon');
+    expect(await preview.getAttribute('data-icon')).toBe('mdi-language-ruby');
+    expect(await preview.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(204, 51, 0)');
+    expect(await page.inputValue('input[name=color]')).toBe('#cc3300');
+    await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
     expect(await ruby.locator('button[aria-pressed]').getAttribute('aria-pressed')).toBe('true');
     await Promise.all([page.waitForURL(/flash=app_saved/), ruby.locator('button[aria-pressed]').click()]);
     expect(await page.locator('tbody tr', { hasText: 'ruby' }).locator('button[aria-pressed]').getAttribute('aria-pressed')).toBe('false');
     const row = await server.deps.db.selectFrom('option').selectAll().where('key', 'like', '%ruby%').execute();
     expect(row.length).toBeGreaterThan(0);
     await screenshot(page, 'apps');
+
+    // a built-in saved without touching the picker keeps its colour name
+    await page.goto(`${server.url}/apps/bash`);
+    expect(await page.inputValue('input[name=color]')).toBe('#000000');
+    await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
+    expect((await server.deps.db.selectFrom('option').select('value').where('key', '=', 'apps.bash.color').executeTakeFirst())?.value).toBe('black');
 
     await Promise.all([page.waitForLoadState('load'), page.locator('tbody tr', { hasText: 'bash' }).first().locator('form:has(input[value=delete]) button').click()]);
     expect(await page.textContent('[role=alert]')).toContain('Built-in apps cannot be deleted');

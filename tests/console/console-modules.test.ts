@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnsi } from '../../src/console/ansi.ts';
 import { projectColour, projectInitials } from '../../src/console/project-badge.ts';
+import { appCssColour, appIconLetter, colourToSave, pickerColour } from '../../src/console/app-look.ts';
 import { resolveLanguage } from '../../src/console/languages.ts';
 import { buildStatsChart } from '../../src/console/stats-chart.ts';
 import { formatDuration, formatTime, relativeTimeText } from '../../src/console/format.ts';
@@ -34,6 +35,30 @@ describe('project badge', () => {
 
   it('cycles red, blue, orange, green', () => {
     expect([0, 1, 2, 3, 4].map(projectColour)).toEqual(['red', 'blue', 'orange', 'green', 'red']);
+  });
+});
+
+describe('app look', () => {
+  it('lets only hex and known colour names into a style attribute', () => {
+    expect(appCssColour('#7B42BC')).toBe('#7b42bc');
+    expect(appCssColour('blue')).toBe('blue');
+    expect(appCssColour('red;background:url(x)')).toBeUndefined();
+    expect(appCssColour('')).toBeUndefined();
+  });
+
+  it('gives the colour picker #rrggbb and keeps the stored colour when the picker is untouched', () => {
+    expect(pickerColour('black')).toBe('#000000');
+    expect(pickerColour('#abc')).toBe('#aabbcc');
+    expect(pickerColour('chartreuse-ish')).toBe('#000000');
+    expect(colourToSave('#000000', 'black')).toBe('black');
+    expect(colourToSave('#000000', '')).toBe('');
+    expect(colourToSave('#cc3300', 'black')).toBe('#cc3300');
+  });
+
+  it('shows the first letter of the icon name after mdi- and language-', () => {
+    expect(appIconLetter('mdi-language-python')).toBe('P');
+    expect(appIconLetter('mdi-ansible')).toBe('A');
+    expect(appIconLetter(' ')).toBe('?');
   });
 });
 

@@ -5,6 +5,7 @@ import { unauthorized } from '../http/errors.ts';
 import { fields, readJson } from '../http/validation.ts';
 import { createProject, listProjectsFor } from '../domain/projects/project.service.ts';
 import { projectRowToProject } from '../domain/projects/project.ts';
+import { mayCreateProject } from '../domain/users/user.ts';
 import { addDemoResources } from '../domain/demo/demo-project.service.ts';
 
 export const projectInputSchema = z.strictObject({
@@ -32,7 +33,7 @@ projectsRoutes.get('/', async (c) => {
 projectsRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;
   const user = c.var.user;
-  if (!user.admin && !config.non_admin_can_create_project) throw unauthorized();
+  if (!mayCreateProject(user, config)) throw unauthorized();
   const input = await readJson(c, projectInputSchema);
   const project = await db.transaction().execute(async (tx) => {
     const created = await createProject(tx, input, user.id);

@@ -6,6 +6,7 @@ import { backupSchema } from '../domain/backup/backup.schema.ts';
 import { reloadSchedules } from '../scheduler/scheduler.ts';
 import { restoreProject } from '../domain/backup/backup.restore.ts';
 import { projectRowToProject } from '../domain/projects/project.ts';
+import { mayCreateProject } from '../domain/users/user.ts';
 
 /**
  * `POST /api/projects/restore`: a new project from a backup (reference §9.2). The console puts
@@ -17,7 +18,7 @@ restoreRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;
   const deps = c.var.deps;
   const user = c.var.user;
-  if (!user.admin && !config.non_admin_can_create_project) throw unauthorized();
+  if (!mayCreateProject(user, config)) throw unauthorized();
   const backup = await readJson(c, backupSchema);
   const { project, emptyKeys } = await db.transaction().execute((tx) => restoreProject(tx, deps, backup, user.id));
   await reloadSchedules();

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { userRowToUser } from '../domain/users/user.ts';
+import { mayCreateProject, userRowToUser } from '../domain/users/user.ts';
 import { findTotp, totpSummary } from '../auth/totp.ts';
 
 /** `/api/user`: the signed-in user. */
@@ -13,7 +13,7 @@ userRoutes.get('/', async (c) => {
   return c.json({
     ...userRowToUser(user),
     ...(totp ? { totp: totpSummary(totp) } : {}),
-    can_create_project: Boolean(user.admin) || config.non_admin_can_create_project,
+    can_create_project: mayCreateProject(user, config),
     has_active_subscription: false,
   });
 });

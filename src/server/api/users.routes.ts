@@ -35,6 +35,8 @@ usersRoutes.put('/:user_id', async (c) => {
   const input = await readJson(c, userUpdateSchema);
   // nobody may change their own admin flag, admins included (reference §1)
   if (target.id === c.var.user.id && input.admin !== undefined && input.admin !== Boolean(target.admin)) throw unauthorized();
+  // only admins grant project creation; from others the field is ignored (clients send the whole user back)
+  if (!c.var.user.admin) delete input.can_create_project;
   await c.var.deps.db.transaction().execute((tx) => updateUser(tx, target, input, c.var.user.id));
   return c.body(null, 204);
 });

@@ -55,6 +55,7 @@ export interface UserTable {
   admin: Flag;
   external: Flag;
   alert: Flag;
+  can_create_project: Generated<Flag>;
 }
 
 export interface SessionTable {

@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
         version: s.deps.version, ansible: ansibleFirstLine(), web_host: 'http://localhost:3000', use_remote_runner: false,
         schedule_timezone: 'Europe/Berlin',
       });
-      expect(res.body.premium_features).toEqual({ project_runners: false, terraform_backend: false, task_summary: true, secret_storages: false });
+      expect(res.body.premium_features).toEqual({ project_runners: false, terraform_backend: true, task_summary: true, secret_storages: false });
       expect(res.body.ansible).not.toContain('\n');
     });
 

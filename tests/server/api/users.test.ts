@@ -107,6 +107,27 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `/api/users/${u.id}`, undefined, admin)).body.admin).toBe(true);
     });
 
+    it('stores can_create_project set by an admin, which then lets that user create a project', async () => {
+      const u = (await s.call('POST', '/api/users', newUser('creator', { can_create_project: true }), admin)).body;
+      expect(u.can_create_project).toBe(true);
+      const creator = await s.login('user-creator', 'pass-1234');
+      expect((await s.call('GET', '/api/user', undefined, creator)).body.can_create_project).toBe(true);
+      const made = await s.call('POST', '/api/projects', { name: 'Made by creator' }, creator);
+      expect(made.status).toBe(201);
+      const off = await s.call('PUT', `/api/users/${u.id}`, { name: u.name, username: u.username, email: u.email, can_create_project: false }, admin);
+      expect(off.status).toBe(204);
+      expect((await s.call('POST', '/api/projects', { name: 'Refused' }, creator)).status).toBe(401);
+      expect(Boolean((await s.deps.db.selectFrom('user').select('can_create_project').where('id', '=', u.id).executeTakeFirstOrThrow()).can_create_project)).toBe(false);
+    });
+
+    it('ignores can_create_project sent by a non-admin for themself', async () => {
+      const me = w.users.guest;
+      const res = await s.call('PUT', `/api/users/${me.id}`, { name: 'Guest', username: me.username, email: me.email, can_create_project: true }, w.auth.guest);
+      expect(res.status).toBe(204);
+      expect(Boolean((await s.deps.db.selectFrom('user').select('can_create_project').where('id', '=', me.id).executeTakeFirstOrThrow()).can_create_project)).toBe(false);
+      expect((await s.call('POST', '/api/projects', { name: 'Not allowed' }, w.auth.guest)).status).toBe(401);
+    });
+
     it('answers 404 for an unknown user id and 400 for a non-numeric one', async () => {
       expect((await s.call('GET', '/api/users/999999', undefined, admin)).status).toBe(404);
       expect((await s.call('GET', '/api/users/abc', undefined, admin)).status).toBe(400);

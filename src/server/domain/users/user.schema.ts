@@ -12,7 +12,6 @@ const readOnly = {
   id: z.number().int().optional(),
   created: z.string().optional(),
   pro: z.boolean().optional(),
-  can_create_project: z.boolean().optional(),
   has_active_subscription: z.boolean().optional(),
 };
 
@@ -26,6 +25,7 @@ export const userCreateSchema = z.strictObject({
   alert: z.boolean().optional(),
   admin: z.boolean().optional(),
   external: z.boolean().optional(),
+  can_create_project: z.boolean().optional(),
 });
 
 /** `PUT /api/users/{id}`; `external` is settable only at creation and is ignored here. */
@@ -37,6 +37,7 @@ export const userUpdateSchema = z.strictObject({
   alert: z.boolean().optional(),
   admin: z.boolean().optional(),
   external: z.boolean().optional(),
+  can_create_project: z.boolean().optional(),
 });
 
 /** `POST /api/users/{id}/password`. */

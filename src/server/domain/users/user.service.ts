@@ -25,13 +25,14 @@ export async function createUser(tx: Tx, input: UserCreateInput, actorId: number
     admin: toFlag(input.admin),
     external: toFlag(input.external),
     alert: toFlag(input.alert),
+    can_create_project: toFlag(input.can_create_project),
   });
   await recordUserEvent(tx, actorId, user.id, 'created');
   return user;
 }
 
 /**
- * Updates name, username, email, alert and (when `mayChangeAdmin`) the admin flag. The username
+ * Updates name, username, email, alert and the admin and can_create_project flags (the route decides who may). The username
  * and email of an external user come from its identity provider and cannot change.
  */
 export async function updateUser(tx: Tx, current: UserRow, input: UserUpdateInput, actorId: number | null): Promise<void> {
@@ -44,6 +45,7 @@ export async function updateUser(tx: Tx, current: UserRow, input: UserUpdateInpu
     email: input.email,
     alert: input.alert === undefined ? current.alert : toFlag(input.alert),
     admin: input.admin === undefined ? current.admin : toFlag(input.admin),
+    can_create_project: input.can_create_project === undefined ? current.can_create_project : toFlag(input.can_create_project),
   }).where('id', '=', current.id).execute();
   await recordUserEvent(tx, actorId, current.id, 'updated');
 }

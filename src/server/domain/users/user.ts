@@ -1,4 +1,5 @@
 import type { UserRow } from '../../db/schema.ts';
+import type { Config } from '../../config/config.ts';
 
 /** A user as the API shows it; the password hash never leaves the server. */
 export interface User {
@@ -10,6 +11,7 @@ export interface User {
   admin: boolean;
   external: boolean;
   alert: boolean;
+  can_create_project: boolean;
   pro: boolean;
 }
 
@@ -23,6 +25,12 @@ export function userRowToUser(row: UserRow): User {
     admin: Boolean(row.admin),
     external: Boolean(row.external),
     alert: Boolean(row.alert),
+    can_create_project: Boolean(row.can_create_project),
     pro: false,
   };
+}
+
+/** Admins, users an admin allowed, and everyone when `non_admin_can_create_project` is on may create (or restore) projects. */
+export function mayCreateProject(user: UserRow, config: Pick<Config, 'non_admin_can_create_project'>): boolean {
+  return Boolean(user.admin || user.can_create_project) || config.non_admin_can_create_project;
 }
