@@ -25,11 +25,11 @@ export const projectSchema = z.object({
 
 export const userSchema = z.object({
   id, created: time, username: z.string(), name: z.string(), email: z.string(), admin: z.boolean(),
-  external: z.boolean(), alert: z.boolean(), pro: z.boolean(),
+  external: z.boolean(), alert: z.boolean(), pro: z.boolean(), can_create_project: z.boolean(),
 }).meta({ id: 'User' }) satisfies z.ZodType<User>;
 
 export const currentUserSchema = userSchema.extend({
-  can_create_project: z.boolean(), has_active_subscription: z.boolean(),
+  has_active_subscription: z.boolean(),
 }).meta({ id: 'CurrentUser' });
 
 export const accessKeySchema = z.object({
