@@ -12,8 +12,10 @@ import { resolveTaskUser, warnWhenTasksRunAsRoot } from './engine/process/task-u
  * SIGTERM/SIGINT, which close the listener and the database cleanly.
  */
 export async function runServer(config: Config): Promise<void> {
-  warnWhenTasksRunAsRoot(resolveTaskUser(config.process), (line) => console.warn(`[signalbox] ${line}`));
+  const taskUser = resolveTaskUser(config.process);
   const deps = await boot(config);
+  // after boot: a server that refuses to start says only why
+  warnWhenTasksRunAsRoot(taskUser, (line) => console.warn(`[signalbox] ${line}`));
   const host = await createHostServer(deps);
   const alerts = startAlerts(deps);
   const engine = await startEngine(deps);

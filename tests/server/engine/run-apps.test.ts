@@ -242,7 +242,8 @@ describe('running real tasks (sqlite)', () => {
       const done = await waitForTask(e.s.deps.db, task.id);
       const log = await taskLog(e.s.deps.db, task.id);
       expect(done.status, log.join('\n')).toBe('success');
-      expect(log.find((l) => l.startsWith('argv='))).toMatch(/^argv=show\.py .*region=ap/);
+      // the script name always follows `--`; with `-c` in the app's args python hands it on as argv
+      expect(log.find((l) => l.startsWith('argv='))).toMatch(/^argv=-- show\.py .*region=ap/);
     } finally {
       await e.s.deps.db.deleteFrom('option').where('key', '=', 'apps.python.args').execute();
     }
