@@ -14,6 +14,7 @@ const selfId = (w: { users: { spare: { id: number } } }, self?: { id: number }) 
  */
 export const FOUNDATION_MATRIX: MatrixRow[] = [
   { route: 'GET /api/ping', path: () => '/api/ping', expect: publicRoute(200) },
+  { route: 'GET /api/openapi.json', path: () => '/api/openapi.json', expect: publicRoute(200) },
   { route: 'GET /api/auth/login', path: () => '/api/auth/login', expect: publicRoute(200) },
   { route: 'POST /api/auth/login', path: () => '/api/auth/login', body: (w) => ({ auth: w.users.guest.username, password: w.password }), expect: publicRoute(204) },
   { route: 'POST /api/auth/logout', path: () => '/api/auth/logout', expect: publicRoute(204) },
