@@ -19,9 +19,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Console paths no page serves: typos, unknown project screens, screens not built yet. */
+/** Console paths no page serves: typos, unknown project and user screens, screens not built yet. */
 const unknownPaths = () => ['/foo', '/foo/bar.html', `/project/${projectId}/nosuch`, `/project/${projectId}/templates`,
-  `/project/${projectId}/schedule`, `/project/${projectId}/inventory`, `/project/${projectId}/team`, '/users', '/tokens'];
+  `/project/${projectId}/schedule`, `/project/${projectId}/inventory`, `/project/${projectId}/team`, '/users/1/nosuch', '/runners'];
 
 /** Collects what the server writes to the console while `run` is under way. */
 async function capturedLog(run: () => Promise<void>): Promise<string> {
@@ -59,6 +59,7 @@ describe('unknown console paths', () => {
     }
     // known pages still ask for a session
     expect((await client.get(`/project/${projectId}/history`)).status).toBe(303);
+    expect((await client.get('/users')).status).toBe(303);
   });
 
   it('include a favicon in both forms browsers ask for', async () => {
