@@ -56,6 +56,9 @@ describe('a user who may not create projects', () => {
   });
 });
 
+/** The task log dialog: an open <dialog> with the task-log class among its others. */
+const TASK_LOG_DIALOG = /<dialog open [^>]*class="[^"]*\btask-log\b/;
+
 describe('the task log of ?t=', () => {
   it('opens over pages outside a project: active tasks and new project', async () => {
     const fx = await insertScriptProject(server, { 'run.sh': 'echo opened-over-any-page\n' }, 'run.sh');
@@ -66,11 +69,11 @@ describe('the task log of ?t=', () => {
     for (const path of [`/tasks?t=${taskId}`, `/project/new?t=${taskId}`]) {
       const page = await client.get(path);
       expect(page.status, path).toBe(200);
-      expect(page.html, path).toContain('class="task-log"');
+      expect(page.html, path).toMatch(TASK_LOG_DIALOG);
       expect(page.html, path).toContain('opened-over-any-page');
     }
     const missing = await client.get('/tasks?t=999999');
-    expect(missing.html).toContain('class="task-log"');
+    expect(missing.html).toMatch(TASK_LOG_DIALOG);
     expect(missing.html).toContain('This task does not exist or is not available.');
   });
 });
