@@ -129,7 +129,10 @@ describe('task log dialog layout', () => {
     expect(await page.textContent('dialog .task-details')).toContain('Nightly build');
     expect(await page.locator('dialog .log').isVisible()).toBe(false);
     await page.click('dialog .task-log-tabs >> text=Summary');
-    expect(await page.textContent('dialog [data-slot=summary]')).toContain('No summary yet');
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('summary');
+    expect(await page.locator('dialog .task-summary').isVisible()).toBe(true);
+    expect(await page.textContent('dialog .task-summary [data-stage=running]')).toContain('Run');
+    expect(await page.locator('dialog .log').isVisible()).toBe(false);
     await page.click('dialog .task-log-tabs >> text=Log');
     expect(await page.locator('dialog .log').isVisible()).toBe(true);
     await context.close();
