@@ -28,7 +28,16 @@ function openClient(ldap: LdapConfig): Client {
  * directory vouches for a login that belongs to a local account, which it may not take over.
  */
 export async function signInWithLdap(deps: Deps, login: string, password: string): Promise<UserRow | null | 'unknown'> {
-  const { ldap, group_mappings } = deps.config;
+  const vouched = await askDirectory(deps.config.ldap, login, password);
+  if (vouched === 'unknown' || vouched === null) return vouched;
+  return provisionExternalUser(deps.db, vouched, 'login', deps.config.group_mappings);
+}
+
+/**
+ * The directory's part of the sign-in. Its failures (server unreachable, service bind refused)
+ * are wrapped: a bare ECONNREFUSED would read as "the database is away" and answer 503 unlogged.
+ */
+async function askDirectory(ldap: LdapConfig, login: string, password: string): Promise<ExternalIdentity | null | 'unknown'> {
   const client = openClient(ldap);
   try {
     if (ldap.starttls) await client.startTLS({ rejectUnauthorized: !ldap.tls_skip_verify, servername: ldap.server.split(':')[0] });
@@ -38,9 +47,9 @@ export async function signInWithLdap(deps: Deps, login: string, password: string
     // an empty password would be an anonymous bind, which succeeds on most servers
     if (!password || !(await bindsAs(client, entry.dn, password))) return 'unknown';
     await client.bind(ldap.binddn, ldap.bindpassword);
-    const identity = await identityOf(client, ldap, entry);
-    if (!identity) return null;
-    return provisionExternalUser(deps.db, identity, 'login', group_mappings);
+    return await identityOf(client, ldap, entry);
+  } catch (error) {
+    throw new Error(`LDAP directory ${ldap.server}: ${(error as Error).message}`, { cause: error });
   } finally {
     await client.unbind().catch(() => {});
   }
