@@ -9,6 +9,11 @@ export interface MountedRoute { method: string; path: string }
 type JsonSchema = Record<string, unknown>;
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
+/**
+ * Where other methods go (the terraform backend's LOCK and UNLOCK): OpenAPI 3.1 has no field for
+ * them, so they use 3.2's `additionalOperations`, as an extension.
+ */
+export const OTHER_METHODS_KEY = 'x-additionalOperations';
 const ERROR_ANSWERS: Record<string, string> = {
   400: 'Invalid input: `{"error": "<field>: <problem>"}`', 401: 'Not signed in', 403: 'Not allowed', 404: 'No such resource',
 };
@@ -24,7 +29,10 @@ export function buildOpenApiDocument(routes: readonly MountedRoute[]): JsonSchem
   for (const route of uniqueRoutes(routes)) {
     const { path, parameters } = openApiPath(route.path);
     const doc = OPERATIONS[`${route.method} ${route.path}`];
-    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, doc, parameters, schemas);
+    const item = (paths[path] ??= {});
+    const op = operation(route, doc, parameters, schemas);
+    if (METHODS.has(route.method)) item[route.method.toLowerCase()] = op;
+    else ((item[OTHER_METHODS_KEY] ??= {}) as Record<string, JsonSchema>)[route.method] = op;
   }
   return {
     openapi: '3.1.0',
@@ -46,7 +54,8 @@ function uniqueRoutes(routes: readonly MountedRoute[]): MountedRoute[] {
   const seen = new Set<string>();
   return routes.filter((r) => {
     const key = `${r.method} ${r.path}`;
-    if (!METHODS.has(r.method) || seen.has(key)) return false;
+    // ALL is middleware, not a route
+    if (r.method === 'ALL' || seen.has(key)) return false;
     seen.add(key);
     return true;
   });
