@@ -98,7 +98,7 @@ describe('task log: any line of a long log', () => {
     const { page, errors } = await openTask(taskId);
     await page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === 'live line 20'), null, { timeout: 30_000 });
     expect((await waitForTask(server.deps.db, taskId)).status).toBe('success');
-    await page.waitForSelector('dialog .task-meta .status[data-status=success]', { timeout: 30_000 });
+    await page.waitForSelector('dialog .task-log-facts .chip[data-status=success]', { timeout: 30_000 });
     // Rows exist only near the screen, and 300 early lines fill more than one: the view followed.
     const res = await fetch(`${server.url}/api/project/${fx.project.id}/tasks/${taskId}/output?offset=0&limit=1`, { headers: { cookie: api.cookie } });
     const total = Number(res.headers.get('x-total-count'));
