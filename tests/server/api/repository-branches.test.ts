@@ -1,32 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { createTestProject } from '../../support/project-members.ts';
 import { commitOnBranch, createGitRepo } from '../../support/git-repo.ts';
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    }).on('error', reject);
-  });
-}
-
-/** `git daemon` serving `base`'s repositories on loopback; resolves once it accepts connections. */
-async function startGitDaemon(base: string): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const daemon: ChildProcess = spawn('git', ['daemon', '--verbose', '--reuseaddr', '--export-all', `--base-path=${base}`, '--listen=127.0.0.1', `--port=${port}`, base], { stdio: ['ignore', 'ignore', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    daemon.stderr!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('Ready to rumble')) resolve(); });
-    daemon.on('exit', (code) => reject(new Error(`git daemon exited with ${code}`)));
-  });
-  return { url: `git://127.0.0.1:${port}`, stop: () => daemon.kill() };
-}
+import { freePort, startGitDaemon } from '../../support/git-daemon.ts';
 
 for (const dialect of DIALECTS) {
   describe(`repository branches (${dialect})`, () => {

@@ -1,26 +1,40 @@
 import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { createApiWorld, WORLD_SECRETS, type ApiWorld } from '../../support/api-world.ts';
 import { captureLogs, expectNoSecrets, storedSecretForms } from '../../support/secrets.ts';
+import { createGitRepo } from '../../support/git-repo.ts';
+import { startGitDaemon } from '../../support/git-daemon.ts';
 
 const ROTATED = { privateKey: 'rotated-private-key-1c7e', password: 'rotated-login-password-8d02', varSecret: 'rotated-var-secret-55ab' };
 const NEW_USER_PASSWORD = 'changed-user-password-e3f9';
 const WRONG_PASSWORD = 'mistyped-password-6b1c';
 const SURVEY_SECRET = 'task-survey-secret-2f7a';
+const STATE_PASSWORD = 'terraform-state-password-7c31';
+const METRICS_PASSWORD = 'metrics-scrape-password-4e8b';
+
+/** What the test adds to the world: a terraform workspace with a state, and a repository git daemon serves. */
+interface Extras { workspace: { inventory_id: number; alias: string; alias_id: number; state_id: number }; servedRepositoryId: number }
 
 /** Path parameters of GET routes filled from the world (the value of the first alternative for `{a|b}`). */
-function fillGetPath(w: ApiWorld, path: string, alias: string): string {
+function fillGetPath(w: ApiWorld, extras: Extras, path: string, alias: string): string {
   const byName: Record<string, string | number> = {
     ...w.ids, value_id: w.ids.extractvalue_id, token_id: w.ids.api_token_id, app_id: 'ansible', alias,
     alias_id: path.includes(':integration_id/') ? w.ids.integration_alias_id : w.ids.project_alias_id,
+    // the terraform routes name the workspace's own inventory, alias and state
+    ...(path.includes('terraform') ? extras.workspace : {}),
+    // listing branches asks the remote, which must answer
+    ...(path.endsWith('/branches') ? { repository_id: extras.servedRepositoryId } : {}),
   };
   return path.replace(/:(\w+)/g, (_, name: string) => {
     if (byName[name] === undefined) throw new Error(`no value for :${name} in ${path}`);
     return String(byName[name]);
   });
 }
+
+const basicAuth = (login: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` });
 
 for (const dialect of DIALECTS) {
   describe(`no secret leaves the server (${dialect})`, () => {
@@ -29,9 +43,11 @@ for (const dialect of DIALECTS) {
     const logs: string[] = [];
     let visited: string[] = [];
     let token = '';
+    let daemon: Awaited<ReturnType<typeof startGitDaemon>> | undefined;
 
     beforeAll(async () => {
-      s = await startTestServer(dialect);
+      // metrics on, so /api/metrics answers too; its scrape password is one more secret to look for
+      s = await startTestServer(dialect, { SEMAPHORE_METRICS_ENABLED: 'true', SEMAPHORE_METRICS_USERNAME: 'prometheus', SEMAPHORE_METRICS_PASSWORD: METRICS_PASSWORD });
       const captured = await captureLogs(async () => {
         const w = await createApiWorld(s);
         const record = async (method: string, path: string, body?: unknown, auth = w.admin) => {
@@ -58,13 +74,38 @@ for (const dialect of DIALECTS) {
         const signature = `sha256=${createHmac('sha256', WORLD_SECRETS.integrationSecret).update(delivery).digest('hex')}`;
         const hook = await s.api.request(`/api/integrations/${alias}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: delivery });
         responses.push(await hook.text());
+        // a terraform workspace whose state backend takes a key's login and password (basic auth)
+        const succeeded = async (method: string, path: string, body?: unknown, auth = w.admin) => {
+          const res = await record(method, path, body, auth);
+          if (res.status >= 300) throw new Error(`${method} ${path} failed: ${res.status} ${res.text}`);
+          return res.body;
+        };
+        const stateKey = await succeeded('POST', `${w.base}/keys`, { name: 'State login', type: 'login_password', login_password: { login: 'ci', password: STATE_PASSWORD } });
+        const workspace = await succeeded('POST', `${w.base}/inventory`, { name: 'ws', type: 'terraform-workspace', inventory: 'default', ssh_key_id: w.ids.key_id });
+        const tf = `${w.base}/inventory/${workspace.id}/terraform`;
+        const stateAlias = await succeeded('POST', `${tf}/aliases`, { auth_key_id: stateKey.id });
+        const stateAuth = basicAuth('ci', STATE_PASSWORD);
+        const backend = new URL(stateAlias.url).pathname;
+        await succeeded('LOCK', backend, { ID: 'leak-check', Operation: 'OperationTypeApply' }, stateAuth);
+        await succeeded('POST', `${backend}?ID=leak-check`, { version: 4, serial: 1 }, stateAuth);
+        await succeeded('UNLOCK', backend, { ID: 'leak-check' }, stateAuth);
+        await record('GET', backend, undefined, basicAuth('ci', WRONG_PASSWORD));
+        await record('GET', '/api/metrics', undefined, basicAuth('prometheus', METRICS_PASSWORD));
+        const [state] = await succeeded('GET', `${tf}/states`);
+        const workspaceIds = { inventory_id: workspace.id, alias: backend.split('/').pop()!, alias_id: stateAlias.id, state_id: state.id };
+        // a repository on a real remote (git daemon on loopback), read with the world's ssh key
+        createGitRepo(join(s.tmp, 'served', 'site.git'), { 'site.yml': '- hosts: all\n' });
+        daemon = await startGitDaemon(join(s.tmp, 'served'));
+        const served = await succeeded('POST', `${w.base}/repositories`, { name: 'Served', git_url: `${daemon.url}/site.git`, git_branch: 'main', ssh_key_id: w.ids.key_id });
+        const extras: Extras = { workspace: workspaceIds, servedRepositoryId: served.id };
 
         // sign-in redirects and two-factor images answer other than 200: auth-secret-leak.test.ts covers them
         const gets = [...new Set(s.api.routes.filter((r) => r.method === 'GET').map((r) => r.path))]
           .filter((path) => !path.startsWith('/api/auth/oidc/') && !path.includes('/2fas/'));
         for (const path of gets) {
-          const url = fillGetPath(w, path, alias);
-          const res = await record('GET', url);
+          const url = fillGetPath(w, extras, path, alias);
+          // the state backend takes basic auth only; every other route the admin's session
+          const res = await record('GET', url, undefined, path.startsWith('/api/terraform/') ? stateAuth : w.admin);
           visited.push(`${res.status} ${url}`);
           // the same through the API token, which must not echo itself back either
           responses.push((await s.call('GET', url, undefined, w.bearer)).text);
@@ -75,7 +116,10 @@ for (const dialect of DIALECTS) {
       token = captured.result.token;
       visited = visited.sort();
     });
-    afterAll(async () => { await s.close(); });
+    afterAll(async () => {
+      daemon?.stop();
+      await s.close();
+    });
 
     it('answers every GET route of the API, so the search below covers them all', () => {
       expect(visited.length).toBeGreaterThan(50);
@@ -85,11 +129,11 @@ for (const dialect of DIALECTS) {
     it('shows no key, password, token or variable secret (plain, base64 or sealed) in any response', async () => {
       const stored = await storedSecretForms(s.deps.db);
       expect(stored.length).toBeGreaterThan(5);
-      expectNoSecrets(responses, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD, SURVEY_SECRET], stored);
+      expectNoSecrets(responses, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD, SURVEY_SECRET, STATE_PASSWORD, METRICS_PASSWORD], stored);
     });
 
     it('writes no secret to any log line', async () => {
-      expectNoSecrets(logs, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD, SURVEY_SECRET], await storedSecretForms(s.deps.db));
+      expectNoSecrets(logs, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD, SURVEY_SECRET, STATE_PASSWORD, METRICS_PASSWORD], await storedSecretForms(s.deps.db));
     });
 
     it('never returns an API token after its creation', async () => {
