@@ -51,16 +51,8 @@ authRoutes.post('/verify', async (c) => {
   const { passcode } = await readJson(c, verifySchema);
   const pending = await pendingSession(c);
   if (!pending) return c.body(null, 204);
-  const ip = apiClientFacts(c).address;
-  const account = `totp#${pending.user.id}`;
-  await checkLoginAllowed(db, account, ip);
-  const totp = await findTotp(db, pending.user.id);
-  if (!totp || !(await acceptPasscode(db, totp, pending.user, passcode.trim(), secrets, config.totp))) {
-    await recordLoginFailure(db, account, ip);
-    throw badRequest('Incorrect verification code');
-  }
-  await clearLoginFailures(db, account, ip);
-  await markSessionVerified(db, pending.sessionId);
+  await proveSecondFactor(c, pending, 'Incorrect verification code',
+    (totp) => acceptPasscode(db, totp, pending.user, passcode.trim(), secrets, config.totp));
   return c.body(null, 204);
 });
 
@@ -70,18 +62,28 @@ authRoutes.post('/recovery', async (c) => {
   if (!config.totp.allow_recovery) throw new ApiError('forbidden', 'TOTP_DISABLED');
   const pending = await pendingSession(c);
   if (!pending) return c.body(null, 204);
+  await proveSecondFactor(c, pending, 'Incorrect recovery code', (totp) => redeemRecoveryCode(db, totp, recovery_code));
+  return c.json({ totp_removed: true });
+});
+
+/**
+ * The second step of a sign-in: throttled like passwords (per user and address); a passing
+ * `check` of the user's TOTP marks the pending session verified, a failing one is a 400.
+ */
+async function proveSecondFactor(c: Context<AppEnv>, pending: { user: UserRow; sessionId: string }, wrongMessage: string,
+  check: (totp: NonNullable<Awaited<ReturnType<typeof findTotp>>>) => Promise<boolean>): Promise<void> {
+  const { db } = c.var.deps;
   const ip = apiClientFacts(c).address;
   const account = `totp#${pending.user.id}`;
   await checkLoginAllowed(db, account, ip);
   const totp = await findTotp(db, pending.user.id);
-  if (!totp || !(await redeemRecoveryCode(db, totp, recovery_code))) {
+  if (!totp || !(await check(totp))) {
     await recordLoginFailure(db, account, ip);
-    throw badRequest('Incorrect recovery code');
+    throw badRequest(wrongMessage);
   }
   await clearLoginFailures(db, account, ip);
   await markSessionVerified(db, pending.sessionId);
-  return c.json({ totp_removed: true });
-});
+}
 
 authRoutes.post('/logout', async (c) => {
   const { db } = c.var.deps;
