@@ -1,0 +1,155 @@
+import type { AstroGlobal } from 'astro';
+import type { z } from 'zod';
+import { apiSend, readErrorText } from './runner-api.ts';
+import { flashPath } from './flash.ts';
+
+type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response'>;
+
+/** Field name → the message shown under that field. */
+export type FieldErrors = Record<string, string>;
+
+/** What a page renders after its form loop ran: the redirect to return, or the form again. */
+export interface FormOutcome<V> {
+  /** set after a successful call: the page returns it at once */
+  redirect?: Response;
+  /** what the user typed (or the initial values on GET), to fill the form again */
+  values: V;
+  /** messages per field, in the seed's wording */
+  fieldErrors: FieldErrors;
+  /** a message for the whole form: the API's own error text */
+  error: string;
+  /** true when this request posted this form */
+  submitted: boolean;
+}
+
+export interface FormSpec<S extends z.ZodType, V> {
+  /** which form of the page this is, sent as the hidden `_form` field (FormName) */
+  name: string;
+  /** the values shown before anything was posted */
+  initial: V;
+  /** posted fields → the values to show again (strings and booleans, as typed) */
+  read: (form: FormData) => V;
+  /** values → the API body, before validation */
+  toBody: (values: V) => unknown;
+  /** the zod schema the API route validates this body with */
+  schema: S;
+  /**
+   * The message for a field the schema refused, in the seed's wording; fields without one get
+   * the schema's own text. Also the place for rules the schema cannot state (return them from `check`).
+   */
+  messages?: Record<string, string>;
+  check?: (body: z.infer<S>, values: V) => FieldErrors;
+  /** the API call: method and path (the body is the validated one) */
+  call: (body: z.infer<S>) => { method: 'POST' | 'PUT' | 'DELETE'; path: string };
+  /** where to go after success, with the flash key and name of the snackbar */
+  done: (res: Response, body: z.infer<S>) => Promise<{ path: string; flash?: string; name?: string }> | { path: string; flash?: string; name?: string };
+}
+
+const formCache = new WeakMap<Request, Promise<FormData | null>>();
+
+/**
+ * The posted form of a request, read once however many forms a page checks.
+ * @example const form = await postedForm(Astro.request);
+ */
+export function postedForm(request: Request): Promise<FormData | null> {
+  if (request.method !== 'POST') return Promise.resolve(null);
+  let form = formCache.get(request);
+  if (!form) {
+    form = request.formData().catch(() => null);
+    formCache.set(request, form);
+  }
+  return form;
+}
+
+/**
+ * The console's one form loop: a page's form posts to the page itself; this reads it, validates
+ * the body with the API's own zod schema, calls the runner API as the user and answers a redirect
+ * with a flash (303), or the values and messages to render the form again (status 400).
+ * @example
+ * const form = await runForm(Astro, { name: 'key', initial, read, toBody, schema: keyInputSchema, ... });
+ * if (form.redirect) return form.redirect;
+ */
+export async function runForm<S extends z.ZodType, V>(astro: AstroLike, spec: FormSpec<S, V>): Promise<FormOutcome<V>> {
+  const posted = await postedForm(astro.request);
+  if (!posted || posted.get('_form') !== spec.name) {
+    return { values: spec.initial, fieldErrors: {}, error: '', submitted: false };
+  }
+  const values = spec.read(posted);
+  const outcome: FormOutcome<V> = { values, fieldErrors: {}, error: '', submitted: true };
+  const parsed = spec.schema.safeParse(spec.toBody(values));
+  if (!parsed.success) {
+    outcome.fieldErrors = issueMessages(parsed.error.issues, spec.messages ?? {});
+  } else {
+    outcome.fieldErrors = spec.check?.(parsed.data, values) ?? {};
+  }
+  if (!parsed.success || Object.keys(outcome.fieldErrors).length) {
+    astro.response.status = 400;
+    return outcome;
+  }
+  const { method, path } = spec.call(parsed.data);
+  const res = await apiSend(astro, method, path, parsed.data);
+  if (!res.ok) {
+    outcome.error = await readErrorText(res);
+    astro.response.status = res.status >= 500 ? 502 : 400;
+    return outcome;
+  }
+  const next = await spec.done(res, parsed.data);
+  outcome.redirect = astro.redirect(next.flash ? flashPath(next.path, next.flash, next.name) : next.path, 303);
+  return outcome;
+}
+
+/** The first message per top-level field: the seed's wording when given, else the schema's. */
+function issueMessages(issues: readonly z.core.$ZodIssue[], messages: Record<string, string>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? '_');
+    errors[field] ??= messages[field] ?? issue.message;
+  }
+  return errors;
+}
+
+/** Reads a trimmed text field ('' when absent). */
+export function textField(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** Reads a checkbox: true when ticked. */
+export function checkboxField(form: FormData, name: string): boolean {
+  const value = form.get(name);
+  return value === 'on' || value === 'true' || value === '1';
+}
+
+/** A positive integer id from a select, or null for an empty choice. */
+export function idField(form: FormData, name: string): number | null {
+  const text = textField(form, name);
+  return /^\d{1,10}$/.test(text) && Number(text) > 0 ? Number(text) : null;
+}
+
+export interface DeleteSpec {
+  /** API path of the object with the posted id, or null when the id is not one of the page's */
+  path: (id: number) => string | null;
+  /** the page to return to, with the success flash key and the object's name */
+  done: string;
+  flash: string;
+  name?: (id: number) => string;
+}
+
+/**
+ * The `delete` form of a page (DeleteDialog.astro): calls DELETE on the API and returns to the
+ * list with a snackbar; a refusal comes back as an error snackbar with the server's message
+ * (seed 001 §8). Returns null when this request did not post the delete form.
+ * @example const deleted = await runDelete(Astro, { path: (id) => `/api/project/${pid}/keys/${id}`, done: self, flash: 'key_deleted' });
+ * if (deleted) return deleted;
+ */
+export async function runDelete(astro: AstroLike, spec: DeleteSpec): Promise<Response | null> {
+  const posted = await postedForm(astro.request);
+  if (!posted || posted.get('_form') !== 'delete') return null;
+  const id = idField(posted, 'id');
+  const path = id === null ? null : spec.path(id);
+  if (id === null || !path) return astro.redirect(flashPath(spec.done, 'delete_failed'), 303);
+  const name = spec.name?.(id) ?? '';
+  const res = await apiSend(astro, 'DELETE', path);
+  if (res.ok) return astro.redirect(flashPath(spec.done, spec.flash, name), 303);
+  return astro.redirect(flashPath(spec.done, 'delete_failed', await readErrorText(res)), 303);
+}
