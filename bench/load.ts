@@ -10,7 +10,7 @@
  * it (scripts/start.sh); SIGNALBOX_NODE_OPTIONS replaces them, to compare.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +63,9 @@ export async function runLoadBench(): Promise<void> {
 
 function startServer(tmp: string, port: number): ChildProcess {
   const extra = (process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS).split(' ').filter(Boolean);
-  return spawn(process.execPath, [...extra, 'src/server/cli/main.ts', 'server'], {
+  // the bundle npm start runs (scripts/install.sh builds it), else the sources
+  const entry = existsSync(new URL('../dist/signalbox/server.mjs', import.meta.url)) ? 'dist/signalbox/server.mjs' : 'src/server/cli/main.ts';
+  return spawn(process.execPath, [...extra, entry, 'server'], {
     cwd: new URL('..', import.meta.url).pathname,
     env: {
       ...process.env, SEMAPHORE_PORT: String(port), SEMAPHORE_INTERFACE: '127.0.0.1', SEMAPHORE_DB_HOST: join(tmp, 'db.sqlite'),

@@ -25,3 +25,11 @@ if [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/comp
   echo "signalbox: building the console" >&2
   run_quietly astro build
 fi
+# The server runs from one bundled JavaScript file: no TypeScript stripping at run time and one
+# module record instead of hundreds keep ~35 MB off an idle server (bench/README.md, load figures).
+bundle=dist/signalbox/server.mjs
+if [ ! -f "$bundle" ] || [ -n "$(find src/server package.json -newer "$bundle" 2>/dev/null | head -n 1)" ]; then
+  echo "signalbox: bundling the server" >&2
+  run_quietly esbuild src/server/cli/main.ts --bundle --platform=node --format=esm --packages=external \
+    --target=node22 --sourcemap --outfile="$bundle" --log-level=warning
+fi

@@ -5,4 +5,4 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # --max-semi-space-size: V8's young generation grows to 3 × 16 MB under server-rendered pages
 # and stays there; 4 MB semi-spaces kept peak RSS ~50 MB lower (throughput on the shared build
 # machine was too noisy to compare; bench/load.ts starts the server with the same flag).
-exec "$here/with-node.sh" bash -c 'bash scripts/install.sh && exec node --max-semi-space-size=4 src/server/cli/main.ts server "$@"' start "$@"
+exec "$here/with-node.sh" bash -c 'bash scripts/install.sh && exec node --max-semi-space-size=4 --enable-source-maps dist/signalbox/server.mjs server "$@"' start "$@"

@@ -6,7 +6,6 @@ import { SecretBox } from './crypto/secret-box.ts';
 import { EventBus } from './events/event-bus.ts';
 import { ensureAdminUser } from './domain/users/admin-bootstrap.ts';
 import { VERSION } from './version.ts';
-import { Metrics } from './metrics/metrics.ts';
 
 /**
  * Opens and migrates the database and builds everything the API needs. Used by the server,
@@ -18,7 +17,8 @@ export async function boot(config: Config, log: (line: string) => void = (l) => 
   const secrets = new SecretBox(await resolveEncryptionKey(config, db, log));
   if (config.admin) await ensureAdminUser(db, config.admin);
   const bus = new EventBus();
-  const metrics = config.metrics.enabled ? new Metrics(db) : null;
+  // prom-client (~13 MB) is loaded only when metrics are on
+  const metrics = config.metrics.enabled ? new (await import('./metrics/metrics.ts')).Metrics(db) : null;
   metrics?.listen(bus);
   return { db, config, secrets, bus, metrics, version: VERSION };
 }

@@ -1,5 +1,4 @@
 import type { ConnectionOptions } from 'node:tls';
-import nodemailer from 'nodemailer';
 import type { AlertSettings } from '../config/config.ts';
 import { alertHeadline, type TaskAlert } from './task-alert.ts';
 
@@ -11,6 +10,8 @@ import { alertHeadline, type TaskAlert } from './task-alert.ts';
  */
 export async function sendAlertEmail(settings: AlertSettings['email'], alert: TaskAlert, to: string[], tls: ConnectionOptions = {}): Promise<void> {
   if (!to.length) return;
+  // loaded on first use: most servers never mail, and the package costs ~15 MB of memory
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: settings.host, port: settings.port, secure: settings.tls, requireTLS: settings.secure && !settings.tls,
     ignoreTLS: !settings.secure && !settings.tls,

@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import QRCode from 'qrcode';
 import type { AppEnv } from '../http/context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { idParam } from '../http/validation.ts';
@@ -34,6 +33,7 @@ userTotpRoutes.get('/:totp_id/qr', async (c) => {
   if (!totp || totp.id !== totpId) throw notFound();
   requireTotpEnabled(c);
   if (totp.last_step > 0) throw notFound('the QR code is shown only until the first code is used');
+  const { default: QRCode } = await import('qrcode'); // loaded on first use, like every optional package
   const png = await QRCode.toBuffer(describeTotp(totp, user, secrets, config.totp).url, { type: 'png', margin: 2, width: 240 });
   return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
 });

@@ -1,4 +1,7 @@
-import { Client, InvalidCredentialsError, type Entry } from 'ldapts';
+import type { Client, Entry } from 'ldapts';
+
+/** ldapts, loaded at the first LDAP sign-in: servers without LDAP never pay its memory. */
+const loadLdapts = (): Promise<typeof import('ldapts')> => import('ldapts');
 import type { UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import type { LdapConfig } from '../config/auth-config.ts';
@@ -11,7 +14,8 @@ export function escapeFilterValue(value: string): string {
   return value.replace(/[\\*()\u0000]/g, (ch) => `\\${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-function openClient(ldap: LdapConfig): Client {
+async function openClient(ldap: LdapConfig): Promise<Client> {
+  const { Client } = await loadLdapts();
   // ldapts speaks TLS from the start whenever tlsOptions are given, so only LDAPS gets them
   if (!ldap.needtls) return new Client({ url: `ldap://${ldap.server}`, timeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS });
   return new Client({
@@ -38,7 +42,7 @@ export async function signInWithLdap(deps: Deps, login: string, password: string
  * are wrapped: a bare ECONNREFUSED would read as "the database is away" and answer 503 unlogged.
  */
 async function askDirectory(ldap: LdapConfig, login: string, password: string): Promise<ExternalIdentity | null | 'unknown'> {
-  const client = openClient(ldap);
+  const client = await openClient(ldap);
   try {
     if (ldap.starttls) await client.startTLS({ rejectUnauthorized: !ldap.tls_skip_verify, servername: ldap.server.split(':')[0] });
     await client.bind(ldap.binddn, ldap.bindpassword);
@@ -66,7 +70,7 @@ async function bindsAs(client: Client, dn: string, password: string): Promise<bo
     await client.bind(dn, password);
     return true;
   } catch (error) {
-    if (error instanceof InvalidCredentialsError) return false;
+    if (error instanceof (await loadLdapts()).InvalidCredentialsError) return false;
     throw error;
   }
 }

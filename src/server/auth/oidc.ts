@@ -1,8 +1,11 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { Config } from '../config/config.ts';
 import type { OidcProviderConfig } from '../config/auth-config.ts';
 import type { ExternalIdentity } from './external-users.ts';
 import { randomUsername, readClaim, readGroups } from './oidc-claims.ts';
+
+/** openid-client, loaded at the first OIDC sign-in: servers without OIDC never pay its memory. */
+const loadOidc = (): Promise<typeof Oidc> => import('openid-client');
 
 /** What the browser keeps (in the `oauthstate` cookie) between leaving for the provider and coming back. */
 export interface OidcPending {
@@ -18,10 +21,10 @@ export function listOidcProviders(config: Config): Array<{ id: string; name: str
     .map(([id, p]) => ({ id, name: p.display_name, color: p.color, icon: p.icon }));
 }
 
-const discovered = new WeakMap<OidcProviderConfig, Promise<oidc.Configuration>>();
+const discovered = new WeakMap<OidcProviderConfig, Promise<Oidc.Configuration>>();
 
 /** Discovery (or the configured endpoints), once per provider; a failed discovery is retried next time. */
-function clientFor(provider: OidcProviderConfig): Promise<oidc.Configuration> {
+function clientFor(provider: OidcProviderConfig): Promise<Oidc.Configuration> {
   let found = discovered.get(provider);
   if (!found) {
     found = buildClient(provider);
@@ -31,7 +34,8 @@ function clientFor(provider: OidcProviderConfig): Promise<oidc.Configuration> {
   return found;
 }
 
-async function buildClient(provider: OidcProviderConfig): Promise<oidc.Configuration> {
+async function buildClient(provider: OidcProviderConfig): Promise<Oidc.Configuration> {
+  const oidc = await loadOidc();
   const auth = provider.client_secret ? oidc.ClientSecretBasic(provider.client_secret) : oidc.None();
   const plainHttp = (provider.provider_url || provider.endpoint.auth).startsWith('http:');
   if (provider.provider_url) {
@@ -49,6 +53,7 @@ async function buildClient(provider: OidcProviderConfig): Promise<oidc.Configura
 
 /** The provider's authorization URL (code flow with PKCE, state and nonce) and what to remember. */
 export async function beginOidcSignIn(provider: OidcProviderConfig, redirectUri: string): Promise<{ url: string; pending: OidcPending }> {
+  const oidc = await loadOidc();
   const client = await clientFor(provider);
   const pending = { state: oidc.randomState(), verifier: oidc.randomPKCECodeVerifier(), nonce: oidc.randomNonce() };
   const url = oidc.buildAuthorizationUrl(client, {
@@ -64,6 +69,7 @@ export async function beginOidcSignIn(provider: OidcProviderConfig, redirectUri:
  * Null when the provider names no email: users are matched by email only.
  */
 export async function finishOidcSignIn(provider: OidcProviderConfig, callbackUrl: URL, pending: OidcPending): Promise<ExternalIdentity | null> {
+  const oidc = await loadOidc();
   const client = await clientFor(provider);
   const tokens = await oidc.authorizationCodeGrant(client, callbackUrl, {
     pkceCodeVerifier: pending.verifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true,

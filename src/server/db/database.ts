@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from './schema.ts';
@@ -102,6 +102,8 @@ function makePrivateFile(path: string): void {
 }
 
 function postgresDialect(settings: DbSettings): PostgresDialect {
+  // required here, not imported above: a SQLite server never loads the PostgreSQL driver (~16 MB)
+  const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
   const [host, port] = settings.host.split(':');
   // PostgreSQL returns bigint (count, sum) as strings; our counts always fit a JS number.
   pg.types.setTypeParser(20, (value: string) => Number(value));

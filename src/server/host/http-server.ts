@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { DIST_DIR } from '../paths.ts';
 import { getRequestListener } from '@hono/node-server';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Deps } from '../deps.ts';
@@ -14,7 +15,7 @@ import { requestClientFacts } from '../http/client-facts.ts';
 import { isForeignRequest } from '../http/same-origin.ts';
 import { createRunnerApi } from './runner-api-client.ts';
 
-const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
+const DIST = DIST_DIR + '/';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: undefined, locals: Pick<App.Locals, 'runnerApi' | 'client' | 'webRoot'>) => Promise<void>;
 

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT_DIR } from '../../paths.ts';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
 /** The files shipped for the demo repository (ping playbook, build and deploy scripts). */
-export const DEMO_FILES_DIR = fileURLToPath(new URL('./files/', import.meta.url));
+export const DEMO_FILES_DIR = join(ROOT_DIR, 'src/server/domain/demo/files') + '/';
 
 /** Where the demo repository of a project lives: `<tmp_path>/demo_repository_<projectId>`. */
 export function demoRepositoryPath(tmpPath: string, projectId: number): string {
