@@ -33,5 +33,7 @@ export default defineConfig({
       styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }] },
     },
   },
-  vite: { ssr: { external: ['better-sqlite3', 'pg'] } },
+  // @mdi/js is bundled, not loaded from node_modules at run time: the package holds all ~7,000
+  // icons (20 MB of memory once required); bundled, only the few the console names remain.
+  vite: { ssr: { external: ['better-sqlite3', 'pg'], noExternal: ['@mdi/js'] } },
 });
