@@ -46,7 +46,7 @@ export async function startServerCluster(count: number, prepare: (db: Db, tmp: s
     SEMAPHORE_DB_DIALECT: 'postgres', SEMAPHORE_DB_HOST: settings.host, SEMAPHORE_DB_USER: settings.user ?? '', SEMAPHORE_DB: settings.name ?? '',
     SEMAPHORE_PORT: String(port), SEMAPHORE_INTERFACE: '127.0.0.1', SEMAPHORE_TMP_PATH: join(tmp, `work-${i}`),
     SEMAPHORE_ACCESS_KEY_ENCRYPTION: Buffer.alloc(32, 7).toString('base64'),
-  }, port)));
+  }, port, { timeoutMs: 120_000 })));
   const nodes: ClusterNode[] = [];
   for (const [i, port] of ports.entries()) {
     const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {

@@ -100,7 +100,9 @@ export async function startPgRelay(bus: EventBus, db: Db, settings: DbSettings, 
     queue = [];
     sending = sending.then(async () => {
       try {
-        for (const payload of payloads) await sql`select pg_notify(${EVENTS_CHANNEL}, ${payload})`.execute(db);
+        // one round trip; PostgreSQL delivers one transaction's notifications in the order sent
+        if (payloads.length === 1) await sql`select pg_notify(${EVENTS_CHANNEL}, ${payloads[0]})`.execute(db);
+        else await sql`select pg_notify(${EVENTS_CHANNEL}, p) from unnest(${payloads}::text[]) with ordinality as x(p, n)`.execute(db);
         if (sendFailing) log('sending events works again');
         sendFailing = false;
       } catch (err) {

@@ -18,6 +18,7 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
   let sleeperId: number;
   let parallelId: number;
   let scheduleId: number;
+  let secretiveId: number;
 
   beforeAll(async () => {
     cluster = await startServerCluster(2, async (db, tmp) => {
@@ -32,6 +33,8 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
       ].join('\n'));
       writeFileSync(join(scripts, 'sleeper.sh'), 'echo started\nsleep 600\n');
       writeFileSync(join(scripts, 'short.sh'), 'sleep 0.4\necho done\n');
+      // without the secret it holds the template busy; with it, it says whether the value arrived
+      writeFileSync(join(scripts, 'secretive.sh'), 'if [ -z "$token" ]; then echo holding; sleep 600; elif [ "$token" = "open-sesame" ]; then echo token-ok; else echo token-wrong; fi\n');
       const fx = await insertProjectWithTemplate(db, { ownerId: 1, gitUrl: scripts, playbook: 'talk.sh' });
       projectId = fx.project.id;
       talkId = fx.template.id;
@@ -40,6 +43,9 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
       };
       sleeperId = (await insertTemplate(db, projectId, { ...base, name: 'Sleeper', playbook: 'sleeper.sh', allow_parallel_tasks: 1 })).id;
       parallelId = (await insertTemplate(db, projectId, { ...base, name: 'Parallel', playbook: 'short.sh', allow_parallel_tasks: 1 })).id;
+      secretiveId = (await insertTemplate(db, projectId, {
+        ...base, name: 'Secretive', playbook: 'secretive.sh', survey_vars: JSON.stringify([{ name: 'token', title: 'Token', type: 'secret', required: false }]),
+      })).id;
       await db.updateTable('project').set({ max_parallel_tasks: 2 }).where('id', '=', projectId).execute();
       // in the database before either server starts, so both hold it from their first read
       scheduleId = (await db.insertInto('schedule').values({
@@ -47,7 +53,7 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
         active: 0, repository_id: null, last_commit_hash: null, task_params: '{}',
       }).returning('id').executeTakeFirstOrThrow()).id;
     });
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await cluster?.close();
@@ -55,6 +61,7 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
 
   it('a websocket client on B sees the lines and statuses of a task started on A within 1 s', async () => {
     const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+    const onA = await openTaskSocket(a);
     const onB = await openTaskSocket(b);
     const created = await a.api('POST', `/api/project/${projectId}/tasks`, { template_id: talkId });
     expect(created.status).toBe(201);
@@ -62,6 +69,7 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
     const deadline = Date.now() + 30_000;
     while (!onB.messages.some(({ m }) => m.task_id === id && m.type === 'update' && m.status === 'success') && Date.now() < deadline) await sleep(50);
     await sleep(300);
+    onA.close();
     onB.close();
     const mine = onB.messages.filter(({ m }) => m.task_id === id);
     expect(mine.filter(({ m }) => m.type === 'update').map(({ m }) => m.status)).toEqual(['waiting', 'starting', 'running', 'success']);
@@ -71,13 +79,19 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
     expect(logs.map(({ m }) => m.output)).toEqual(stored);
     expect(stored).toContain(LONG_LINE);
     expect(stored.filter((l) => /^\d+$/.test(l))).toHaveLength(3000);
-    // and soon: printed at `ms`, arrived on B's socket at `at`
+    // B shows each line within 1 s of A showing it (A runs the task or hears it first-hand)
+    const seenOnA = new Map(onA.messages.filter(({ m }) => m.task_id === id && m.type === 'log').map(({ at, m }) => [m.output, at]));
+    const behind = logs.map(({ at, m }) => at - seenOnA.get(m.output)!);
+    expect(behind.every((ms) => Number.isFinite(ms))).toBe(true);
+    expect(Math.max(...behind)).toBeLessThan(1000);
+    // and the timed lines, printed at `ms`, reached B's socket soon (loosely: the machine is shared)
     const late = logs.flatMap(({ at, m }) => {
       const printed = /^(?:line-\d-|last-)(\d{13})$/.exec(String(m.output));
       return printed ? [at - Number(printed[1])] : [];
     });
     expect(late).toHaveLength(6);
-    expect(Math.max(...late)).toBeLessThan(1000);
+    console.log(`lines on B behind A: max ${Math.max(...behind)} ms; printed → B: ${late.join(', ')} ms`);
+    expect(Math.max(...late)).toBeLessThan(5000);
   }, 60_000);
 
   it('a stop asked for on one server stops the task running on the other', async () => {
@@ -94,6 +108,45 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
     const done = await waitForTask(cluster.db, id, hasStatus('stopped', 'error', 'success'), 15_000);
     expect(done.status).toBe('stopped');
   }, 60_000);
+
+  it('a survey secret given to one server reaches the task when the other server runs it', async () => {
+    const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+    const holder = (await (await a.api('POST', `/api/project/${projectId}/tasks`, { template_id: secretiveId })).json()) as { id: number };
+    const running = await waitForTask(cluster.db, holder.id, hasStatus('running'));
+    const runner = cluster.nodes.find((n) => running.locked_by!.includes(`:${n.process.pid}:`))!;
+    const other = runner === a ? b : a;
+    // queued on the other server while the template is busy, then that server is frozen: only `runner` can start it
+    const queued = await other.api('POST', `/api/project/${projectId}/tasks`, { template_id: secretiveId, secret: JSON.stringify({ token: 'open-sesame' }) });
+    expect(queued.status).toBe(201);
+    const { id } = (await queued.json()) as { id: number };
+    expect(await cluster.db.selectFrom('task_secret').select('sealed').where('task_id', '=', id).executeTakeFirst()).toMatchObject({ sealed: expect.not.stringContaining('open-sesame') });
+    // (let its own claim round end first: a server frozen inside one would hold the claim lock)
+    await sleep(1500);
+    process.kill(other.process.pid, 'SIGSTOP');
+    try {
+      expect((await runner.api('POST', `/api/project/${projectId}/tasks/${holder.id}/stop`, {})).status).toBe(204);
+      const done = await waitForTask(cluster.db, id, undefined, 20_000);
+      expect(done.status).toBe('success');
+    } finally {
+      process.kill(other.process.pid, 'SIGCONT');
+    }
+    expect(await taskLog(cluster.db, id)).toContain('token-ok');
+    expect(await cluster.db.selectFrom('task_secret').select('task_id').execute()).toEqual([]);
+  }, 60_000);
+
+  it('sessions and the sign-in throttle hold across servers', async () => {
+    const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+    // A's session cookie works on B
+    const me = await fetch(`http://127.0.0.1:${b.port}/api/user`, { headers: { cookie: a.cookie } });
+    expect(me.status).toBe(200);
+    // wrong passwords counted on both servers together: 5 free ones, then B refuses too
+    const login = (node: typeof a) => fetch(`http://127.0.0.1:${node.port}/api/auth/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'nobody-here', password: 'wrong' }),
+    });
+    for (let i = 0; i < 5; i++) expect((await login(i % 2 ? b : a)).status).toBe(401);
+    expect((await login(b)).status).toBe(429);
+    expect((await login(a)).status).toBe(429);
+  }, 30_000);
 
   it('tasks started on both servers drain with the project max_parallel_tasks (2) respected, run by both', async () => {
     const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
