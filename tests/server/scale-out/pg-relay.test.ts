@@ -103,7 +103,7 @@ describe.runIf(await isPostgresReachable())('the PostgreSQL relay between two bu
       const ownBuses = [new EventBus(), new EventBus()];
       own = { db: ownDb, settings: s, buses: ownBuses, relays: [] };
       for (const bus of ownBuses) own.relays.push(await startPgRelay(bus, ownDb, s, { log: () => {} }));
-    }, 60_000);
+    }, 180_000);
     afterAll(async () => {
       for (const relay of own?.relays ?? []) await relay.stop();
       await own?.db.destroy().catch(() => undefined);
