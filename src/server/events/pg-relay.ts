@@ -80,7 +80,11 @@ export async function startPgRelay(bus: EventBus, db: Db, settings: DbSettings, 
       const group = groups.get(message.task_id);
       let n = 0;
       if (group && group.time === message.time) n = ++group.n;
-      else groups.set(message.task_id, { time: message.time, n: 0 });
+      else {
+        // tasks that never report an end here (another server finished them) must not pile up
+        if (groups.size >= 10_000) groups.delete(groups.keys().next().value!);
+        groups.set(message.task_id, { time: message.time, n: 0 });
+      }
       if (message.output.length > BIG_LINE_BYTES / 6 && Buffer.byteLength(JSON.stringify(message.output)) > BIG_LINE_BYTES) {
         queue.push({ k: 'r', p: message.project_id, t: message.task_id, time: message.time, n });
       } else {
