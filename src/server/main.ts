@@ -1,11 +1,12 @@
 import type { Config } from './config/config.ts';
 import { boot } from './boot.ts';
 import { createHostServer } from './host/http-server.ts';
-import { startScheduler } from './scheduler/scheduler.ts';
+import { announceScheduleChangesTo, applyScheduleChange, startScheduler } from './scheduler/scheduler.ts';
 import { startEngine } from './engine/engine.ts';
 import { startAlerts } from './alerts/alerts.ts';
 import { startRetention } from './retention/retention-job.ts';
 import { resolveTaskUser, warnWhenTasksRunAsRoot } from './engine/process/task-user.ts';
+import { startPgRelay } from './events/pg-relay.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -16,6 +17,12 @@ export async function runServer(config: Config): Promise<void> {
   const deps = await boot(config);
   // after boot: a server that refuses to start says only why
   warnWhenTasksRunAsRoot(taskUser, (line) => console.warn(`[signalbox] ${line}`));
+  // Several servers may share a PostgreSQL database: their buses meet through LISTEN/NOTIFY
+  // before anything publishes, so no task update of this process goes unheard by the others.
+  const relay = config.db.dialect === 'postgres'
+    ? await startPgRelay(deps.bus, deps.db, config.db, { onScheduleChange: (id) => void applyScheduleChange(id).catch(() => undefined) })
+    : null;
+  const stopAnnouncing = relay ? announceScheduleChangesTo((id) => relay.scheduleChanged(id)) : () => {};
   const host = await createHostServer(deps);
   const alerts = startAlerts(deps);
   const engine = await startEngine(deps);
@@ -25,11 +32,13 @@ export async function runServer(config: Config): Promise<void> {
   console.log(`[signalbox] listening on http://${config.interface || 'localhost'}:${config.port} (${config.db.dialect})`);
   const stop = async (signal: string) => {
     console.log(`[signalbox] ${signal}: shutting down`);
+    stopAnnouncing();
     await scheduler.stop();
     retention.stop();
     await engine.stop();
     alerts.stop();
     await alerts.settled();
+    await relay?.stop();
     await host.close();
     await deps.db.destroy();
     process.exit(0);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * The checkout's root: the nearest folder above this module holding Signalbox's package.json.
  * Found by walking up rather than by a fixed `../..`, because the server also runs bundled into
- * one file under dist/ (scripts/bundle-server.ts), from another depth.
+ * one file under dist/ (scripts/install.sh bundles it), from another depth.
  */
 function findRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {

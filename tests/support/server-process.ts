@@ -28,7 +28,7 @@ export interface ServerProcess {
  * zombie (as under a container init that does not reap).
  * @example const server = await startServerProcess(env, port); process.kill(server.pid, 'SIGKILL');
  */
-export async function startServerProcess(env: NodeJS.ProcessEnv, port: number, options: { zombieParent?: boolean } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: NodeJS.ProcessEnv, port: number, options: { zombieParent?: boolean; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const argv = [process.execPath, join(ROOT, 'src/server/cli/main.ts'), 'server'];
   const child = options.zombieParent
     ? spawn('bash', ['-c', '"$@" & echo "pid=$!"; exec sleep 600', 'bash', ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -36,7 +36,7 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, port: number, o
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     const ok = await fetch(`http://127.0.0.1:${port}/api/ping`).then((r) => r.ok, () => false);

@@ -23,7 +23,7 @@ export interface AlertOptions {
 export function startAlerts(deps: Deps, options: AlertOptions = {}): { stop: () => void; settled: () => Promise<void> } {
   const log = options.log ?? ((line: string) => console.warn(`[alerts] ${line}`));
   const inFlight = new Set<Promise<void>>();
-  const unsubscribe = deps.bus.subscribe((message) => {
+  const unsubscribe = deps.bus.subscribeLocal((message) => {
     if (message.type !== 'update') return;
     const sending = sendTaskAlerts(deps, message.task_id, message.status, log, options.smtpTls)
       .catch((err) => log(`task ${message.task_id}: alerts failed: ${(err as Error).message}`))

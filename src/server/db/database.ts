@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import SQLite from 'better-sqlite3';
 import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from './schema.ts';
@@ -101,22 +102,39 @@ function makePrivateFile(path: string): void {
   }
 }
 
-function postgresDialect(settings: DbSettings): PostgresDialect {
-  // required here, not imported above: a SQLite server never loads the PostgreSQL driver (~16 MB)
-  const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
+/**
+ * How to reach the PostgreSQL server of `settings`, for the pool and for the few connections of
+ * their own (the event relay's LISTEN connection).
+ */
+export function postgresClientConfig(settings: DbSettings): pg.ClientConfig {
   const [host, port] = settings.host.split(':');
-  // PostgreSQL returns bigint (count, sum) as strings; our counts always fit a JS number.
-  pg.types.setTypeParser(20, (value: string) => Number(value));
-  const pool = new pg.Pool({
+  return {
     host: host || '127.0.0.1',
     port: port ? Number(port) : 5432,
     user: settings.user,
     password: settings.password,
     database: settings.name,
-    max: 10,
     // while PostgreSQL is away, fail fast (503) instead of hanging every request
     connectionTimeoutMillis: 5000,
     ssl: settings.options?.sslmode === 'require' ? { rejectUnauthorized: false } : undefined,
+  };
+}
+
+/**
+ * The PostgreSQL driver, required on first use rather than imported above: a SQLite server never
+ * loads it (~16 MB of memory).
+ */
+export function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
+}
+
+function postgresDialect(settings: DbSettings): PostgresDialect {
+  const pg = loadPg();
+  // PostgreSQL returns bigint (count, sum) as strings; our counts always fit a JS number.
+  pg.types.setTypeParser(20, (value: string) => Number(value));
+  const pool = new pg.Pool({
+    ...postgresClientConfig(settings),
+    max: 10,
   });
   // A connection dropped by the server (stop, restart, failover) must not crash the process,
   // idle or in use: the pool replaces it, and the query in flight fails (503 to API callers).

@@ -37,6 +37,7 @@ export interface Database {
   task_ansible_host: TaskAnsibleHostTable;
   task_ansible_error: TaskAnsibleErrorTable;
   engine_worker: EngineWorkerTable;
+  task_secret: TaskSecretTable;
   terraform_alias: TerraformAliasTable;
   terraform_state: TerraformStateTable;
   terraform_lock: TerraformLockTable;
@@ -397,6 +398,12 @@ export interface EngineWorkerTable {
   pid: number;
   started: string;
   heartbeat_at: string;
+}
+
+/** Survey-secret values of a queued task (JSON object, sealed), until an engine claims the task. */
+export interface TaskSecretTable {
+  task_id: number;
+  sealed: string;
 }
 
 /** A public URL (`/api/terraform/<alias>`) of a workspace inventory's state; `auth_key_id` is the login_password key for basic auth. */

@@ -13,15 +13,18 @@ export class Dispatcher {
   readonly #workerId: string;
   readonly #maxParallel: () => number;
   readonly #start: (task: TaskRow) => void;
+  readonly #prepare: (task: TaskRow) => Promise<void>;
   #round: Promise<void> | null = null;
   #again = false;
   #stopped = false;
 
-  constructor(db: Db, workerId: string, maxParallel: () => number, start: (task: TaskRow) => void) {
+  /** `prepare` runs between a claim and the start (fetching what the task needs from the database); a failure is logged, the task starts. */
+  constructor(db: Db, workerId: string, maxParallel: () => number, start: (task: TaskRow) => void, prepare: (task: TaskRow) => Promise<void> = async () => {}) {
     this.#db = db;
     this.#workerId = workerId;
     this.#maxParallel = maxParallel;
     this.#start = start;
+    this.#prepare = prepare;
   }
 
   wake(): void {
@@ -50,6 +53,7 @@ export class Dispatcher {
           if (this.#stopped) return;
           const task = await claimNextTask(this.#db, this.#workerId, this.#maxParallel());
           if (!task) break;
+          await this.#prepare(task).catch((err) => console.warn(`[engine] task ${task.id}: preparing the start failed: ${(err as Error).message}`));
           this.#start(task);
         }
       } catch (err) {

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import type { TaskRow } from '../db/schema.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { LocalJob } from './run/local-job.ts';
-import { takeTaskSecrets } from './queue/task-secrets.ts';
+import { claimTaskSecrets, dropTaskSecrets, takeTaskSecrets } from './queue/task-secrets.ts';
 import { recoverInterruptedTasks } from './queue/recover-tasks.ts';
 import { beatHeartbeat, HEARTBEAT_MS, retireWorker, STALE_AFTER_MS, thisHost, type WorkerIdentity } from './queue/engine-workers.ts';
 import { pruneTemplateTasks } from './queue/prune-template-tasks.ts';
@@ -63,10 +63,13 @@ export async function startEngine(deps: Deps): Promise<Engine> {
     jobs.set(task.id, { job, done });
   };
 
-  const dispatcher = new Dispatcher(deps.db, workerId, () => deps.config.max_parallel_tasks, startJob);
+  const dispatcher = new Dispatcher(deps.db, workerId, () => deps.config.max_parallel_tasks, startJob, (task) => claimTaskSecrets(deps, task.id));
+  // Updates of every server on the database (through the PostgreSQL relay): a stop asked for
+  // on another server reaches the job here; a task queued or ended there wakes the dispatcher.
   const unsubscribe = deps.bus.subscribe((message) => {
     if (message.type !== 'update') return;
     jobs.get(message.task_id)?.job.notify(message.status);
+    if (isFinished(message.status)) dropTaskSecrets(message.task_id);
     if (message.status === 'waiting' || isFinished(message.status)) dispatcher.wake();
   });
   const sweep = setInterval(() => dispatcher.wake(), SWEEP_MS);

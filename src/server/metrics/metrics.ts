@@ -39,7 +39,7 @@ export class Metrics {
 
   /** Counts task outcomes, durations, queue waits and log lines from the bus; returns the unsubscribe. */
   listen(bus: EventBus): () => void {
-    return bus.subscribe((message) => {
+    return bus.subscribeLocal((message) => {
       if (message.type === 'log') this.#logLines.inc();
       else if (message.status === 'running' || isFinished(message.status)) {
         void this.#observeTask(message.task_id, message.status).catch(() => undefined);

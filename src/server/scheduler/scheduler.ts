@@ -40,21 +40,44 @@ const RETRY_AFTER_ERROR_MS = 1_000;
 /** Schedulers running in this process, so the CRUD routes can notify them without holding one. */
 const running = new Set<Scheduler>();
 
+/** Where changes are announced to the other servers of the database (the PostgreSQL relay); null: none. */
+let announce: ((id: number | null) => void) | null = null;
+
 /**
- * Tells every scheduler of this process to re-read all schedules. Call after bulk changes.
+ * Sends every schedule change of this process to `send` too (`null`: re-read all); returns the
+ * detach. The relay delivers them to the other servers' `applyScheduleChange`.
+ */
+export function announceScheduleChangesTo(send: (id: number | null) => void): () => void {
+  announce = send;
+  return () => {
+    if (announce === send) announce = null;
+  };
+}
+
+/** A change another server announced: applied to this process's schedulers only. */
+export async function applyScheduleChange(id: number | null): Promise<void> {
+  await Promise.all([...running].map((s) => (id === null ? s.reload() : s.scheduleChanged(id))));
+}
+
+/**
+ * Tells every scheduler of this process, and of the other servers, to re-read all schedules.
+ * Call after bulk changes.
  * @example await reloadSchedules();
  */
 export async function reloadSchedules(): Promise<void> {
-  await Promise.all([...running].map((s) => s.reload()));
+  announce?.(null);
+  await applyScheduleChange(null);
 }
 
 /**
  * Tells every scheduler of this process that one schedule was created, updated, toggled or
- * deleted; the change applies without a restart. (Other processes pick it up on their 30 s rescan.)
+ * deleted; the change applies without a restart. Other servers on the same PostgreSQL database
+ * hear of it through the relay (and would otherwise pick it up on their 30 s rescan).
  * @example await scheduleChanged(schedule.id);
  */
 export async function scheduleChanged(id: number): Promise<void> {
-  await Promise.all([...running].map((s) => s.scheduleChanged(id)));
+  announce?.(id);
+  await applyScheduleChange(id);
 }
 
 /**

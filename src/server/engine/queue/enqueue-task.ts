@@ -68,9 +68,9 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
       projectId: row.project_id, userId: row.user_id, integrationId: row.integration_id,
       objectType: 'task', objectId: row.id, description: `Task ID ${row.id} queued for running`,
     });
+    await holdTaskSecrets(tx, deps.secrets, row.id, input.secret ?? {});
     return row;
   });
-  holdTaskSecrets(task.id, input.secret ?? {});
   deps.bus.publish({
     type: 'update', project_id: task.project_id, task_id: task.id, template_id: task.template_id,
     status: task.status, start: null, end: null, version: task.version,
