@@ -12,8 +12,8 @@ import { registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerC
 const REGISTRATION = 'registration-secret-7c1e';
 
 /**
- * Real runner processes on loopback against a server with short runner timeouts (offline 3 s,
- * fail 6 s): registration, tagged and untagged tasks, waiting with a reason, kill -9 mid-task,
+ * Real runner processes on loopback against a server with short runner timeouts (offline 5 s,
+ * fail 8 s): registration, tagged and untagged tasks, waiting with a reason, kill -9 mid-task,
  * a starting task reassigned, and a restarted runner that does not run a task twice.
  */
 describe('remote runner processes', () => {
@@ -36,7 +36,7 @@ describe('remote runner processes', () => {
     dir = mkdtempSync(join(tmpdir(), 'signalbox-runners-'));
     mkdirSync(join(dir, 'repo'));
     srv = await startEngineServer('sqlite', {
-      SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION, SIGNALBOX_RUNNER_OFFLINE_SEC: '3', SIGNALBOX_RUNNER_FAIL_SEC: '6', SIGNALBOX_RUNNER_POLL_HOLD_MS: '5000',
+      SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION, SIGNALBOX_RUNNER_OFFLINE_SEC: '5', SIGNALBOX_RUNNER_FAIL_SEC: '8', SIGNALBOX_RUNNER_POLL_HOLD_MS: '5000',
     });
     stopHttp = await listenOnLoopback(srv.s);
     url = srv.s.config.web_host;
@@ -127,7 +127,7 @@ describe('remote runner processes', () => {
       const failed = await waitForTask(srv.s.deps.db, id, undefined, 15_000);
       const log = await taskLog(srv.s.deps.db, id);
       expect(failed.status).toBe('error');
-      expect(log).toContain(`Runner #${runners.gpu.id} has not been in contact for 6 seconds; the task failed`);
+      expect(log).toContain(`Runner #${runners.gpu.id} has not been in contact for 8 seconds; the task failed`);
       const moved = await waitForTask(srv.s.deps.db, starting.id, undefined, 15_000);
       const movedLog = await taskLog(srv.s.deps.db, starting.id);
       expect(movedLog).toContain(`Runner #${runners.gpu.id} went offline before starting the task; the task goes back to the queue`);
@@ -141,6 +141,7 @@ describe('remote runner processes', () => {
   it('a runner restarted mid-task does not run the task again', async () => {
     const counter = join(dir, 'runs.txt');
     const t = await template('once', `echo run >> ${counter}; echo started-once; sleep 15`, 'gpu');
+    await stopRunner(runners.gpu.proc);
     runners.gpu.proc = startRunner(runners.gpu.env);
     const id = await queue(t.id);
     await until('the task running', async () => (await taskLog(srv.s.deps.db, id)).includes('started-once'), 60_000);
@@ -151,7 +152,7 @@ describe('remote runner processes', () => {
     await stopRunner(old);
     const ended = await waitForTask(srv.s.deps.db, id, undefined, 15_000);
     const log = await taskLog(srv.s.deps.db, id);
-    expect(ended.status).toBe('error');
+    expect(ended.status, `${log.join('\n')}\nOLD:${old.output()}\nNEW:${runners.gpu.proc?.output()}`).toBe('error');
     expect(log, log.join('\n') + runners.gpu.proc?.output()).toContain('The runner restarted while the task was running; it is not run again');
     await new Promise((r) => setTimeout(r, 500));
     expect(readFileSync(counter, 'utf8')).toBe('run\n');
