@@ -19,7 +19,7 @@ export async function listRunners(db: Db, scope: RunnerScope, page?: { offset: n
 
 export async function findRunner(db: Db, scope: RunnerScope, id: number): Promise<RunnerRow> {
   const row = await db.selectFrom('runner').selectAll().$call(inScope(scope)).where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('Runner not found');
+  if (!row) throw notFound();
   return row;
 }
 
