@@ -168,7 +168,7 @@ internalRunnerRoutes.put('/', async (c) => {
     }
     if (job.commit_hash) await deps.db.updateTable('task').set({ commit_hash: job.commit_hash, commit_message: job.commit_message ?? '' }).where('id', '=', task.id).execute();
     if (job.status && job.status !== task.status && job.status !== 'starting' && job.status !== 'waiting') {
-      if (job.status !== 'waiting_confirmation' || task.status === 'running') forgetSealedJob(task.id);
+      if (job.status !== 'waiting_confirmation' || task.status === 'running') forgetSealedJob(deps.db, task.id);
       const moved = await setTaskStatus(deps, task.id, job.status);
       if (moved && isFinished(job.status)) void callRunnerWebhook(runner, task, 'finish');
     }

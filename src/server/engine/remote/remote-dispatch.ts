@@ -19,8 +19,13 @@ export interface PollState {
   cleaning_requested: boolean;
 }
 
-/** Sealed payloads of tasks handed out and not yet running: a lost answer is sent again, secrets included. */
-const sealedJobs = new Map<number, SealedBox>();
+/** Sealed payloads of tasks handed out and not yet running, per database: a lost answer is sent again, secrets included. */
+const sealedByDb = new WeakMap<object, Map<number, { runnerId: number; box: SealedBox }>>();
+function sealedJobs(db: object): Map<number, { runnerId: number; box: SealedBox }> {
+  let map = sealedByDb.get(db);
+  if (!map) sealedByDb.set(db, (map = new Map()));
+  return map;
+}
 
 /** The claim marker of a runner's tasks (`task.locked_by`). */
 export const runnerWorkerId = (runnerId: number) => `runner:${runnerId}`;
@@ -52,11 +57,13 @@ export async function pollRunner(deps: Deps, runner: RunnerRow, known: Map<numbe
   const newJobs: PollState['new_jobs'] = [];
   for (const task of mine) {
     if (task.status !== 'starting' || known.has(task.id)) continue;
-    let sealed = sealedJobs.get(task.id);
+    const cached = sealedJobs(db).get(task.id);
+    // sealed to this runner's key; a task that moved to another runner is sealed again (its survey secrets are gone by then)
+    let sealed = cached?.runnerId === runner.id ? cached.box : undefined;
     if (!sealed) {
       const payload = await buildJobPayload(db, deps.secrets, task, takeTaskSecrets(task.id));
       sealed = sealFor(runner.public_key ?? '', JSON.stringify(payload));
-      sealedJobs.set(task.id, sealed);
+      sealedJobs(db).set(task.id, { runnerId: runner.id, box: sealed });
     }
     newJobs.push({ task_id: task.id, sealed });
   }
@@ -86,8 +93,8 @@ async function handOut(deps: Deps, runner: RunnerRow, task: TaskRow): Promise<vo
 }
 
 /** Forget a payload once the runner has the task (it reported it) or the task left the runner. */
-export function forgetSealedJob(taskId: number): void {
-  sealedJobs.delete(taskId);
+export function forgetSealedJob(db: object, taskId: number): void {
+  sealedJobs(db).delete(taskId);
 }
 
 /** Adds one line to a task's log and shows it to live viewers. */

@@ -42,14 +42,14 @@ export async function checkRunners(deps: Deps, told: Set<number>): Promise<void>
       const back = await db.updateTable('task').set({ status: 'waiting', locked_by: null, runner_id: null })
         .where('id', '=', task.id).where('status', '=', 'starting').where('runner_id', '=', runnerId).returningAll().executeTakeFirst();
       if (back) {
-        forgetSealedJob(task.id);
+        forgetSealedJob(deps.db, task.id);
         await appendTaskLine(deps, task, `Runner #${runnerId} went offline before starting the task; the task goes back to the queue`);
         publishTaskUpdate(deps.bus, back);
       }
     } else if (task.status !== 'starting' && silentSince(runnerId, failCutoff)) {
       await appendTaskLine(deps, task, `Runner #${runnerId} has not been in contact for ${deps.config.runner_fail_sec} seconds; the task failed`);
       await setTaskStatus(deps, task.id, 'error');
-      forgetSealedJob(task.id);
+      forgetSealedJob(deps.db, task.id);
     }
   }
   // Waiting tasks that need a runner: say once why they wait when no online active runner fits.
