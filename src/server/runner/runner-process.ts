@@ -175,8 +175,13 @@ export class RunnerProcess {
     this.#ranOne = true;
     const unsubscribe = mirror.bus.subscribe((m) => {
       if (m.task_id !== taskId || running.abandoned) return;
-      if (m.type === 'log') this.#progress(taskId).records.push({ time: m.time, message: m.output });
-      else this.#progress(taskId).status = m.status;
+      if (m.type === 'log') {
+        this.#progress(taskId).records.push({ time: m.time, message: m.output });
+      } else {
+        // a status change goes at once (output waits for the next batch)
+        this.#progress(taskId).status = m.status;
+        void this.#flush();
+      }
     });
     void job.run().then(async () => {
       const row = await mirror.db.selectFrom('task').select(['status', 'commit_hash', 'commit_message']).where('id', '=', taskId).executeTakeFirst();

@@ -20,8 +20,8 @@ export interface PollState {
 }
 
 /** Sealed payloads of tasks handed out and not yet running, per database: a lost answer is sent again, secrets included. */
-const sealedByDb = new WeakMap<object, Map<number, { runnerId: number; box: SealedBox }>>();
-function sealedJobs(db: object): Map<number, { runnerId: number; box: SealedBox }> {
+const sealedByDb = new WeakMap<object, Map<number, { runnerId: number; box: SealedBox; secret: Record<string, string> }>>();
+function sealedJobs(db: object): Map<number, { runnerId: number; box: SealedBox; secret: Record<string, string> }> {
   let map = sealedByDb.get(db);
   if (!map) sealedByDb.set(db, (map = new Map()));
   return map;
@@ -58,12 +58,13 @@ export async function pollRunner(deps: Deps, runner: RunnerRow, known: Map<numbe
   for (const task of mine) {
     if (task.status !== 'starting' || known.has(task.id)) continue;
     const cached = sealedJobs(db).get(task.id);
-    // sealed to this runner's key; a task that moved to another runner is sealed again (its survey secrets are gone by then)
+    // sealed to this runner's key; a task that moved to another runner is sealed again for that one
     let sealed = cached?.runnerId === runner.id ? cached.box : undefined;
     if (!sealed) {
-      const payload = await buildJobPayload(db, deps.secrets, task, takeTaskSecrets(task.id));
+      const secret = cached?.secret ?? takeTaskSecrets(task.id);
+      const payload = await buildJobPayload(db, deps.secrets, task, secret);
       sealed = sealFor(runner.public_key ?? '', JSON.stringify(payload));
-      sealedJobs(db).set(task.id, { runnerId: runner.id, box: sealed });
+      sealedJobs(db).set(task.id, { runnerId: runner.id, box: sealed, secret });
     }
     newJobs.push({ task_id: task.id, sealed });
   }

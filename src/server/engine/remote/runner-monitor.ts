@@ -42,7 +42,6 @@ export async function checkRunners(deps: Deps, told: Set<number>): Promise<void>
       const back = await db.updateTable('task').set({ status: 'waiting', locked_by: null, runner_id: null })
         .where('id', '=', task.id).where('status', '=', 'starting').where('runner_id', '=', runnerId).returningAll().executeTakeFirst();
       if (back) {
-        forgetSealedJob(deps.db, task.id);
         await appendTaskLine(deps, task, `Runner #${runnerId} went offline before starting the task; the task goes back to the queue`);
         publishTaskUpdate(deps.bus, back);
       }
