@@ -51,7 +51,7 @@ export async function runRunnersBench(): Promise<void> {
 
   const children: ChildProcess[] = [];
   const startRunner = async (name: string) => {
-    const res = await api.request('/api/runners', { method: 'POST', headers: { 'content-type': 'application/json', cookie: await adminCookie() }, body: JSON.stringify({ name, tag: 'bench' }) });
+    const res = await api.request('/api/runners', { method: 'POST', headers: { 'content-type': 'application/json', cookie: await adminCookie() }, body: JSON.stringify({ name, tag: 'bench', max_parallel_tasks: 4 }) });
     const created = (await res.json()) as { token: string; private_key: string };
     const dir = join(tmp, name);
     mkdirSync(dir);
@@ -103,6 +103,13 @@ export async function runRunnersBench(): Promise<void> {
       latencies.push(r.running.get(id)! - t0);
     }
     latencies.sort((a, b) => a - b);
+    if (process.env.BENCH_RUNNER_TRACE) {
+      const last = await deps.db.selectFrom('task').select(['id', 'created', 'start']).orderBy('id', 'desc').limit(3).execute();
+      for (const t of last) {
+        const lines = await deps.db.selectFrom('task_output').select(['time', 'output']).where('task_id', '=', t.id).orderBy('id').execute();
+        console.log(t.id, t.created, t.start, lines.map((l) => `${l.time.slice(17)} ${l.output.slice(0, 30)}`).join(' | '));
+      }
+    }
     console.log('signalbox remote runner benchmark (sqlite, runner processes on loopback)');
     console.log(`dispatch latency to an idle runner, queued → running, ${TASKS} tasks: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p50 ≤ 100 ms; Semaphore polls every 1 s)`);
 

@@ -129,12 +129,15 @@ internalRunnerRoutes.get('/', async (c) => {
   const hold = c.req.query('wait') === '0' ? 0 : deps.config.runner_poll_hold_ms;
   const deadline = Date.now() + hold;
   const signal = c.req.raw.signal;
+  const hub = runnerHub(deps);
   for (;;) {
+    const seen = hub.seq;
     const { state, interesting } = await pollRunner(deps, runner, known);
     if (interesting || Date.now() >= deadline || signal.aborted) return c.json(state);
     // look again (and touch the runner) well within the offline timeout while it waits
     const slice = Math.max(100, Math.min(5000, (deps.config.runner_offline_sec * 1000) / 4));
-    await runnerHub(deps).wait(Math.min(deadline - Date.now(), slice), signal);
+    await hub.wait(Math.min(deadline - Date.now(), slice), signal, seen);
+    if (signal.aborted) return c.body(null, 204);
     const row = await deps.db.selectFrom('runner').selectAll().where('id', '=', runner.id).executeTakeFirst();
     if (!row) return c.json({ error: 'Runner not found' }, 404);
     runner = await touch(c, row);

@@ -167,7 +167,9 @@ export class RunnerProcess {
       return;
     }
     const mirror = await (this.#spare ?? openMirror(this.#config));
-    this.#spare = openMirror(this.#config);
+    // the next spare is made once this job has ended: migrating a database is CPU work that
+    // would hold up this job's first messages
+    this.#spare = null;
     const task = await loadMirror(mirror, payload);
     const job = new LocalJob(mirror, task, payload.secret, resolveTaskUser(this.#config.process));
     const running: RunningJob = { job, mirror, serverStatus: 'starting', ended: false, abandoned: false };
@@ -195,6 +197,7 @@ export class RunnerProcess {
       running.ended = true;
       await this.#flush();
       await mirror.db.destroy().catch(() => undefined);
+      this.#spare ??= openMirror(this.#config);
     });
   }
 

@@ -8,6 +8,8 @@ import type { EventBus } from '../../events/event-bus.ts';
  */
 class RunnerHub {
   #waiters = new Set<() => void>();
+  /** counts wakes, so a poll that was busy looking when one came does not sleep through it */
+  seq = 0;
 
   constructor(bus: EventBus) {
     bus.subscribe((message) => {
@@ -16,14 +18,19 @@ class RunnerHub {
   }
 
   wakeAll(): void {
+    this.seq++;
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const w of waiters) w();
   }
 
-  /** Resolves on the next wake, after `ms`, or when `signal` aborts. */
-  wait(ms: number, signal?: AbortSignal): Promise<void> {
+  /** Resolves on the next wake (at once if one came since `seen`), after `ms`, or when `signal` aborts. */
+  wait(ms: number, signal?: AbortSignal, seen = this.seq): Promise<void> {
     return new Promise<void>((resolve) => {
+      if (seen !== this.seq || signal?.aborted) {
+        resolve();
+        return;
+      }
       const done = () => {
         clearTimeout(timer);
         this.#waiters.delete(done);
