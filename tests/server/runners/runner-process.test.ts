@@ -86,6 +86,19 @@ describe('remote runner processes', () => {
     expect(log).toContain('on runner: ********');
   }, 30_000);
 
+  it('stop and force stop reach the job on the runner', async () => {
+    const t = await template('stoppable', 'echo started-stoppable; sleep 30', 'gpu');
+    for (const force of [false, true]) {
+      const id = await queue(t.id);
+      await until('the task running on the runner', async () => (await taskLog(srv.s.deps.db, id)).includes('started-stoppable'), 60_000);
+      const res = await srv.s.call('POST', `/api/project/${fixture.project.id}/tasks/${id}/stop`, { force }, srv.admin);
+      expect(res.status).toBe(204);
+      const ended = await waitForTask(srv.s.deps.db, id, undefined, 20_000);
+      expect([force, ended.status]).toEqual([force, 'stopped']);
+      expect(ended.runner_id).toBe(runners.gpu.id);
+    }
+  }, 90_000);
+
   it('an untagged task stays local unless use_remote_runner is on, then goes to a runner', async () => {
     const t = await template('untagged', 'echo untagged ran', null);
     const local = await waitForTask(srv.s.deps.db, await queue(t.id));
