@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+import { AxeBuilder } from '@axe-core/playwright';
 import { insertProject } from '../support/fixtures.ts';
 
 let server: ConsoleServer;
@@ -23,6 +24,12 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
+
+/** WCAG 2 A/AA violations axe rates serious or critical (as in accessibility.test.ts). */
+async function seriousViolations(p: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 describe('runners screens', { timeout: 120_000 }, () => {
   it('global runners: the new-runner dialog checks the name, shows the token and the start command once, copies the command', async () => {
@@ -83,6 +90,10 @@ describe('runners screens', { timeout: 120_000 }, () => {
     expect(await page.locator('.runners-dot-green').count()).toBe(1);
     expect(await page.locator('nav a[href$="/runners"]').count()).toBe(1);
     await screenshot(page, 'runners-project-1280');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${server.url}/project/${projectId}/runners?dialog=new`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${server.url}/project/${projectId}/runners`);
     await page.setViewportSize({ width: 375, height: 800 });
     await page.reload();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
