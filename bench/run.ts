@@ -11,7 +11,8 @@
  * load figures of bench/load.ts (idle and peak RSS, history throughput under 50 clients) and the
  * browser figures of bench/browser.ts (task log jump to the end, heap, long tasks, bytes on the wire)
  * and the scale-out figures of bench/scale-out.ts (two servers on one PostgreSQL database: task
- * starts per minute, live lines across servers).
+ * starts per minute, live lines across servers),
+ * and the remote runner figures of bench/runners.ts (dispatch latency to an idle runner, starts per minute).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ import { runConsoleBench } from './console.ts';
 import { runLoadBench } from './load.ts';
 import { runBrowserBench } from './browser.ts';
 import { runScaleOutBench } from './scale-out.ts';
+import { runRunnersBench } from './runners.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -160,3 +162,6 @@ await runBrowserBench();
 
 console.log('');
 await runScaleOutBench();
+
+console.log('');
+await runRunnersBench();

@@ -20,6 +20,8 @@ export interface FormOutcome<V> {
   error: string;
   /** true when this request posted this form */
   submitted: boolean;
+  /** what `spec.show` read from a successful answer (shown once, in this response: no redirect) */
+  shown?: unknown;
 }
 
 export interface FormSpec<S extends z.ZodType, V> {
@@ -41,6 +43,11 @@ export interface FormSpec<S extends z.ZodType, V> {
   check?: (body: z.infer<S>, values: V) => FieldErrors;
   /** the API call: method and path (the body is the validated one) */
   call: (body: z.infer<S>) => { method: 'POST' | 'PUT' | 'DELETE'; path: string };
+  /**
+   * For answers that hold a secret shown only once (a new runner's token): read it from the
+   * successful answer and render the page with it (`outcome.shown`) instead of redirecting.
+   */
+  show?: (res: Response, body: z.infer<S>) => Promise<unknown>;
   /** where to go after success, with the flash key and name of the snackbar */
   done: (res: Response, body: z.infer<S>) => Promise<{ path: string; flash?: string; name?: string }> | { path: string; flash?: string; name?: string };
 }
@@ -91,6 +98,10 @@ export async function runForm<S extends z.ZodType, V>(astro: AstroLike, spec: Fo
   if (!res.ok) {
     outcome.error = await readErrorText(res);
     astro.response.status = res.status >= 500 ? 502 : 400;
+    return outcome;
+  }
+  if (spec.show) {
+    outcome.shown = await spec.show(res, parsed.data);
     return outcome;
   }
   const next = await spec.done(res, parsed.data);

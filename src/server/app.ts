@@ -40,6 +40,8 @@ import { terraformInventoryRoutes } from './api/terraform-inventory.routes.ts';
 import { countRequests, serveMetrics } from './api/metrics.routes.ts';
 import { retentionRoutes } from './api/retention.routes.ts';
 import { globalRunnerTagsRoutes, projectRunnerTagsRoutes } from './api/runner-tags.routes.ts';
+import { globalRunnersRoutes, projectRunnersRoutes } from './api/runners.routes.ts';
+import { internalRunnerRoutes } from './api/internal-runners.routes.ts';
 import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
 import { taskSummaryRoutes } from './api/task-summary.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
@@ -82,6 +84,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   api.route('/api/auth', authRoutes);
   api.route('/api/integrations', integrationWebhookRoutes);
   api.route('/api/terraform', terraformStateBackendRoutes);
+  // runners authenticate with X-Runner-Token, not a session
+  api.route('/api/internal/runners', internalRunnerRoutes);
 
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
@@ -114,10 +118,12 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id', tasksRoutes);
   secured.route('/project/:project_id', taskSummaryRoutes);
   secured.route('/project/:project_id/runner_tags', projectRunnerTagsRoutes);
+  secured.route('/project/:project_id/runners', projectRunnersRoutes);
   secured.route('/project/:project_id/secret_storages', secretStoragesRoutes);
   secured.route('/tasks', activeTasksRoutes);
   secured.route('/retention', retentionRoutes);
   secured.route('/runner_tags', globalRunnerTagsRoutes);
+  secured.route('/runners', globalRunnersRoutes);
   api.route('/api', secured);
   premiumFeatures = servedFeatures(api.routes);
 

@@ -8,7 +8,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  // remote runners switched on in the config, yet not served: the menu must not offer Runners
+  // remote runners switched on in the config: the menu offers Runners (served since issue 16)
   server = await startConsoleServer({ SEMAPHORE_USE_REMOTE_RUNNER: 'true' });
   browser = await launchBrowser();
   const context = await newContext(browser);
@@ -23,15 +23,14 @@ afterAll(async () => {
 });
 
 describe('users and API tokens screens', { timeout: 90_000 }, () => {
-  it('offers no Runners entry while runners are not served, and every user menu entry opens a working screen', async () => {
+  it('offers Runners while remote runners are used, and every user menu entry opens a working screen', async () => {
     const info = await page.request.get(`${server.url}/api/info`);
-    expect((await info.json()).premium_features.project_runners).toBe(false);
+    expect((await info.json()).use_remote_runner).toBe(true);
     await page.goto(`${server.url}/`);
     const menu = page.locator('.user-menu');
-    expect(await menu.locator('a[href="/runners"]').count()).toBe(0);
-    expect(await menu.textContent()).not.toContain('Runners');
+    expect(await menu.locator('a[href="/runners"]').count()).toBe(1);
     const links = await menu.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
-    expect(links).toEqual(expect.arrayContaining(['/users', '/apps', '/tasks', '/tokens']));
+    expect(links).toEqual(expect.arrayContaining(['/users', '/apps', '/tasks', '/tokens', '/runners']));
     for (const href of links) expect((await page.request.get(`${server.url}${href}`)).status(), href).toBe(200);
   });
 

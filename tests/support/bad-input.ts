@@ -13,7 +13,7 @@ import { insertProjectResources, type ResourceIds } from './resource-rows.ts';
 export type FieldType = 'string' | 'number' | 'signed' | 'boolean' | 'object' | 'array' | 'json';
 
 /** What a route's path and bodies are built from: a world and one of every resource in its project. */
-export interface BadInputContext { w: World; ids: ResourceIds }
+export interface BadInputContext { w: World; ids: ResourceIds; /** ids the suite's own `prepare` inserted */ more: Record<string, number> }
 
 /**
  * A write route and a body it accepts. `fields` gives each field's type, so every field gets
@@ -111,7 +111,7 @@ const WRONG_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 
  * `env` is added to the server's settings.
  * @example describeBadInput('keys', [{ route: 'POST /api/project/{id}/keys', ... }]);
  */
-export function describeBadInput(area: string, routes: WriteRoute[], env: Record<string, string> = {}): void {
+export function describeBadInput(area: string, routes: WriteRoute[], env: Record<string, string> = {}, prepare?: (db: Db, x: BadInputContext) => Promise<Record<string, number>>): void {
   for (const dialect of DIALECTS) {
     describe(`bad input to ${area} (${dialect})`, () => {
       let s: TestServer;
@@ -119,7 +119,8 @@ export function describeBadInput(area: string, routes: WriteRoute[], env: Record
       beforeAll(async () => {
         s = await startTestServer(dialect, env);
         const w = await buildWorld(s.deps.db);
-        x = { w, ids: await insertProjectResources(s.deps.db, w.projectId) };
+        x = { w, ids: await insertProjectResources(s.deps.db, w.projectId), more: {} };
+        if (prepare) x.more = await prepare(s.deps.db, x);
       });
       afterAll(async () => { await s.close(); });
 

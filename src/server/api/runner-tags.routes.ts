@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { forbidden } from '../http/errors.ts';
+import { runnerTags } from '../domain/runners/runner.service.ts';
 
 /** A runner tag and how many runners carry it (Semaphore's `RunnerTag`). */
 export interface RunnerTag {
@@ -8,24 +9,15 @@ export interface RunnerTag {
   number_of_runners: number;
 }
 
-/**
- * Tasks run in the server process: there are no runners, so no tags. Semaphore's template,
- * inventory and key forms load these lists before they open, so the routes answer an empty list
- * rather than 404; the runners feature fills them.
- */
-function listRunnerTags(): RunnerTag[] {
-  return [];
-}
-
 /** `GET /api/project/:project_id/runner_tags`: the project's and the global runners' tags. */
 export const projectRunnerTagsRoutes = new Hono<AppEnv>();
 
-projectRunnerTagsRoutes.get('/', (c) => c.json(listRunnerTags()));
+projectRunnerTagsRoutes.get('/', async (c) => c.json(await runnerTags(c.var.deps.db, c.var.project.id) satisfies RunnerTag[]));
 
 /** `GET /api/runner_tags` (system admins): the global runners' tags. */
 export const globalRunnerTagsRoutes = new Hono<AppEnv>();
 
-globalRunnerTagsRoutes.get('/', (c) => {
+globalRunnerTagsRoutes.get('/', async (c) => {
   if (!c.var.user.admin) throw forbidden();
-  return c.json(listRunnerTags());
+  return c.json(await runnerTags(c.var.deps.db, null) satisfies RunnerTag[]);
 });

@@ -18,6 +18,14 @@ export interface Config {
   non_admin_can_create_project: boolean;
   password_login_disable: boolean;
   use_remote_runner: boolean;
+  /** the global registration token runners may register with ('' = only per-runner tokens) */
+  runner_registration_token: string;
+  /** remote runners: offline after this many seconds without contact (their starting tasks are reassigned) */
+  runner_offline_sec: number;
+  /** remote runners: a running task fails when its runner has been silent this long */
+  runner_fail_sec: number;
+  /** remote runners: how long a runner's poll is held open when there is nothing to tell it */
+  runner_poll_hold_ms: number;
   schedule_timezone: string;
   global_integration_alias: string;
   env_vars: Record<string, string>;
@@ -90,6 +98,10 @@ const SETTINGS = {
   non_admin_can_create_project: { env: 'SEMAPHORE_NON_ADMIN_CAN_CREATE_PROJECT', json: 'non_admin_can_create_project', read: flag() },
   password_login_disable: { env: 'SEMAPHORE_PASSWORD_LOGIN_DISABLED', json: 'password_login_disable', read: flag() },
   use_remote_runner: { env: 'SEMAPHORE_USE_REMOTE_RUNNER', json: 'use_remote_runner', read: flag() },
+  runner_registration_token: { env: 'SEMAPHORE_RUNNER_REGISTRATION_TOKEN', json: 'runner_registration_token', read: text('') },
+  runner_offline_sec: { env: 'SIGNALBOX_RUNNER_OFFLINE_SEC', json: 'runner_offline_sec', read: count(120) },
+  runner_fail_sec: { env: 'SIGNALBOX_RUNNER_FAIL_SEC', json: 'runner_fail_sec', read: count(420) },
+  runner_poll_hold_ms: { env: 'SIGNALBOX_RUNNER_POLL_HOLD_MS', json: 'runner_poll_hold_ms', read: count(25000) },
   schedule_timezone: { env: 'SEMAPHORE_SCHEDULE_TIMEZONE', json: 'schedule.timezone', read: timezone() },
   global_integration_alias: { env: 'SEMAPHORE_INTEGRATION_ALIAS', json: 'global_integration_alias', read: text('') },
   env_vars: { env: 'SEMAPHORE_ENV_VARS', json: 'env_vars', read: jsonObject() },
@@ -191,6 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     non_admin_can_create_project: value('non_admin_can_create_project') as boolean,
     password_login_disable: value('password_login_disable') as boolean,
     use_remote_runner: value('use_remote_runner') as boolean,
+    runner_registration_token: value('runner_registration_token') as string,
+    runner_offline_sec: value('runner_offline_sec') as number,
+    runner_fail_sec: value('runner_fail_sec') as number,
+    runner_poll_hold_ms: value('runner_poll_hold_ms') as number,
     schedule_timezone: value('schedule_timezone') as string,
     global_integration_alias: value('global_integration_alias') as string,
     env_vars: value('env_vars') as Record<string, string>,

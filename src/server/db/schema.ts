@@ -37,6 +37,7 @@ export interface Database {
   task_ansible_host: TaskAnsibleHostTable;
   task_ansible_error: TaskAnsibleErrorTable;
   engine_worker: EngineWorkerTable;
+  runner: RunnerTable;
   task_secret: TaskSecretTable;
   terraform_alias: TerraformAliasTable;
   terraform_state: TerraformStateTable;
@@ -341,6 +342,26 @@ export interface TaskTable {
   process_group: number | null;
   process_host: string | null;
   process_boot_id: string | null;
+  /** the remote runner the task was handed to; null when it runs in a server */
+  runner_id: Generated<number | null>;
+}
+
+/** A remote runner (global when project_id is null); tokens only as SHA-256 hashes. */
+export interface RunnerTable {
+  id: Id;
+  project_id: number | null;
+  name: string;
+  webhook: string;
+  max_parallel_tasks: number;
+  active: Flag;
+  /** JSON array of tag strings */
+  tags: string;
+  token_hash: string | null;
+  registration_token_hash: string | null;
+  public_key: string | null;
+  touched: string | null;
+  cleaning_requested: string | null;
+  created: string;
 }
 
 export interface TaskOutputTable {
@@ -439,6 +460,7 @@ export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 export type ProjectRow = Selectable<ProjectTable>;
 export type TaskRow = Selectable<TaskTable>;
+export type RunnerRow = Selectable<RunnerTable>;
 export type TaskStageRow = Selectable<TaskStageTable>;
 export type TaskAnsibleHostRow = Selectable<TaskAnsibleHostTable>;
 export type TaskAnsibleErrorRow = Selectable<TaskAnsibleErrorTable>;

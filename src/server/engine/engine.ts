@@ -10,6 +10,7 @@ import { pruneTemplateTasks } from './queue/prune-template-tasks.ts';
 import { autorunDeploys } from './queue/autorun-deploys.ts';
 import { isFinished, publishTaskUpdate } from './task-status.ts';
 import { resolveTaskUser } from './process/task-user.ts';
+import { startRunnerMonitor } from './remote/runner-monitor.ts';
 
 /** A slow safety sweep for tasks queued where this process's bus cannot see them (another server). */
 const SWEEP_MS = 15_000;
@@ -63,7 +64,11 @@ export async function startEngine(deps: Deps): Promise<Engine> {
     jobs.set(task.id, { job, done });
   };
 
-  const dispatcher = new Dispatcher(deps.db, workerId, () => deps.config.max_parallel_tasks, startJob, (task) => claimTaskSecrets(deps, task.id));
+  // With use_remote_runner every task goes to a remote runner; otherwise tasks whose template
+  // names a runner tag do (engine/remote), the rest run here.
+  const local = new Dispatcher(deps.db, workerId, () => deps.config.max_parallel_tasks, startJob, (task) => claimTaskSecrets(deps, task.id));
+  const dispatcher = { wake: () => { if (!deps.config.use_remote_runner) local.wake(); }, stop: () => local.stop() };
+  const stopRunnerMonitor = startRunnerMonitor(deps);
   // Updates of every server on the database (through the PostgreSQL relay): a stop asked for
   // on another server reaches the job here; a task queued or ended there wakes the dispatcher.
   const unsubscribe = deps.bus.subscribe((message) => {
@@ -92,6 +97,7 @@ export async function startEngine(deps: Deps): Promise<Engine> {
     async stop() {
       clearInterval(sweep);
       clearInterval(heartbeat);
+      stopRunnerMonitor();
       unsubscribe();
       await dispatcher.stop();
       for (const { job } of jobs.values()) {

@@ -10,6 +10,7 @@ import * as relTaskProcessGroup from './2026_11_23_rel_task_process_group.ts';
 import * as compatTaskSummary from './2026_11_23_compat_task_summary.ts';
 import * as authSignIn from './2026_11_23_auth_sign_in.ts';
 import * as authUserCanCreateProject from './2026_11_23_auth_user_can_create_project.ts';
+import * as runners from './2026_11_23_runners.ts';
 import * as scaleTaskSecret from './2026_11_23_scale_task_secret.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_compat_task_summary': compatTaskSummary,
   '2026_11_23_auth_sign_in': authSignIn,
   '2026_11_23_auth_user_can_create_project': authUserCanCreateProject,
+  '2026_11_23_runners': runners,
   '2026_11_23_scale_task_secret': scaleTaskSecret,
 };

@@ -8,7 +8,7 @@ export interface PoolTask {
   project_name: string;
   /** who started it; empty for schedules, webhooks and autorun */
   username: string;
-  /** the remote runner it runs on; null while it runs in this server (runners are not built) */
+  /** the remote runner it was handed to; null while it waits or runs in a server */
   runner_id: number | null;
   runner_name: string | null;
   status: string;
@@ -24,13 +24,14 @@ export async function listTaskPool(db: Db): Promise<PoolTask[]> {
   const rows = await db.selectFrom('task')
     .innerJoin('project', 'project.id', 'task.project_id')
     .leftJoin('user', 'user.id', 'task.user_id')
-    .select(['task.id', 'task.project_id', 'task.status', 'project.name as project_name', 'user.username'])
+    .leftJoin('runner', 'runner.id', 'task.runner_id')
+    .select(['task.id', 'task.project_id', 'task.status', 'project.name as project_name', 'user.username', 'task.runner_id', 'runner.name as runner_name'])
     .where('task.status', 'in', ['waiting', ...ACTIVE_STATUSES])
     .orderBy('task.id')
     .execute();
   const pool = rows.map((row): PoolTask => ({
     task_id: row.id, project_id: row.project_id, project_name: row.project_name, username: row.username ?? '',
-    runner_id: null, runner_name: null, status: row.status, location: row.status === 'waiting' ? 'queue' : 'running',
+    runner_id: row.runner_id ?? null, runner_name: row.runner_id ? (row.runner_name ?? '') : null, status: row.status, location: row.status === 'waiting' ? 'queue' : 'running',
   }));
   return [...pool.filter((t) => t.location === 'queue'), ...pool.filter((t) => t.location === 'running')];
 }

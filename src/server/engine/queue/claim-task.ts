@@ -12,18 +12,30 @@ import { ACTIVE_STATUSES } from '../task-status.ts';
  * with a transaction-scoped advisory lock and skips rows another transaction holds.
  * @example const task = await claimNextTask(db, 'host:123', 10); // null when nothing can start
  */
-export async function claimNextTask(db: Db, workerId: string, maxParallel: number): Promise<TaskRow | null> {
-  if (!isPostgres(db)) return (await claimWith(db, workerId, maxParallel, false)) ?? null;
+export async function claimNextTask(db: Db, workerId: string, maxParallel: number, target: ClaimTarget = LOCAL): Promise<TaskRow | null> {
+  if (!isPostgres(db)) return (await claimWith(db, workerId, maxParallel, false, target)) ?? null;
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(7301, 1)`.execute(tx);
-    return (await claimWith(tx, workerId, maxParallel, true)) ?? null;
+    return (await claimWith(tx, workerId, maxParallel, true, target)) ?? null;
   });
 }
 
-function claimWith(db: Db, workerId: string, maxParallel: number, postgres: boolean): Promise<TaskRow | undefined> {
+/**
+ * Who claims: a server's own engine takes only tasks whose template names no runner tag; a
+ * remote runner takes its project's (or, global, any project's) tasks with one of its tags, and
+ * untagged ones when `use_remote_runner` is on. A global runner leaves a tagged task to an
+ * online active runner of the task's own project with that tag (project runners first).
+ */
+export type ClaimTarget =
+  | { kind: 'local' }
+  | { kind: 'runner'; runnerId: number; projectId: number | null; tags: string[]; untagged: boolean; onlineSince: string };
+
+const LOCAL: ClaimTarget = { kind: 'local' };
+
+function claimWith(db: Db, workerId: string, maxParallel: number, postgres: boolean, target: ClaimTarget): Promise<TaskRow | undefined> {
   const active = [...ACTIVE_STATUSES];
   return db.updateTable('task')
-    .set({ status: 'starting', locked_by: workerId })
+    .set({ status: 'starting', locked_by: workerId, ...(target.kind === 'runner' ? { runner_id: target.runnerId } : {}) })
     .where('status', '=', 'waiting')
     .where('locked_by', 'is', null)
     .where('id', '=', (eb) => {
@@ -43,6 +55,25 @@ function claimWith(db: Db, workerId: string, maxParallel: number, postgres: bool
         ]))
         .orderBy('t.id')
         .limit(1);
+      const tag = sql<string>`coalesce(tp.runner_tag, '')`;
+      if (target.kind === 'local') {
+        pick = pick.where(tag, '=', '');
+      } else {
+        if (target.projectId !== null) pick = pick.where('t.project_id', '=', target.projectId);
+        const tags = target.tags.length ? target.tags : ['\u0000none'];
+        pick = pick.where((w) => w.or([
+          w(tag, 'in', tags),
+          ...(target.untagged ? [w(tag, '=', '')] : []),
+        ]));
+        if (target.projectId === null) {
+          pick = pick.where((w) => w.or([
+            w(tag, '=', ''),
+            w.not(w.exists(w.selectFrom('runner as r').select('r.id')
+              .whereRef('r.project_id', '=', 't.project_id').where('r.active', '=', 1).where('r.touched', '>=', target.onlineSince)
+              .where('r.tags', 'like', sql<string>`'%"' || tp.runner_tag || '"%'`))),
+          ]));
+        }
+      }
       if (maxParallel > 0) {
         pick = pick.where((w) => w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).where('a.status', 'in', active), '<', maxParallel));
       }

@@ -11,14 +11,14 @@ import { endSurvivingGroup } from './task-processes.ts';
  * with a log line saying why; their earlier output stays. A process group the task left running
  * on this machine is ended first (and the log says so), so no side effect lands after the task
  * shows `error`. Tasks of live engines — other servers on the same database, and this one — are
- * left alone.
+ * left alone, and so are tasks handed to remote runners (their own timeouts apply: engine/remote).
  * @example const recovered = await recoverInterruptedTasks(deps, self); // [12, 13]
  */
 export async function recoverInterruptedTasks(deps: { db: Db; bus: EventBus }, self: WorkerIdentity): Promise<number[]> {
   const alive = await findLiveWorkers(deps.db, self);
   alive.add(self.id);
   const rows = await deps.db.selectFrom('task').select(['id', 'status', 'locked_by', 'process_group', 'process_host', 'process_boot_id'])
-    .where('status', 'in', [...ACTIVE_STATUSES]).execute();
+    .where('status', 'in', [...ACTIVE_STATUSES]).where('runner_id', 'is', null).execute();
   const recovered: number[] = [];
   for (const row of rows) {
     if (row.locked_by && alive.has(row.locked_by)) continue;

@@ -7,6 +7,7 @@ import { INTEGRATION_WRITES } from './integrations.writes.ts';
 import { SYSTEM_WRITES } from './system.writes.ts';
 import { TASK_WRITES } from './tasks.writes.ts';
 import { AUTH_WRITES } from './auth.writes.ts';
+import { RUNNER_WRITES } from './runners.writes.ts';
 
 /** POST/PUT routes that read no body, with the reason they are not sent bad bodies. */
 const NO_BODY: Record<string, string> = {
@@ -22,13 +23,16 @@ const NO_BODY: Record<string, string> = {
   'POST /api/project/{id}/tasks/{task}/reject': 'reads no body: the task is in the path',
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/detach': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',
   'POST /api/users/{id}/2fas/totp': 'reads no body: it creates a random secret and recovery code',
+  'POST /api/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
+  'POST /api/project/{id}/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
+  'PUT /api/internal/runners': 'needs a registered runner\'s X-Runner-Token first; its bad bodies are in tests/server/runners/runners-api.test.ts',
 };
 
 describe('bad-input coverage', () => {
   it('sends bad bodies to every POST and PUT the API mounts, or says why the route reads no body', () => {
     const writes = mountedRoutes().filter((route) => /^(POST|PUT|PATCH) /.test(route));
     expect(writes.length).toBeGreaterThan(40);
-    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES].map((r) => r.route);
+    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES].map((r) => r.route);
     expect(routesWithoutLabel(writes, [...labels, ...Object.keys(NO_BODY)])).toEqual([]);
   });
 });

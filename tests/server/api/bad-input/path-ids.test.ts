@@ -26,6 +26,8 @@ function realId(w: World, ids: ResourceIds, path: string, name: string): number 
     state_id: ids.tfState,
     // nobody in the world has two-factor on: any id reaches the existence check
     totp_id: 1,
+    // the world has no runners: any id reaches the existence check
+    runner_id: 1,
   };
   const id = byName[name];
   if (id === undefined) throw new Error(`no id for :${name} in ${path}; add it here or to NOT_IDS`);

@@ -1,0 +1,186 @@
+import { Hono, type Context } from 'hono';
+import { timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { AppEnv } from '../http/context.ts';
+import type { RunnerRow } from '../db/schema.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
+import { readJson } from '../http/validation.ts';
+import { newRunnerKeyPair, newRunnerToken, tokenHash } from '../domain/runners/runner-crypto.ts';
+import { deleteRunner } from '../domain/runners/runner.service.ts';
+import { smallCount } from '../domain/shared/project-refs.ts';
+import { insertOutputGroup } from '../engine/output/insert-output.ts';
+import { isFinished, setTaskStatus, TASK_STATUSES } from '../engine/task-status.ts';
+import { runnerHub } from '../engine/remote/runner-hub.ts';
+import { forgetSealedJob, pollRunner } from '../engine/remote/remote-dispatch.ts';
+import { callRunnerWebhook } from '../engine/remote/runner-webhook.ts';
+
+const text = (max: number) => z.string().max(max, `at most ${max} characters`);
+
+/** `POST /api/internal/runners`: a runner registers with a registration token (the global or its own one-time token). */
+export const runnerRegisterSchema = z.strictObject({
+  registration_token: text(255).min(1, 'required'),
+  name: text(255).optional(),
+  webhook: text(1024).optional(),
+  max_parallel_tasks: smallCount.optional(),
+  tags: z.array(text(255)).max(32).optional(),
+  project_id: z.number().int().positive().nullable().optional(),
+  /** the runner's own X25519 public key (PEM); without it the server makes a pair and returns the private half once */
+  public_key: text(4096).optional(),
+});
+
+/** `PUT /api/internal/runners`: progress of the runner's jobs (Semaphore's field names, any case). */
+export const runnerProgressSchema = z.strictObject({
+  jobs: z.array(z.strictObject({
+    id: z.number().int().positive(),
+    status: z.enum(TASK_STATUSES).optional(),
+    log_records: z.array(z.strictObject({ time: text(64).optional(), message: z.string().max(1_000_000) })).max(100_000).optional(),
+    commit_hash: text(64).nullable().optional(),
+    commit_message: text(4096).optional(),
+  })).max(1000),
+});
+
+/** Semaphore's runner sends `Jobs`, `ID`, `LogRecords`: Go decodes any case; so do we. */
+function lowerKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(lowerKeys);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const key = k === 'LogRecords' ? 'log_records' : k === 'CommitHash' ? 'commit_hash' : k === 'CommitMessage' ? 'commit_message' : k.toLowerCase();
+    out[key] = lowerKeys(v);
+  }
+  return out;
+}
+
+/** The runner of the request's `X-Runner-Token`; its contact time is recorded. */
+async function runnerOf(c: Context<AppEnv>): Promise<RunnerRow> {
+  const token = c.req.header('x-runner-token');
+  if (!token) throw new ApiError('unauthorized', 'Invalid token');
+  const { db } = c.var.deps;
+  const runner = await db.selectFrom('runner').selectAll().where('token_hash', '=', tokenHash(token)).executeTakeFirst();
+  if (!runner) throw new ApiError('not_found', 'Runner not found');
+  return touch(c, runner);
+}
+
+async function touch(c: Context<AppEnv>, runner: RunnerRow): Promise<RunnerRow> {
+  const touched = new Date().toISOString();
+  await c.var.deps.db.updateTable('runner').set({ touched }).where('id', '=', runner.id).execute();
+  return { ...runner, touched };
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** `X-Runner-Jobs: 12=running,13=starting`: what the runner believes about its jobs. */
+function knownJobs(header: string | undefined): Map<number, string> {
+  const known = new Map<number, string>();
+  for (const part of (header ?? '').split(',')) {
+    const m = /^\s*(\d{1,10})=([a-z_]{1,32})\s*$/.exec(part);
+    if (m) known.set(Number(m[1]), m[2]!);
+  }
+  return known;
+}
+
+/**
+ * `/api/internal/runners` (reference §8), authenticated by `X-Runner-Token` instead of a session.
+ * GET is a long poll: it answers at once when there is a job or a change for the runner, else
+ * when a task update wakes it, else after `runner_poll_hold_ms` (`?wait=0` answers at once).
+ */
+export const internalRunnerRoutes = new Hono<AppEnv>();
+
+internalRunnerRoutes.post('/', async (c) => {
+  const input = await readJson(c, runnerRegisterSchema);
+  const { db, config } = c.var.deps;
+  const token = newRunnerToken();
+  const keys = input.public_key ? null : newRunnerKeyPair();
+  const publicKey = input.public_key ?? keys!.publicKey;
+  if (input.public_key && !/^-----BEGIN PUBLIC KEY-----/.test(input.public_key)) throw badRequest('public_key: must be a PEM public key');
+  const fields = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.webhook !== undefined ? { webhook: input.webhook } : {}),
+    ...(input.max_parallel_tasks !== undefined ? { max_parallel_tasks: input.max_parallel_tasks } : {}),
+    ...(input.tags !== undefined ? { tags: JSON.stringify([...new Set(input.tags.map((t) => t.trim()).filter(Boolean))]) } : {}),
+  };
+  const own = await db.updateTable('runner')
+    .set({ ...fields, token_hash: tokenHash(token), registration_token_hash: null, public_key: publicKey, active: 1, touched: new Date().toISOString() })
+    .where('registration_token_hash', '=', tokenHash(input.registration_token)).where('token_hash', 'is', null)
+    .returning('id').executeTakeFirst();
+  if (!own) {
+    if (!config.runner_registration_token || !sameSecret(input.registration_token, config.runner_registration_token)) throw badRequest('Invalid registration token');
+    if (input.project_id) {
+      const project = await db.selectFrom('project').select('id').where('id', '=', input.project_id).executeTakeFirst();
+      if (!project) throw badRequest('project_id: no such project');
+    }
+    await db.insertInto('runner').values({
+      project_id: input.project_id ?? null, name: '', webhook: '', max_parallel_tasks: 0, tags: '[]', ...fields, active: 1,
+      token_hash: tokenHash(token), registration_token_hash: null, public_key: publicKey, touched: new Date().toISOString(), cleaning_requested: null,
+      created: new Date().toISOString(),
+    }).execute();
+  }
+  return c.json({ token, ...(keys ? { private_key: keys.privateKey } : {}) });
+});
+
+internalRunnerRoutes.get('/', async (c) => {
+  const deps = c.var.deps;
+  let runner = await runnerOf(c);
+  const known = knownJobs(c.req.header('x-runner-jobs'));
+  const hold = c.req.query('wait') === '0' ? 0 : deps.config.runner_poll_hold_ms;
+  const deadline = Date.now() + hold;
+  const signal = c.req.raw.signal;
+  const hub = runnerHub(deps);
+  for (;;) {
+    const seen = hub.seq;
+    const { state, interesting } = await pollRunner(deps, runner, known);
+    if (interesting || Date.now() >= deadline || signal.aborted) return c.json(state);
+    // look again (and touch the runner) well within the offline timeout while it waits
+    const slice = Math.max(100, Math.min(5000, (deps.config.runner_offline_sec * 1000) / 4));
+    await hub.wait(Math.min(deadline - Date.now(), slice), signal, seen);
+    if (signal.aborted) return c.body(null, 204);
+    const row = await deps.db.selectFrom('runner').selectAll().where('id', '=', runner.id).executeTakeFirst();
+    if (!row) return c.json({ error: 'Runner not found' }, 404);
+    runner = await touch(c, row);
+  }
+});
+
+internalRunnerRoutes.put('/', async (c) => {
+  const runner = await runnerOf(c);
+  const deps = c.var.deps;
+  let raw: unknown;
+  try {
+    raw = lowerKeys(JSON.parse(await c.req.text()));
+  } catch {
+    throw badRequest('body: not valid JSON');
+  }
+  const parsed = runnerProgressSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw badRequest(`${issue.path.join('.') || 'body'}: ${issue.message}`);
+  }
+  for (const job of parsed.data.jobs) {
+    const task = await deps.db.selectFrom('task').selectAll().where('id', '=', job.id).where('runner_id', '=', runner.id).executeTakeFirst();
+    if (!task) continue;
+    const records = job.log_records ?? [];
+    for (let i = 0; i < records.length;) {
+      const time = records[i]!.time || new Date().toISOString();
+      const group: string[] = [];
+      while (i < records.length && (records[i]!.time || time) === time) group.push(records[i++]!.message.replaceAll('\u0000', ''));
+      await insertOutputGroup(deps.db, task.id, time, group);
+      for (const output of group) deps.bus.publish({ type: 'log', project_id: task.project_id, task_id: task.id, time, output });
+    }
+    if (job.commit_hash) await deps.db.updateTable('task').set({ commit_hash: job.commit_hash, commit_message: job.commit_message ?? '' }).where('id', '=', task.id).execute();
+    if (job.status && job.status !== task.status && job.status !== 'starting' && job.status !== 'waiting') {
+      if (job.status !== 'waiting_confirmation' || task.status === 'running') forgetSealedJob(deps.db, task.id);
+      const moved = await setTaskStatus(deps, task.id, job.status);
+      if (moved && isFinished(job.status)) void callRunnerWebhook(runner, task, 'finish');
+    }
+  }
+  return c.body(null, 204);
+});
+
+internalRunnerRoutes.delete('/', async (c) => {
+  const runner = await runnerOf(c);
+  await deleteRunner(c.var.deps.db, runner);
+  return c.body(null, 204);
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { RunnerRow } from '../../db/schema.ts';
+import { smallCount } from '../shared/project-refs.ts';
+
+const tag = z.string().trim().min(1, 'must not be empty').max(255, 'at most 255 characters');
+
+/**
+ * The body of POST/PUT `/runners` and `/project/{id}/runners` (Semaphore's `RunnerRequest`).
+ * `tag` is the console's single tag; `tags` the 2.16 list (both are accepted, merged).
+ */
+export const runnerInputSchema = z.strictObject({
+  project_id: z.number().int().optional(),
+  name: z.string().trim().min(1, 'required').max(255, 'at most 255 characters'),
+  webhook: z.string().trim().max(1024, 'at most 1024 characters')
+    .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'must be an http(s) URL').optional(),
+  max_parallel_tasks: smallCount.optional(),
+  active: z.boolean().optional(),
+  tag: z.string().trim().max(255, 'at most 255 characters').optional(),
+  tags: z.array(tag).max(32, 'at most 32 tags').nullable().optional(),
+  registered: z.boolean().optional(),
+});
+export type RunnerInput = z.infer<typeof runnerInputSchema>;
+
+/** `POST …/runners/{id}/active`. */
+export const runnerActiveSchema = z.strictObject({ active: z.boolean() });
+
+/** The runner's tags: the list plus the single tag, without duplicates. */
+export function tagsOf(input: Pick<RunnerInput, 'tag' | 'tags'>): string[] {
+  const all = [...(input.tags ?? []), ...(input.tag ? [input.tag] : [])].map((t) => t.trim()).filter(Boolean);
+  return [...new Set(all)];
+}
+
+export function parseTags(text: string): string[] {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A runner as the API shows it: never its token hashes nor its key. */
+export function runnerRowToRunner(row: RunnerRow) {
+  const tags = parseTags(row.tags);
+  return {
+    id: row.id, project_id: row.project_id, name: row.name, webhook: row.webhook, max_parallel_tasks: row.max_parallel_tasks,
+    active: Boolean(row.active), is_default: false, tags, tag: tags[0] ?? '', touched: row.touched,
+    cleaning_requested: row.cleaning_requested, registered: row.token_hash !== null,
+  };
+}
+export type Runner = ReturnType<typeof runnerRowToRunner>;

@@ -1,0 +1,52 @@
+import type { Db } from '../../db/database.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { TaskRow } from '../../db/schema.ts';
+
+/**
+ * Everything a remote runner needs to run one task with the same engine code as the server:
+ * the rows `loadTaskDetails` reads, with each access key's secret opened (the whole payload is
+ * then sealed to the runner's public key, so secrets never travel in clear).
+ */
+export interface JobPayload {
+  task: TaskRow;
+  /** survey secrets of the run (held in memory by the server that queued it) */
+  secret: Record<string, string>;
+  rows: Record<string, Record<string, unknown>[]>;
+  /** access keys with `secret` in plain text */
+  keys: Record<string, unknown>[];
+}
+
+/**
+ * Collects the rows of `task`'s run: template and its vaults, project, the user's name,
+ * inventory, repositories, variable group and every key they name.
+ * @example const payload = await buildJobPayload(db, box, task, takeTaskSecrets(task.id));
+ */
+export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>): Promise<JobPayload> {
+  const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirstOrThrow();
+  const project = await db.selectFrom('project').selectAll().where('id', '=', task.project_id).executeTakeFirstOrThrow();
+  const user = task.user_id ? await db.selectFrom('user').select(['id', 'username', 'name', 'email', 'created']).where('id', '=', task.user_id).executeTakeFirst() : undefined;
+  const inventoryId = task.inventory_id ?? template.inventory_id;
+  const inventory = inventoryId ? await db.selectFrom('inventory').selectAll().where('id', '=', inventoryId).executeTakeFirst() : undefined;
+  const repoIds = [template.repository_id, inventory?.repository_id].filter((id): id is number => typeof id === 'number');
+  const repositories = repoIds.length ? await db.selectFrom('repository').selectAll().where('id', 'in', repoIds).execute() : [];
+  const vaults = await db.selectFrom('template_vault').selectAll().where('template_id', '=', template.id).execute();
+  const environment = template.environment_id ? await db.selectFrom('environment').selectAll().where('id', '=', template.environment_id).executeTakeFirst() : undefined;
+  const keyIds = [
+    inventory?.ssh_key_id, inventory?.become_key_id, ...repositories.map((r) => r.ssh_key_id), ...vaults.map((v) => v.vault_key_id),
+  ].filter((id): id is number => typeof id === 'number');
+  const keyRows = await db.selectFrom('access_key').selectAll().where((w) => w.or([
+    ...(keyIds.length ? [w('id', 'in', keyIds)] : []),
+    ...(environment ? [w.and([w('environment_id', '=', environment.id), w('owner', '=', 'environment')])] : []),
+    w('id', '=', -1),
+  ])).execute();
+  const buildTask = task.build_task_id ? await db.selectFrom('task').selectAll().where('id', '=', task.build_task_id).executeTakeFirst() : undefined;
+  return {
+    task, secret,
+    rows: {
+      project: [project], template: [template], template_vault: vaults, user: user ? [{ ...user, password: '', admin: 0, external: 0, alert: 0 }] : [],
+      inventory: inventory ? [inventory] : [], repository: repositories, environment: environment ? [environment] : [],
+      task: buildTask ? [buildTask] : [],
+    },
+    keys: keyRows.map((k) => ({ ...k, secret: k.secret ? box.open(k.secret) : null })),
+  };
+}
