@@ -43,7 +43,7 @@ async function typeInto(field: 'json' | 'env', text: string) {
 }
 
 describe('variable groups', () => {
-  it('ships no editor code on the list page; CodeMirror loads only once the dialog is open', async () => {
+  it('ships no editor code on the list page; CodeMirror loads only once the dialog is open', { timeout: 90_000 }, async () => {
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     const list = await measurePageJs(`${server.url}/project/${projectId}/environment`, cookie);
     expect(list.modules.filter((m) => /codemirror|JsonTableEditor/i.test(m))).toEqual([]);
@@ -66,20 +66,21 @@ describe('variable groups', () => {
     page.removeAllListeners('request');
   });
 
-  it('asks for a name in the seed\'s words', async () => {
+  it('asks for a name in the seed\'s words', { timeout: 60_000 }, async () => {
     await page.goto(`${server.url}/project/${projectId}/environment?edit=new`);
     await page.click('button:has-text("Save")');
     expect(await page.textContent('#name-error')).toBe('Name is required');
     expect(await groups()).toEqual([]);
   });
 
-  it('saves a group with an extra variable, an env variable and a secret, switching JSON ⇄ table both ways', { timeout: 120_000 }, async () => {
+  it('saves a group with an extra variable, an env variable and a secret, switching JSON ⇄ table both ways', { timeout: 240_000 }, async () => {
     await page.goto(`${server.url}/project/${projectId}/environment?edit=new`);
     await page.fill('input[name=name]', 'Staging');
     await typeInto('json', '{"app_version": "1.2"}');
     const json = page.locator('[data-field-editor=json]');
     await json.locator('button:has-text("Table")').click();
     await expect.poll(() => json.getAttribute('data-mode')).toBe('table');
+    expect(await json.locator('button:has-text("Table")').getAttribute('aria-pressed')).toBe('true');
     expect(await json.locator('input[aria-label="Key 1"]').inputValue()).toBe('app_version');
     expect(await json.locator('input[aria-label="Value 1"]').inputValue()).toBe('1.2');
     await json.locator('input[aria-label="Value 1"]').fill('1.3');
@@ -142,7 +143,7 @@ describe('variable groups', () => {
     expect((await groups())[0]!.secrets.map((s) => s.name)).toEqual(['API_TOKEN']);
   });
 
-  it('works without JavaScript: textareas, a plain form post, and delete with confirmation', { timeout: 90_000 }, async () => {
+  it('works without JavaScript: textareas, a plain form post, and delete with confirmation', { timeout: 150_000 }, async () => {
     const plain = await newContext(browser, { javaScriptEnabled: false });
     const noJs = await plain.newPage();
     await signIn(noJs, server.url, `/project/${projectId}/environment`);

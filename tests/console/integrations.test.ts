@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
-import { insertScriptProject, waitForTask } from './support/real-tasks.ts';
+import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
+import { createClient } from './support/http-client.ts';
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -112,5 +113,38 @@ describe('integrations', () => {
     await page.goto(`${server.url}/project/${projectId}/integrations`);
     expect(await page.innerText(`[data-integration]`)).toContain('GitHub push');
     await screenshot(page, 'integrations-list-1280');
+  });
+
+  it('shows each role the controls of seed 001 §6', { timeout: 90_000 }, async () => {
+    const api = await adminApi(server);
+    const [integration] = await api.get<{ id: number }[]>(`/api/project/${projectId}/integrations`);
+    const seen: Record<string, Record<string, boolean>> = {};
+    for (const role of ['manager', 'task_runner', 'guest']) {
+      const login = `${role.replace('_', '-')}-1`;
+      const res = await fetch(`${server.url}/api/users`, {
+        method: 'POST', headers: { 'content-type': 'application/json', cookie: api.cookie },
+        body: JSON.stringify({ name: login, username: login, email: `${login}@example.test`, password: 'plain-password-1' }),
+      });
+      const { id } = (await res.json()) as { id: number };
+      await server.deps.db.insertInto('project_user').values({ project_id: projectId, user_id: id, role, created: new Date().toISOString() }).execute();
+      const client = createClient(server.url);
+      expect((await client.post('/auth/login?next=/', { step: 'password', auth: login, password: 'plain-password-1' })).status).toBe(303);
+      const list = (await client.get(`/project/${projectId}/integrations`)).html;
+      const one = (await client.get(`/project/${projectId}/integrations/${integration!.id}`)).html;
+      const groups = (await client.get(`/project/${projectId}/environment`)).html;
+      seen[role] = {
+        newIntegration: list.includes('?edit=new'), addAlias: list.includes('value="alias_add"'), deleteIntegration: list.includes('?delete='),
+        editIntegration: one.includes('?edit=1'), newMatcher: one.includes('?matcher=new'), newValue: one.includes('?value=new'),
+        matcherActions: one.includes('?delete_matcher='), deliveries: one.includes('id="deliveries"'), newEnvironment: groups.includes('?edit=new'),
+      };
+      // A refused dialog does not open from a crafted URL either.
+      if (role !== 'manager') expect((await client.get(`/project/${projectId}/integrations?edit=new`)).html).not.toContain('name="template_id"');
+    }
+    const manages = { newIntegration: true, addAlias: true, deleteIntegration: true, editIntegration: true, newEnvironment: true };
+    const reads = { newIntegration: false, addAlias: false, deleteIntegration: false, editIntegration: false, newEnvironment: false };
+    const everyone = { newMatcher: true, newValue: true, matcherActions: true, deliveries: true };
+    expect(seen).toEqual({
+      manager: { ...manages, ...everyone }, task_runner: { ...reads, ...everyone }, guest: { ...reads, ...everyone },
+    });
   });
 });
