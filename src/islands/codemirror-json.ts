@@ -12,10 +12,19 @@ export interface JsonEditor { setText: (text: string) => void; destroy: () => vo
 
 /** The editor's frame; CodeMirror's own styles come with it into the shadow root. */
 const frame = EditorView.theme({
-  '&': { border: '1px solid #b0b8c1', borderRadius: '4px', minHeight: '8rem', maxHeight: '20rem', backgroundColor: '#fff', color: '#1f2937' },
-  '&.cm-focused': { outline: '2px solid #0172ad', outlineOffset: '1px' },
+  // The page's colours reach into the shadow root through its custom properties (light and dark theme).
+  '&': {
+    border: '1px solid var(--pico-form-element-border-color, #b0b8c1)', borderRadius: '4px', minHeight: '8rem', maxHeight: '20rem',
+    backgroundColor: 'var(--pico-form-element-background-color, #fff)', color: 'var(--pico-color, #1f2937)',
+  },
+  '&.cm-focused': { outline: '2px solid var(--pico-primary, #0172ad)', outlineOffset: '1px' },
+  '.cm-cursor': { borderLeftColor: 'var(--pico-color, #1f2937)' },
+  '.cm-activeLine': { backgroundColor: 'transparent' },
   '.cm-scroller': { overflow: 'auto', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '0.875rem', minHeight: '8rem' },
-  '.cm-gutters': { backgroundColor: '#f3f4f6', color: '#6b7280', borderRight: '1px solid #d1d5db' },
+  '.cm-gutters': {
+    backgroundColor: 'var(--pico-card-sectioning-background-color, #f3f4f6)', color: 'var(--pico-muted-color, #6b7280)',
+    borderRight: '1px solid var(--pico-muted-border-color, #d1d5db)',
+  },
 });
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
@@ -23,6 +24,9 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** Posts the open dialog's form and waits for the page it answers with. */
+const save = () => Promise.all([page.waitForNavigation(), page.click('dialog[open] button:has-text("Save")')]);
+
 /** The messages under the fields of the open dialog's form. */
 const fieldErrors = () => page.locator('dialog[open] .field-error').allInnerTexts();
 
@@ -39,10 +43,10 @@ describe('integrations', () => {
     expect(await page.textContent('.aliases')).toContain('No aliases yet.');
   });
 
-  it('builds an integration with a matcher and an extracted value; a real delivery shows in the log with its task', { timeout: 180_000 }, async () => {
+  it('builds an integration with a matcher and an extracted value; a real delivery shows in the log with its task', { timeout: 300_000 }, async () => {
     await page.goto(`${server.url}/project/${projectId}/integrations`);
     await page.click('a:has-text("New integration")');
-    await page.click('dialog[open] button:has-text("Save")');
+    await save();
     expect(await fieldErrors()).toEqual(expect.arrayContaining(['Name is required']));
     await page.fill('input[name=name]', 'GitHub push');
     await page.selectOption('select[name=template_id]', { label: 'Deploy web' });
@@ -52,11 +56,11 @@ describe('integrations', () => {
 
     // Matcher: the seed's five messages, then a body/json matcher on `ref`.
     await page.click('a:has-text("New matcher")');
-    await page.click('dialog[open] button:has-text("Save")');
+    await save();
     expect(await fieldErrors()).toEqual(['Name is required', 'Match source is required', 'Key is required', 'Comparison Method is required', 'Value is required']);
     await page.fill('dialog[open] input[name=name]', 'branch');
     await page.selectOption('dialog[open] select[name=match_type]', 'body');
-    await page.click('dialog[open] button:has-text("Save")');
+    await save();
     expect(await fieldErrors()).toContain('Body Data Format is required');
     await page.selectOption('dialog[open] select[name=body_data_type]', 'json');
     await page.fill('dialog[open] input[name=key]', 'ref');
@@ -67,10 +71,10 @@ describe('integrations', () => {
 
     // Extracted value: the seed's five messages, then the task message from the body.
     await page.click('a:has-text("New value")');
-    await page.click('dialog[open] button:has-text("Save")');
+    await save();
     expect(await fieldErrors()).toEqual(['Name is required', 'Value Source is required', 'Key is required', 'Variable Type is required', 'Variable is required']);
     await page.selectOption('dialog[open] select[name=value_source]', 'body');
-    await page.click('dialog[open] button:has-text("Save")');
+    await save();
     expect(await fieldErrors()).toContain('Body Data Type is required');
     await page.fill('dialog[open] input[name=name]', 'commit message');
     await page.selectOption('dialog[open] select[name=body_data_type]', 'json');
@@ -146,5 +150,22 @@ describe('integrations', () => {
     expect(seen).toEqual({
       manager: { ...manages, ...everyone }, task_runner: { ...reads, ...everyone }, guest: { ...reads, ...everyone },
     });
+  });
+
+  it('has no serious WCAG violations on the integration and variable group screens', { timeout: 400_000 }, async () => {
+    const api = await adminApi(server);
+    const [integration] = await api.get<{ id: number }[]>(`/api/project/${projectId}/integrations`);
+    const base = `/project/${projectId}`;
+    const found: Record<string, string[]> = {};
+    for (const path of [`${base}/integrations`, `${base}/integrations?edit=new`, `${base}/integrations/${integration!.id}`,
+      `${base}/integrations/${integration!.id}?matcher=new`, `${base}/integrations/${integration!.id}?value=new`, `${base}/environment`,
+      `${base}/environment?edit=new`]) {
+      await page.goto(server.url + path);
+      if (path.endsWith('environment?edit=new')) await page.locator('[data-field-editor=env] .cm-content').waitFor();
+      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      found[path] = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+    expect(Object.entries(found).filter(([, list]) => list.length)).toEqual([]);
   });
 });
