@@ -130,17 +130,24 @@ describe('variable groups', () => {
     await page.fill('input[name="secret.1.name"]', 'API_TOKEN');
     await page.selectOption('select[name="secret.1.type"]', 'env');
     await page.fill('input[name="secret.1.value"]', 'token-value');
+    // "Add secret" adds an empty row; one added and removed again before saving is dropped.
+    await page.click('button:has-text("Add secret")');
+    await page.fill('input[name="secret.2.name"]', 'region');
+    await page.fill('input[name="secret.2.value"]', 'eu-west');
+    await page.click('button:has-text("Add secret")');
+    await page.fill('input[name="secret.3.name"]', 'never_saved');
+    await page.check('input[name="secret.3.remove"]');
     await Promise.all([page.waitForURL(/flash=environment_saved/), page.click('button:has-text("Save")')]);
     const [again] = await groups();
-    expect(again!.secrets.map((s) => [s.name, s.type]).sort()).toEqual([['API_TOKEN', 'env'], ['db_password', 'var']]);
+    expect(again!.secrets.map((s) => [s.name, s.type]).sort()).toEqual([['API_TOKEN', 'env'], ['db_password', 'var'], ['region', 'var']]);
     const stored = await server.deps.db.selectFrom('access_key').select(['id', 'secret']).where('environment_id', '=', saved!.id).execute();
-    expect(stored).toHaveLength(2);
+    expect(stored).toHaveLength(3);
 
     await page.goto(`${server.url}/project/${projectId}/environment?edit=${saved!.id}`);
     const rowOf = await page.locator('input[name$=".name"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
     await page.check(`input[name="secret.${rowOf.indexOf('db_password')}.remove"]`);
     await Promise.all([page.waitForURL(/flash=environment_saved/), page.click('button:has-text("Save")')]);
-    expect((await groups())[0]!.secrets.map((s) => s.name)).toEqual(['API_TOKEN']);
+    expect((await groups())[0]!.secrets.map((s) => s.name).sort()).toEqual(['API_TOKEN', 'region']);
   });
 
   it('works without JavaScript: textareas, a plain form post, and delete with confirmation', { timeout: 150_000 }, async () => {
