@@ -168,4 +168,33 @@ describe('integrations', () => {
     }
     expect(Object.entries(found).filter(([, list]) => list.length)).toEqual([]);
   });
+
+  it('edits the settings, deletes an extracted value, a matcher and the integration', { timeout: 240_000 }, async () => {
+    const api = await adminApi(server);
+    const [integration] = await api.get<{ id: number }[]>(`/api/project/${projectId}/integrations`);
+    const path = `${server.url}/project/${projectId}/integrations/${integration!.id}`;
+    await page.goto(path);
+    await page.click('.page-header a:has-text("Edit")');
+    expect(await page.inputValue('dialog[open] input[name=name]')).toBe('GitHub push');
+    await page.selectOption('dialog[open] select[name=auth_method]', 'token');
+    await save();
+    expect(await fieldErrors()).toEqual(['Header is required', 'Secret key is required']);
+    await page.selectOption('dialog[open] select[name=auth_method]', 'none');
+    await page.fill('dialog[open] input[name=name]', 'GitHub release');
+    await Promise.all([page.waitForURL(/flash=integration_saved/), save()]);
+    expect(await page.textContent('.snackbar')).toContain('Integration GitHub release saved');
+
+    await page.click('[data-value] a:has-text("Delete")');
+    expect(await page.textContent('dialog[open]')).toContain('Delete extracted value "commit message"?');
+    await Promise.all([page.waitForURL(/flash=value_deleted/), page.click('dialog[open] button:has-text("Yes")')]);
+    expect(await page.textContent('main')).toContain('No extracted values.');
+    await page.click('[data-matcher] a:has-text("Delete")');
+    await Promise.all([page.waitForURL(/flash=matcher_deleted/), page.click('dialog[open] button:has-text("Yes")')]);
+    expect(await api.get<unknown[]>(`/api/project/${projectId}/integrations/${integration!.id}/matchers`)).toEqual([]);
+
+    await page.click('.page-header a:has-text("Delete")');
+    await Promise.all([page.waitForURL(/\/integrations\?flash=integration_deleted/), page.click('dialog[open] button:has-text("Yes")')]);
+    expect(await page.textContent('.snackbar')).toContain('Integration GitHub release deleted');
+    expect(await api.get<unknown[]>(`/api/project/${projectId}/integrations`)).toEqual([]);
+  });
 });
