@@ -144,6 +144,8 @@ export interface DeleteSpec {
   done: string;
   flash: string;
   name?: (id: number) => string;
+  /** the `_form` value of this delete form, when a page deletes more than one kind of object ('delete' by default) */
+  form?: string;
 }
 
 /**
@@ -155,7 +157,7 @@ export interface DeleteSpec {
  */
 export async function runDelete(astro: AstroLike, spec: DeleteSpec): Promise<Response | null> {
   const posted = await postedForm(astro.request);
-  if (!posted || posted.get('_form') !== 'delete') return null;
+  if (!posted || posted.get('_form') !== (spec.form ?? 'delete')) return null;
   const id = idField(posted, 'id');
   const path = id === null ? null : spec.path(id);
   if (id === null || !path) return astro.redirect(flashPath(spec.done, 'delete_failed'), 303);
