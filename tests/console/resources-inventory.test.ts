@@ -22,7 +22,9 @@ async function api(method: 'post' | 'put', path: string, data: unknown): Promise
 beforeAll(async () => {
   server = await startConsoleServer();
   browser = await launchBrowser();
-  page = await (await newContext(browser)).newPage();
+  const context = await newContext(browser);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  page = await context.newPage();
   await signIn(page, server.url, '/');
   pid = (await api('post', '/projects', { name: 'Inventories' })).id;
   sshKey = (await api('post', `/project/${pid}/keys`, { name: 'Deploy', type: 'ssh', ssh: { login: 'deploy', private_key: 'KEY' } })).id;
@@ -152,8 +154,15 @@ describe('inventory', { timeout: 150_000 }, () => {
       await Promise.all([page.waitForURL(/flash=alias_saved/), addAlias.click()]);
       expect(await page.locator('.alias-list li').count()).toBe(1);
       expect(await page.textContent('.alias-list code')).toMatch(/^http/);
+      await page.click('.alias-list button:has-text("Copy URL")');
+      await page.waitForFunction(() => document.querySelector('.alias-list button')?.textContent === 'Alias URL copied', undefined, { timeout: 10_000 });
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.textContent('.alias-list code'));
     }
     await screenshot(page, 'resources-workspaces-1280');
+    // a state that is not there: 'No state available.' (the API answers 404)
+    const wsId = new URL(page.url()).searchParams.get('ws');
+    await page.goto(`${self}?ws=${wsId}&state=999`);
+    expect(await page.textContent('dialog.state-dialog')).toContain('No state available.');
 
     // the inventory list leads workspace rows to their template
     await page.goto(`${server.url}/project/${pid}/inventory`);
