@@ -41,6 +41,11 @@ export interface FormSpec<S extends z.ZodType, V> {
    */
   messages?: Record<string, string>;
   check?: (body: z.infer<S>, values: V) => FieldErrors;
+  /**
+   * Rules on the typed values that hold whether or not the schema accepted the body, so every
+   * problem shows at once (schema messages win for the same field).
+   */
+  checkValues?: (values: V) => FieldErrors;
   /** the API call: method and path (the body is the validated one) */
   call: (body: z.infer<S>) => { method: 'POST' | 'PUT' | 'DELETE'; path: string };
   /**
@@ -89,6 +94,7 @@ export async function runForm<S extends z.ZodType, V>(astro: AstroLike, spec: Fo
   } else {
     outcome.fieldErrors = spec.check?.(parsed.data, values) ?? {};
   }
+  outcome.fieldErrors = { ...spec.checkValues?.(values), ...outcome.fieldErrors };
   if (!parsed.success || Object.keys(outcome.fieldErrors).length) {
     astro.response.status = 400;
     return outcome;
@@ -165,4 +171,35 @@ export async function runDelete(astro: AstroLike, spec: DeleteSpec): Promise<Res
   const res = await apiSend(astro, 'DELETE', path);
   if (res.ok) return astro.redirect(flashPath(spec.done, spec.flash, name), 303);
   return astro.redirect(flashPath(spec.done, 'delete_failed', await readErrorText(res)), 303);
+}
+
+export interface ActionSpec {
+  /** the hidden `_form` value of the action's form */
+  name: string;
+  /** API method and path for the posted id, or null when the id is not one the page offers */
+  call: (id: number) => { method: 'POST' | 'PUT' | 'DELETE'; path: string } | null;
+  /** the page to return to, the success flash key and the object's name */
+  done: string;
+  flash: string;
+  name_of?: (id: number) => string;
+  /** the flash key of a refusal, given the server's message as its name (default action_failed) */
+  failed?: string;
+}
+
+/**
+ * A one-button form without fields (make default, detach, remove an alias): posts `id`, calls
+ * the API without a body and returns with a snackbar, or an `action_failed` error snackbar with
+ * the server's message. Returns null when this request did not post this form.
+ * @example const done = await runAction(Astro, { name: 'detach', call: (id) => ({ method: 'POST', path: `…/inventory/${id}/detach` }), done: self, flash: 'workspace_detached' });
+ */
+export async function runAction(astro: AstroLike, spec: ActionSpec): Promise<Response | null> {
+  const posted = await postedForm(astro.request);
+  if (!posted || posted.get('_form') !== spec.name) return null;
+  const id = idField(posted, 'id');
+  const call = id === null ? null : spec.call(id);
+  const failed = spec.failed ?? 'action_failed';
+  if (id === null || !call) return astro.redirect(flashPath(spec.done, failed), 303);
+  const res = await apiSend(astro, call.method, call.path);
+  if (res.ok) return astro.redirect(flashPath(spec.done, spec.flash, spec.name_of?.(id) ?? ''), 303);
+  return astro.redirect(flashPath(spec.done, failed, await readErrorText(res)), 303);
 }

@@ -1,29 +1,13 @@
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
-import { fields, idParam, readJson } from '../http/validation.ts';
+import { idParam, readJson } from '../http/validation.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission, PROJECT_ROLES, type ProjectRole } from '../auth/permissions.ts';
+import { Permission } from '../auth/permissions.ts';
+import { memberAddSchema, memberRoleSchema } from '../domain/projects/project-member.schema.ts';
 import { addProjectMember, changeProjectMemberRole, listProjectMembers, removeProjectMember } from '../domain/projects/project-members.service.ts';
 
-const role = z.enum(PROJECT_ROLES as [ProjectRole, ...ProjectRole[]], { message: `must be one of ${PROJECT_ROLES.join(', ')}` });
-
-/** Fields of a member object that clients may send back; only `role` is used. */
-const memberEcho = {
-  id: z.number().int().optional(),
-  name: z.string().optional(),
-  username: z.string().optional(),
-  email: z.string().optional(),
-  created: z.string().optional(),
-  admin: z.boolean().optional(),
-  external: z.boolean().optional(),
-  alert: z.boolean().optional(),
-  pro: z.boolean().optional(),
-};
-
-export const memberAddSchema = z.strictObject({ ...memberEcho, user_id: fields.id, role });
-export const memberRoleSchema = z.strictObject({ ...memberEcho, user_id: fields.id.optional(), role });
+export { memberAddSchema, memberRoleSchema };
 
 /** `/api/project/:project_id/users`: the project's team. Changes need ManageUsers (8). */
 export const projectUsersRoutes = new Hono<AppEnv>();

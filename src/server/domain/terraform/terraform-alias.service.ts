@@ -1,18 +1,16 @@
 import type { Db, Tx } from '../../db/database.ts';
 import type { InventoryTable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
-import { z } from 'zod';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { INT32_MAX } from '../../http/validation.ts';
 import { now } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { generateAlias } from '../integrations/integration-alias.service.ts';
 import { loadProjectRow, type Actor } from '../project-resource.ts';
+import { aliasInputSchema } from './terraform-alias.schema.ts';
 
 export const WORKSPACE_TYPES = ['terraform-workspace', 'tofu-workspace'];
 
-/** Body of POST/PUT `…/terraform/aliases`: the login_password key terraform authenticates with. */
-export const aliasInputSchema = z.strictObject({ auth_key_id: z.number().int().positive().max(INT32_MAX, 'too large').nullable().optional() });
+export { aliasInputSchema };
 
 export interface TerraformAlias { id: number; url: string; auth_key_id: number | null }
 
