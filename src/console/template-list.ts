@@ -74,7 +74,8 @@ export interface TemplateListData {
 export async function loadTemplateList(astro: AstroLike, projectId: number, viewId: number | null, titleRequired: string): Promise<TemplateListData | Response> {
   const base = `/api/project/${projectId}`;
   const self = astro.url.pathname;
-  const editor = `${self}?views=edit`;
+  // the All tab keeps `view=all`, so it is not sent on to the remembered view
+  const editor = viewId === null ? `${self}?view=all&views=edit` : `${self}?views=edit`;
   const views = (await apiGet<TemplateView[]>(astro, `${base}/views`)).sort((a, b) => a.position - b.position || a.id - b.id);
   if (viewId !== null && !views.some((v) => v.id === viewId)) return astro.redirect(`/project/${projectId}/templates?view=all`, 303);
 

@@ -4,6 +4,7 @@ import { startConsoleServer, type ConsoleServer } from './support/console-server
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
 import { measurePageJs } from './support/js-weight.ts';
+import { AxeBuilder } from '@axe-core/playwright';
 
 // Issue 13 screens 1–3: the template list with its views, the view editor, the template page.
 let server: ConsoleServer;
@@ -24,6 +25,25 @@ const fitsWidth = () => page.evaluate(() => document.documentElement.scrollWidth
 /** Clicks a submit button and waits for the page the form leads to (a redirect or the form again). */
 async function submit(button: Locator, on: Page = page): Promise<void> {
   await Promise.all([on.waitForNavigation(), button.click()]);
+}
+
+/** Screenshots at 1280 and 375 px (after the drawer has settled), checking the page never scrolls sideways. */
+async function shoot(name: string): Promise<void> {
+  await screenshot(page, `${name}-1280`);
+  expect(await fitsWidth(), `${name} at 1280`).toBe(true);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.waitForTimeout(600);
+  expect(await fitsWidth(), `${name} at 375`).toBe(true);
+  await screenshot(page, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForTimeout(300);
+}
+
+/** WCAG 2 A/AA violations axe rates serious or critical (as in accessibility.test.ts). */
+async function seriousViolations(): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 async function send(method: string, path: string, body?: unknown): Promise<Response> {
@@ -73,12 +93,7 @@ describe('template list', { timeout: 90_000 }, () => {
     const expanded = page.locator('.expanded-row');
     expect(await expanded.textContent()).toContain(`#${firstTask}`);
     expect(await expanded.locator('.chip[data-status=success]').count()).toBe(1);
-    await screenshot(page, 'templates-list-1280');
-    expect(await fitsWidth()).toBe(true);
-    await page.setViewportSize({ width: 375, height: 800 });
-    expect(await fitsWidth()).toBe(true);
-    await screenshot(page, 'templates-list-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot('templates-list');
   });
 
   it('shows a task started elsewhere in the row without a reload', async () => {
@@ -118,7 +133,7 @@ describe('template list', { timeout: 90_000 }, () => {
   });
 });
 
-describe('view editor', { timeout: 90_000 }, () => {
+describe('view editor', { timeout: 300_000 }, () => {
   it('adds, renames, reorders and deletes views; an empty title is refused with the seed message', async () => {
     await page.goto(url('/templates?view=all'));
     await Promise.all([page.waitForURL(/views=edit/), page.click('text=Edit views')]);
@@ -139,11 +154,7 @@ describe('view editor', { timeout: 90_000 }, () => {
     }
     expect((await viewsOf()).map((v) => v.title)).toEqual(['Production', 'Staging']);
     expect(await tabs()).toEqual(['All', 'Production', 'Staging']);
-    await screenshot(page, 'templates-view-editor-1280');
-    await page.setViewportSize({ width: 375, height: 800 });
-    expect(await fitsWidth()).toBe(true);
-    await screenshot(page, 'templates-view-editor-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot('templates-view-editor');
 
     const [production, staging] = await viewsOf();
     const stagingRow = editor.locator(`.view-row[data-view="${staging!.id}"]`);
@@ -183,7 +194,7 @@ describe('view editor', { timeout: 90_000 }, () => {
   });
 });
 
-describe('template page', { timeout: 90_000 }, () => {
+describe('template page', { timeout: 120_000 }, () => {
   it('opens on its tasks, shows every field in details and edits the description in place', async () => {
     await page.goto(url(`/templates/${fx.template.id}`));
     expect(new URL(page.url()).pathname).toBe(`/project/${pid()}/templates/${fx.template.id}/tasks`);
@@ -192,11 +203,7 @@ describe('template page', { timeout: 90_000 }, () => {
     for (const label of ['Run', 'Copy', 'Edit', 'Delete']) expect(await page.locator('.page-header-actions').textContent()).toContain(label);
     expect(await page.locator('.page-header-actions a', { hasText: 'Run' }).getAttribute('href')).toBe(`/project/${pid()}/templates/${fx.template.id}/tasks?new_task=${fx.template.id}`);
     expect(await page.locator('.page-header-actions a', { hasText: 'Edit' }).getAttribute('href')).toBe(`/project/${pid()}/templates/${fx.template.id}/edit`);
-    await screenshot(page, 'template-tasks-1280');
-    await page.setViewportSize({ width: 375, height: 800 });
-    expect(await fitsWidth()).toBe(true);
-    await screenshot(page, 'template-tasks-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot('template-tasks');
 
     await Promise.all([page.waitForURL(/\/details$/), page.click('.tabs >> text=Details')]);
     const fields = await page.textContent('.tpl-fields');
@@ -211,11 +218,7 @@ describe('template page', { timeout: 90_000 }, () => {
     expect(await page.textContent('.tpl-description')).toContain('Ships the web site');
     const row = await server.deps.db.selectFrom('template').select('description').where('id', '=', fx.template.id).executeTakeFirstOrThrow();
     expect(row.description).toBe('Ships the web site');
-    await screenshot(page, 'template-details-1280');
-    await page.setViewportSize({ width: 375, height: 800 });
-    expect(await fitsWidth()).toBe(true);
-    await screenshot(page, 'template-details-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot('template-details');
   });
 
   it('pages the template tasks 20 at a time', async () => {
@@ -244,6 +247,7 @@ describe('template page', { timeout: 90_000 }, () => {
     await Promise.all([page.waitForURL(/\/state$/), page.click('.tabs >> text=State')]);
     expect(await page.textContent('.workspace-state')).toContain('Network - default');
     expect(await page.textContent('.workspace-state')).toContain('No state available.');
+    await shoot('template-state');
     await page.goto(url(`/templates/${fx.template.id}/state`));
     expect(new URL(page.url()).pathname).toBe(`/project/${pid()}/templates/${fx.template.id}/tasks`);
   });
@@ -272,7 +276,7 @@ describe('template page', { timeout: 90_000 }, () => {
     expect(await refs.textContent()).toContain('GitHub push');
     expect(await refs.locator(`a[href="/project/${pid()}/integrations/${integration.id}"]`).count()).toBe(1);
     expect(await page.locator('.delete-dialog').count()).toBe(0);
-    await screenshot(page, 'template-delete-refs-1280');
+    await shoot('template-delete-refs');
 
     expect((await send('DELETE', `/api/project/${pid()}/integrations/${integration.id}`)).status).toBe(204);
     await page.reload();
@@ -285,7 +289,17 @@ describe('template page', { timeout: 90_000 }, () => {
   });
 });
 
-describe('without JavaScript', { timeout: 90_000 }, () => {
+describe('accessibility', { timeout: 300_000 }, () => {
+  it('has no serious axe violations on the list, the view editor and the template page', async () => {
+    for (const path of ['/templates?view=all', `/templates?view=all&views=edit&open=${docs.id}`, `/templates/${docs.id}/tasks`,
+      `/templates/${docs.id}/details`, `/templates/${docs.id}/tasks?delete=1`]) {
+      await page.goto(url(path));
+      expect(await seriousViolations(), path).toEqual([]);
+    }
+  });
+});
+
+describe('without JavaScript', { timeout: 300_000 }, () => {
   it('renders the list, a view and the template page, and the view editor works with plain forms', async () => {
     const context = await newContext(browser, { javaScriptEnabled: false });
     const plain = await context.newPage();
