@@ -289,6 +289,35 @@ describe('template page', { timeout: 120_000 }, () => {
   });
 });
 
+describe('roles', { timeout: 180_000 }, () => {
+  it('gives a task runner Run on the list and the template page, but no New template, view editing, Copy, Edit or Delete', async () => {
+    const made = await send('POST', '/api/users', { name: 'Rita Runner', username: 'rita', email: 'rita@example.test', password: 'rita-password-1' });
+    expect(made.status, await made.clone().text()).toBe(201);
+    const rita = (await made.json()) as { id: number };
+    expect((await send('POST', `/api/project/${pid()}/users`, { user_id: rita.id, role: 'task_runner' })).status).toBe(204);
+    const context = await newContext(browser);
+    const runner = await context.newPage();
+    await runner.goto(`${server.url}/auth/login?next=${encodeURIComponent(`/project/${pid()}/templates?view=all`)}`);
+    await runner.fill('input[name=auth]', 'rita');
+    await runner.fill('input[name=password]', 'rita-password-1');
+    await Promise.all([runner.waitForURL((u) => !u.pathname.startsWith('/auth/')), runner.click('button[type=submit]')]);
+    expect(await runner.locator(`tr[data-template="${fx.template.id}"] a.run-button`).count()).toBe(1);
+    expect(await runner.locator('.new-template').count()).toBe(0);
+    expect(await runner.locator('text=Edit views').count()).toBe(0);
+    await runner.goto(url('/templates?view=all&views=edit'));
+    expect(await runner.locator('.view-editor').count()).toBe(0);
+    await runner.goto(url(`/templates/${fx.template.id}/tasks`));
+    const actions = await runner.locator('.page-header-actions').textContent();
+    expect(actions).toContain('Run');
+    for (const label of ['Copy', 'Edit', 'Delete']) expect(actions).not.toContain(label);
+    await runner.goto(url(`/templates/${fx.template.id}/tasks?delete=1`));
+    expect(await runner.locator('dialog').count()).toBe(0);
+    await runner.goto(url(`/templates/${fx.template.id}/details`));
+    expect(await runner.locator('text=Edit description').count()).toBe(0);
+    await context.close();
+  });
+});
+
 describe('accessibility', { timeout: 300_000 }, () => {
   it('has no serious axe violations on the list, the view editor and the template page', async () => {
     for (const path of ['/templates?view=all', `/templates?view=all&views=edit&open=${docs.id}`, `/templates/${docs.id}/tasks`,
