@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 /** Console paths no page serves: typos, unknown project and user screens, screens not built yet. */
-const unknownPaths = () => ['/foo', '/foo/bar.html', `/project/${projectId}/nosuch`, `/project/${projectId}/templates`,
+const unknownPaths = () => ['/foo', '/foo/bar.html', `/project/${projectId}/nosuch`, `/project/${projectId}/templates/1/nosuch`,
   `/project/${projectId}/schedule`, `/project/${projectId}/inventory`, `/project/${projectId}/team`, '/users/1/nosuch', '/runners'];
 
 /** Collects what the server writes to the console while `run` is under way. */
