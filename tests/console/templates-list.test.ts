@@ -289,8 +289,8 @@ describe('template page', { timeout: 120_000 }, () => {
   });
 });
 
-describe('roles', { timeout: 180_000 }, () => {
-  it('gives a task runner Run on the list and the template page, but no New template, view editing, Copy, Edit or Delete', async () => {
+describe('roles', { timeout: 240_000 }, () => {
+  it('gives a task runner Run only (no New template, view editing, Copy, Edit, Delete); a manager gets New template, disabled without an active app', async () => {
     const made = await send('POST', '/api/users', { name: 'Rita Runner', username: 'rita', email: 'rita@example.test', password: 'rita-password-1' });
     expect(made.status, await made.clone().text()).toBe(201);
     const rita = (await made.json()) as { id: number };
@@ -314,6 +314,25 @@ describe('roles', { timeout: 180_000 }, () => {
     expect(await runner.locator('dialog').count()).toBe(0);
     await runner.goto(url(`/templates/${fx.template.id}/details`));
     expect(await runner.locator('text=Edit description').count()).toBe(0);
+
+    // a manager may create templates and edit views; without an active app New template is disabled (admins keep it)
+    expect((await send('PUT', `/api/project/${pid()}/users/${rita.id}`, { role: 'manager' })).status).toBe(204);
+    await runner.goto(url('/templates?view=all'));
+    expect(await runner.locator('text=Edit views').count()).toBe(1);
+    expect(await runner.locator('.new-template a[href="/apps"]').count()).toBe(0);
+    expect(await runner.locator('.new-template a').count()).toBeGreaterThan(0);
+    const apps = await api.get<{ id: string; active: boolean }[]>('/api/apps');
+    const active = apps.filter((a) => a.active).map((a) => a.id);
+    try {
+      for (const id of active) expect((await send('POST', `/api/apps/${id}/active`, { active: false })).status).toBe(204);
+      await runner.reload();
+      expect(await runner.locator('.new-template').count()).toBe(0);
+      expect(await runner.locator('button:has-text("New template")').isDisabled()).toBe(true);
+      await page.goto(url('/templates?view=all'));
+      expect(await page.locator('.new-template a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['/apps']);
+    } finally {
+      for (const id of active) await send('POST', `/api/apps/${id}/active`, { active: true });
+    }
     await context.close();
   });
 });
