@@ -20,8 +20,8 @@ afterAll(async () => {
 });
 
 /** Console paths no page serves: typos, unknown project and user screens, screens not built yet. */
-const unknownPaths = () => ['/foo', '/foo/bar.html', `/project/${projectId}/nosuch`, `/project/${projectId}/templates`,
-  `/project/${projectId}/schedule`, `/project/${projectId}/inventory/nosuch`, `/project/${projectId}/team/1`, '/users/1/nosuch', '/runners'];
+const unknownPaths = () => ['/foo', '/foo/bar.html', `/project/${projectId}/nosuch`, `/project/${projectId}/templates/1/nosuch`,
+  `/project/${projectId}/schedule/nosuch`, `/project/${projectId}/inventory/nosuch`, `/project/${projectId}/team/1`, '/users/1/nosuch', '/runners'];
 
 /** Collects what the server writes to the console while `run` is under way. */
 async function capturedLog(run: () => Promise<void>): Promise<string> {

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
@@ -7,18 +6,19 @@ import { idParam, readJson } from '../http/validation.ts';
 import { badRequest } from '../http/errors.ts';
 import { templateInputSchema } from '../domain/templates/template.ts';
 import { validateTemplate } from '../domain/templates/template.validation.ts';
+import { descriptionSchema } from '../domain/templates/template-description.ts';
 import {
   changeWorkspace, createTemplate, deleteTemplate, findTemplate, findTemplateRefs, listTemplates, presentTemplates,
   updateTemplate, updateTemplateDescription, type WorkspaceAction,
 } from '../domain/templates/template.service.ts';
-import { listTemplateTasks } from '../domain/templates/template-tasks.ts';
+import { countTemplateTasks, listTemplateTasks } from '../domain/templates/template-tasks.ts';
 import { listSchedules } from '../domain/schedules/schedule.service.ts';
 import { countTasksByDay } from '../domain/stats/task-stats.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
 
 const manage = can(Permission.ManageResources);
-export const descriptionSchema = z.looseObject({ description: z.string().max(65535, 'at most 65535 characters').nullable() });
+export { descriptionSchema };
 
 /** `/api/project/:project_id/templates`: templates and their sub-resources (reference §3.7). */
 export const templatesRoutes = new Hono<AppEnv>();
@@ -74,10 +74,19 @@ templatesRoutes.put('/:template_id/description', manage, async (c) => {
   return c.body(null, 204);
 });
 
+/** Newest first, up to 1000; `?offset=` (our addition, for the template page) pages and sets `X-Total-Count`. */
 templatesRoutes.get('/:template_id/tasks', async (c) => {
   const template = await templateOf(c);
   const status = c.req.query('status') || undefined;
-  return c.json(await listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 1000), status }));
+  const rawOffset = c.req.query('offset');
+  if (rawOffset === undefined) return c.json(await listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 1000), status }));
+  const offset = /^\d{1,9}$/.test(rawOffset) ? Number(rawOffset) : 0;
+  const [rows, total] = await Promise.all([
+    listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 1000), status, offset }),
+    countTemplateTasks(c.var.deps.db, template.id, status),
+  ]);
+  c.header('X-Total-Count', String(total));
+  return c.json(rows);
 });
 
 templatesRoutes.get('/:template_id/tasks/last', async (c) => {

@@ -7,8 +7,15 @@ import type { TaskWithTpl } from '../tasks/task.ts';
  * (the deploy dialog asks for `status=success` builds).
  * @example await listTemplateTasks(db, 1, 4, { limit: 20, status: 'success' });
  */
-export function listTemplateTasks(db: Db | Tx, projectId: number, templateId: number, options: { limit: number; status?: string }): Promise<TaskWithTpl[]> {
-  return listTasksWithTpl(db, { projectId, templateId, statuses: options.status ? [options.status] : undefined, limit: options.limit });
+export function listTemplateTasks(db: Db | Tx, projectId: number, templateId: number, options: { limit: number; status?: string; offset?: number }): Promise<TaskWithTpl[]> {
+  return listTasksWithTpl(db, { projectId, templateId, statuses: options.status ? [options.status] : undefined, limit: options.limit, offset: options.offset });
+}
+
+/** How many tasks the template has (the `X-Total-Count` of a paged task list). */
+export async function countTemplateTasks(db: Db | Tx, templateId: number, status?: string): Promise<number> {
+  let query = db.selectFrom('task').select((e) => e.fn.countAll<number>().as('n')).where('template_id', '=', templateId);
+  if (status) query = query.where('status', '=', status);
+  return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 /** The newest task and the task count of each template given. */
