@@ -38,7 +38,8 @@ export interface FormSpec<S extends z.ZodType, V> {
    * the schema's own text. Also the place for rules the schema cannot state (return them from `check`).
    */
   messages?: Record<string, string>;
-  check?: (body: z.infer<S>, values: V) => FieldErrors;
+  /** may be async, e.g. to ask the API about a value before saving (the template form's cron check) */
+  check?: (body: z.infer<S>, values: V) => FieldErrors | Promise<FieldErrors>;
   /** the API call: method and path (the body is the validated one) */
   call: (body: z.infer<S>) => { method: 'POST' | 'PUT' | 'DELETE'; path: string };
   /** where to go after success, with the flash key and name of the snackbar */
@@ -80,7 +81,7 @@ export async function runForm<S extends z.ZodType, V>(astro: AstroLike, spec: Fo
   if (!parsed.success) {
     outcome.fieldErrors = issueMessages(parsed.error.issues, spec.messages ?? {});
   } else {
-    outcome.fieldErrors = spec.check?.(parsed.data, values) ?? {};
+    outcome.fieldErrors = (await spec.check?.(parsed.data, values)) ?? {};
   }
   if (!parsed.success || Object.keys(outcome.fieldErrors).length) {
     astro.response.status = 400;
