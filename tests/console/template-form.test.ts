@@ -64,7 +64,7 @@ const shownMessages = (page: Page) => page.$$eval('dialog .field-error', (nodes)
 async function openEditor(page: Page, editor: 'survey' | 'vaults' | 'args') {
   const box = page.locator(`fieldset[data-field=${editor === 'survey' ? 'survey_vars' : editor === 'args' ? 'arguments' : 'vaults'}]`);
   await box.scrollIntoViewIfNeeded();
-  await page.waitForSelector(`[data-editor=${editor}]`, { timeout: 15_000 });
+  await page.waitForSelector(`[data-editor=${editor}]`, { timeout: 30_000 });
 }
 
 beforeAll(async () => {
@@ -93,7 +93,7 @@ beforeAll(async () => {
 /** A page of the signed-in context at `path`. */
 async function openPage(path: string): Promise<Page> {
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(30_000);
   page.on('pageerror', (err) => console.error('page error:', err.message));
   await page.goto(server.url + path);
   return page;
@@ -106,7 +106,7 @@ afterAll(async () => {
 });
 
 describe('the template dialog in Chromium', () => {
-  it('shows every template rule of seed 001 §5 under its field, and the survey, vault and args editors check theirs', { timeout: 180_000 }, async () => {
+  it('shows every template rule of seed 001 §5 under its field after a save', { timeout: 300_000 }, async () => {
     const page = await openPage(`/project/${ids.project}/templates/new/edit?app=ansible`);
     expect(await page.locator('dialog h2').textContent()).toBe('New Ansible template');
     // 1200 px for ansible
@@ -129,7 +129,11 @@ describe('the template dialog in Chromium', () => {
     await Promise.all([page.waitForLoadState('load'), page.click('dialog footer button[type=submit]')]);
     await page.waitForSelector('dialog .field-error');
     expect(await shownMessages(page)).toEqual(expect.arrayContaining([MESSAGES.build_template_required]));
+    await page.close();
+  });
 
+  it('checks survey variables, vaults and arguments in their editors as they are edited', { timeout: 300_000 }, async () => {
+    const page = await openPage(`/project/${ids.project}/templates/new/edit?app=ansible`);
     // survey variable editor
     await openEditor(page, 'survey');
     await page.click('[data-editor=survey] >> text=Add variable');
@@ -189,7 +193,7 @@ describe('the template dialog in Chromium', () => {
     await page.close();
   });
 
-  it('creates a bash template with a required enum survey variable and arguments; 800 px wide, branches of the chosen repository offered', { timeout: 180_000 }, async () => {
+  it('creates a bash template with a required enum survey variable and arguments; 800 px wide, branches of the chosen repository offered', { timeout: 300_000 }, async () => {
     const page = await openPage(`/project/${ids.project}/templates/new/edit?app=bash`);
     expect(await page.$eval('dialog > article', (a) => getComputedStyle(a).maxWidth)).toBe('800px');
     expect(await page.locator('select[name=inventory_id]').count()).toBe(0);
@@ -197,7 +201,7 @@ describe('the template dialog in Chromium', () => {
     await page.fill('input[name=name]', 'Say hello');
     await page.fill('input[name=playbook]', 'run.sh');
     await page.selectOption('select[name=repository_id]', String(ids.repo));
-    await page.waitForFunction(() => document.querySelectorAll('#tpl-branches option').length === 2, null, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelectorAll('#tpl-branches option').length === 2, null, { timeout: 30_000 });
     expect(await page.$$eval('#tpl-branches option', (o) => o.map((x) => (x as HTMLOptionElement).value).sort())).toEqual(['feature-x', 'main']);
     await page.fill('input[name=git_branch]', 'feature-x');
     await page.selectOption('select[name=environment_id]', String(ids.env));
@@ -236,7 +240,7 @@ describe('the template dialog in Chromium', () => {
   });
 
   let ansibleId = 0;
-  it('creates an ansible template with a vault, task parameters and a commit check schedule', { timeout: 180_000 }, async () => {
+  it('creates an ansible template with a vault, task parameters and a commit check schedule', { timeout: 300_000 }, async () => {
     const page = await openPage(`/project/${ids.project}/templates/new/edit?app=ansible`);
     await page.fill('input[name=name]', 'Site');
     await page.fill('input[name=playbook]', 'site.yml');
@@ -269,7 +273,7 @@ describe('the template dialog in Chromium', () => {
     await page.close();
   });
 
-  it('edits the ansible template: fields come back filled, the vault list is kept, the commit check is removed when turned off', { timeout: 60_000 }, async () => {
+  it('edits the ansible template: fields come back filled, the vault list is kept, the commit check is removed when turned off', { timeout: 300_000 }, async () => {
     const page = await openPage(`/project/${ids.project}/templates/${ansibleId}/edit`);
     expect(await page.locator('dialog h2').textContent()).toBe('Edit template Site');
     expect(await page.inputValue('input[name=playbook]')).toBe('site.yml');
@@ -307,7 +311,7 @@ describe('the template dialog in Chromium', () => {
 });
 
 describe('the template dialog without JavaScript', () => {
-  it('creates a simple bash template through the plain form, with the seed messages first', { timeout: 60_000 }, async () => {
+  it('creates a simple bash template through the plain form, with the seed messages first', { timeout: 300_000 }, async () => {
     const plain = await newContext(browser, { javaScriptEnabled: false });
     const page = await plain.newPage();
     await signIn(page, server.url, `/project/${ids.project}/templates/new/edit?app=bash`);

@@ -52,8 +52,8 @@ export default function SurveyVarsEditor({ name, initial, m }: Props) {
                 <tr key={i} data-survey-var={v.name}>
                   <td>{v.title}</td><td><code>{v.name}</code></td><td>{m[`type_${v.type}`]}</td><td>{v.required ? '✓' : ''}</td>
                   <td className="tpl-row-actions">
-                    <button type="button" className="btn btn-outline btn-small" onClick={() => setEditing({ index: i, draft: { ...v, values: [...v.values] }, tried: false })}>{m.edit}</button>
-                    <button type="button" className="btn btn-outline btn-small" onClick={() => setVars(vars.filter((_, j) => j !== i))}>{m.remove}</button>
+                    <button type="button" className="btn btn-outline btn-small" aria-label={m.edit} title={m.edit} onClick={() => setEditing({ index: i, draft: { ...v, values: [...v.values] }, tried: false })}>✎</button>
+                    <button type="button" className="btn btn-outline btn-small" aria-label={m.remove} title={m.remove} onClick={() => setVars(vars.filter((_, j) => j !== i))}>×</button>
                   </td>
                 </tr>
               ))}

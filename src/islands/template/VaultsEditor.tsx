@@ -53,8 +53,8 @@ export default function VaultsEditor({ name, initial, keys, m }: Props) {
                   <td>{v.type === 'script' ? m.vault_type_script : m.vault_type_password}</td>
                   <td>{v.type === 'script' ? <code>{v.script}</code> : keyName(v.vault_key_id)}</td>
                   <td className="tpl-row-actions">
-                    <button type="button" className="btn btn-outline btn-small" onClick={() => setEditing({ index: i, draft: { ...v }, tried: false })}>{m.edit}</button>
-                    <button type="button" className="btn btn-outline btn-small" onClick={() => setVaults(vaults.filter((_, j) => j !== i))}>{m.remove}</button>
+                    <button type="button" className="btn btn-outline btn-small" aria-label={m.edit} title={m.edit} onClick={() => setEditing({ index: i, draft: { ...v }, tried: false })}>✎</button>
+                    <button type="button" className="btn btn-outline btn-small" aria-label={m.remove} title={m.remove} onClick={() => setVaults(vaults.filter((_, j) => j !== i))}>×</button>
                   </td>
                 </tr>
               ))}
