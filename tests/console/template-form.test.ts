@@ -310,6 +310,26 @@ describe('the template dialog in Chromium', () => {
   });
 });
 
+describe('the template dialog per app, as the server renders it', () => {
+  const get = (path: string) => fetch(server.url + path, { headers: { cookie: api.cookie }, redirect: 'manual' });
+
+  it('gives terraform a workspace, auto-approve options and 1200 px; python its script and 800 px; unknown apps and templates 404', async () => {
+    const terraform = await (await get(`/project/${ids.project}/templates/new/edit?app=terraform`)).text();
+    expect(terraform).toContain('New Terraform template');
+    expect(terraform).toMatch(/class="[^"]*tpl-w1200/);
+    expect(terraform).toContain('Default workspace (optional)');
+    expect(terraform).toContain('Subdirectory path (optional)');
+    expect(terraform).toContain('name="allow_auto_approve"');
+    expect(terraform).not.toContain('name="vaults"');
+    const python = await (await get(`/project/${ids.project}/templates/new/edit?app=python`)).text();
+    expect(python).toMatch(/class="[^"]*tpl-w800/);
+    expect(python).toContain('Script filename');
+    expect(python).not.toContain('name="inventory_id"');
+    expect((await get(`/project/${ids.project}/templates/new/edit?app=nope`)).status).toBe(404);
+    expect((await get(`/project/${ids.project}/templates/999999/edit`)).status).toBe(404);
+  });
+});
+
 describe('the template dialog without JavaScript', () => {
   it('creates a simple bash template through the plain form, with the seed messages first', { timeout: 300_000 }, async () => {
     const plain = await newContext(browser, { javaScriptEnabled: false });
