@@ -40,7 +40,8 @@ export interface FormSpec<S extends z.ZodType, V> {
    * the schema's own text. Also the place for rules the schema cannot state (return them from `check`).
    */
   messages?: Record<string, string>;
-  check?: (body: z.infer<S>, values: V) => FieldErrors;
+  /** may be async, e.g. to ask the API about a value before saving (the template form's cron check) */
+  check?: (body: z.infer<S>, values: V) => FieldErrors | Promise<FieldErrors>;
   /**
    * Rules on the typed values that hold whether or not the schema accepted the body, so every
    * problem shows at once (schema messages win for the same field).
@@ -92,7 +93,7 @@ export async function runForm<S extends z.ZodType, V>(astro: AstroLike, spec: Fo
   if (!parsed.success) {
     outcome.fieldErrors = issueMessages(parsed.error.issues, spec.messages ?? {});
   } else {
-    outcome.fieldErrors = spec.check?.(parsed.data, values) ?? {};
+    outcome.fieldErrors = (await spec.check?.(parsed.data, values)) ?? {};
   }
   outcome.fieldErrors = { ...spec.checkValues?.(values), ...outcome.fieldErrors };
   if (!parsed.success || Object.keys(outcome.fieldErrors).length) {

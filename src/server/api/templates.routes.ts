@@ -13,6 +13,7 @@ import {
 } from '../domain/templates/template.service.ts';
 import { countTemplateTasks, listTemplateTasks } from '../domain/templates/template-tasks.ts';
 import { listSchedules } from '../domain/schedules/schedule.service.ts';
+import { scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
 import { countTasksByDay } from '../domain/stats/task-stats.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
@@ -96,7 +97,7 @@ templatesRoutes.get('/:template_id/tasks/last', async (c) => {
 
 templatesRoutes.get('/:template_id/schedules', async (c) => {
   const template = await templateOf(c);
-  return c.json(await listSchedules(c.var.deps.db, c.var.project.id, { templateId: template.id }));
+  return c.json((await listSchedules(c.var.deps.db, c.var.project.id, { templateId: template.id })).map(scheduleRowToSchedule));
 });
 
 templatesRoutes.get('/:template_id/refs', async (c) => {

@@ -1,0 +1,360 @@
+import type { AstroGlobal } from 'astro';
+import { templateInputSchema } from '../server/domain/templates/template.ts';
+import { apiGet, apiGetOr, apiSend, readErrorText, RunnerApiError } from './runner-api.ts';
+import { checkboxField, runForm, textField, type FieldErrors, type FormOutcome } from './form-loop.ts';
+import {
+  argError, parseArguments, surveyVarErrors, surveyVarsFromApi, surveyVarsToApi, vaultErrors, vaultsFromApi, vaultsToApi,
+} from './template-rules.ts';
+
+type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response'>;
+
+/** Apps the dialog knows; the 1200 px ones carry inventories/vaults (seed 001 §2). */
+export const TEMPLATE_APPS = ['ansible', 'terraform', 'tofu', 'bash', 'python', 'powershell', 'pulumi'] as const;
+/** App names as their makers write them (not translated). */
+export const APP_TITLES: Record<string, string> = {
+  ansible: 'Ansible', terraform: 'Terraform', tofu: 'OpenTofu', bash: 'Bash', python: 'Python', powershell: 'PowerShell', pulumi: 'Pulumi',
+};
+export const WIDE_APPS = new Set(['ansible', 'terraform', 'tofu']);
+export const TERRAFORM_LIKE = new Set(['terraform', 'tofu']);
+
+/** "Check for new commits" intervals (seed 001 §9) → cron. */
+export const COMMIT_CHECK_INTERVALS = [
+  { key: 'every_1m', cron: '* * * * *' },
+  { key: 'every_5m', cron: '*/5 * * * *' },
+  { key: 'every_10m', cron: '*/10 * * * *' },
+  { key: 'every_1h', cron: '0 * * * *' },
+  { key: 'every_24h', cron: '0 0 * * *' },
+] as const;
+
+export type TemplateType = 'task' | 'build' | 'deploy';
+
+/** The dialog's fields as typed (strings and checkboxes); names are the form's field names. */
+export interface TemplateFormValues {
+  app: string;
+  type: TemplateType;
+  name: string;
+  description: string;
+  playbook: string;
+  inventory_id: string;
+  repository_id: string;
+  environment_id: string;
+  view_id: string;
+  git_branch: string;
+  survey_vars: string;
+  vaults: string;
+  arguments: string;
+  limit: string;
+  tags: string;
+  skip_tags: string;
+  allow_override_limit: boolean;
+  allow_override_tags: boolean;
+  allow_override_skip_tags: boolean;
+  allow_debug: boolean;
+  allow_override_inventory: boolean;
+  auto_approve: boolean;
+  allow_auto_approve: boolean;
+  start_version: string;
+  build_template_id: string;
+  autorun: boolean;
+  cron_enabled: boolean;
+  cron_repository_id: string;
+  cron_format: string;
+  allow_override_args_in_task: boolean;
+  allow_override_branch_in_task: boolean;
+  suppress_success_alerts: boolean;
+  runner_tag: string;
+}
+
+/** The template as GET answers it (the fields the dialog edits). */
+export interface ApiTemplate {
+  id: number; name: string; description: string | null; app: string; type: string; playbook: string;
+  inventory_id: number | null; repository_id: number | null; environment_id: number | null; view_id: number | null;
+  git_branch: string | null; survey_vars: unknown[]; vaults: unknown[]; arguments: string | null;
+  task_params: Record<string, unknown>; start_version: string | null; build_template_id: number | null; autorun: boolean;
+  allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; suppress_success_alerts: boolean;
+  runner_tag: string | null;
+}
+interface Named { id: number; name: string }
+export interface ApiSchedule { id: number; name: string; cron_format: string | null; repository_id: number | null; type?: string }
+
+/** What the dialog lists in its selects. */
+export interface TemplateChoices {
+  inventories: (Named & { type: string })[];
+  repositories: (Named & { git_url: string })[];
+  environments: Named[];
+  views: { id: number; title: string }[];
+  keys: (Named & { type: string })[];
+  buildTemplates: Named[];
+  runnerTags: string[];
+  branches: string[];
+}
+
+export interface TemplateFormPage {
+  form: FormOutcome<TemplateFormValues>;
+  choices: TemplateChoices;
+  /** seed 001 §5 messages of the editors, for the islands */
+  isNew: boolean;
+}
+
+const idText = (id: number | null | undefined) => (id ? String(id) : '');
+const param = (params: Record<string, unknown>, key: string) => (typeof params[key] === 'string' ? params[key] as string : '');
+
+function initialValues(app: string, template: ApiTemplate | null, commitCheck: ApiSchedule | null): TemplateFormValues {
+  const p = template?.task_params ?? {};
+  const type = template?.type === 'build' || template?.type === 'deploy' ? template.type : 'task';
+  return {
+    app: template?.app ?? app,
+    type,
+    name: template?.name ?? '',
+    description: template?.description ?? '',
+    playbook: template?.playbook ?? '',
+    inventory_id: idText(template?.inventory_id),
+    repository_id: idText(template?.repository_id),
+    environment_id: idText(template?.environment_id),
+    view_id: idText(template?.view_id),
+    git_branch: template?.git_branch ?? '',
+    survey_vars: JSON.stringify(surveyVarsToApi(surveyVarsFromApi(template?.survey_vars ?? [])), null, 2),
+    vaults: JSON.stringify(vaultsToApi(vaultsFromApi(template?.vaults ?? [])), null, 2),
+    arguments: template?.arguments ?? '',
+    limit: param(p, 'limit'),
+    tags: param(p, 'tags'),
+    skip_tags: param(p, 'skip_tags'),
+    allow_override_limit: p.allow_override_limit === true,
+    allow_override_tags: p.allow_override_tags === true,
+    allow_override_skip_tags: p.allow_override_skip_tags === true,
+    allow_debug: p.allow_debug === true,
+    allow_override_inventory: p.allow_override_inventory === true,
+    auto_approve: p.auto_approve === true,
+    allow_auto_approve: p.allow_auto_approve === true,
+    start_version: template?.start_version ?? '',
+    build_template_id: idText(template?.build_template_id),
+    autorun: template?.autorun ?? false,
+    cron_enabled: commitCheck !== null,
+    cron_repository_id: idText(commitCheck?.repository_id),
+    cron_format: commitCheck?.cron_format ?? COMMIT_CHECK_INTERVALS[0].cron,
+    allow_override_args_in_task: template?.allow_override_args_in_task ?? false,
+    allow_override_branch_in_task: template?.allow_override_branch_in_task ?? false,
+    suppress_success_alerts: template?.suppress_success_alerts ?? false,
+    runner_tag: template?.runner_tag ?? '',
+  };
+}
+
+function readValues(form: FormData, app: string): TemplateFormValues {
+  const raw = (name: string) => { const v = form.get(name); return typeof v === 'string' ? v : ''; };
+  const type = textField(form, 'type');
+  return {
+    app,
+    type: type === 'build' || type === 'deploy' ? type : 'task',
+    name: textField(form, 'name'),
+    description: raw('description'),
+    playbook: textField(form, 'playbook'),
+    inventory_id: textField(form, 'inventory_id'),
+    repository_id: textField(form, 'repository_id'),
+    environment_id: textField(form, 'environment_id'),
+    view_id: textField(form, 'view_id'),
+    git_branch: textField(form, 'git_branch'),
+    survey_vars: raw('survey_vars'),
+    vaults: raw('vaults'),
+    arguments: raw('arguments'),
+    limit: textField(form, 'limit'),
+    tags: textField(form, 'tags'),
+    skip_tags: textField(form, 'skip_tags'),
+    allow_override_limit: checkboxField(form, 'allow_override_limit'),
+    allow_override_tags: checkboxField(form, 'allow_override_tags'),
+    allow_override_skip_tags: checkboxField(form, 'allow_override_skip_tags'),
+    allow_debug: checkboxField(form, 'allow_debug'),
+    allow_override_inventory: checkboxField(form, 'allow_override_inventory'),
+    auto_approve: checkboxField(form, 'auto_approve'),
+    allow_auto_approve: checkboxField(form, 'allow_auto_approve'),
+    start_version: textField(form, 'start_version'),
+    build_template_id: textField(form, 'build_template_id'),
+    autorun: checkboxField(form, 'autorun'),
+    cron_enabled: checkboxField(form, 'cron_enabled'),
+    cron_repository_id: textField(form, 'cron_repository_id'),
+    cron_format: textField(form, 'cron_format'),
+    allow_override_args_in_task: checkboxField(form, 'allow_override_args_in_task'),
+    allow_override_branch_in_task: checkboxField(form, 'allow_override_branch_in_task'),
+    suppress_success_alerts: checkboxField(form, 'suppress_success_alerts'),
+    runner_tag: textField(form, 'runner_tag'),
+  };
+}
+
+/** JSON text of a textarea/hidden input; `undefined` (which the schema refuses) when it is not JSON. */
+function jsonArray(text: string): unknown {
+  if (!text.trim()) return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed : 'not-an-array';
+  } catch {
+    return 'not-json';
+  }
+}
+
+const num = (text: string) => (/^\d{1,10}$/.test(text) && Number(text) > 0 ? Number(text) : null);
+
+function toBody(v: TemplateFormValues) {
+  const ansible = v.app === 'ansible';
+  const terraform = TERRAFORM_LIKE.has(v.app);
+  const surveyVars = jsonArray(v.survey_vars);
+  const vaults = ansible ? jsonArray(v.vaults) : [];
+  const args = parseArguments(v.arguments);
+  const taskParams: Record<string, unknown> = {};
+  if (ansible) {
+    Object.assign(taskParams, {
+      limit: v.limit, tags: v.tags, skip_tags: v.skip_tags,
+      allow_override_limit: v.allow_override_limit, allow_override_tags: v.allow_override_tags, allow_override_skip_tags: v.allow_override_skip_tags,
+      allow_debug: v.allow_debug, allow_override_inventory: v.allow_override_inventory,
+    });
+  }
+  if (terraform) Object.assign(taskParams, { auto_approve: v.auto_approve, allow_auto_approve: v.allow_auto_approve, allow_override_inventory: v.allow_override_inventory });
+  return {
+    app: v.app,
+    type: v.type === 'task' ? '' : v.type,
+    name: v.name,
+    description: v.description,
+    playbook: v.playbook,
+    inventory_id: ansible || terraform ? num(v.inventory_id) : null,
+    repository_id: num(v.repository_id),
+    environment_id: num(v.environment_id),
+    view_id: num(v.view_id),
+    git_branch: v.git_branch || null,
+    survey_vars: Array.isArray(surveyVars) ? surveyVarsToApi(surveyVarsFromApi(surveyVars)) : surveyVars,
+    vaults: Array.isArray(vaults) ? vaultsToApi(vaultsFromApi(vaults)) : vaults,
+    arguments: args === null ? 'not-json' : args.length ? JSON.stringify(args.map((a) => a.trim())) : null,
+    task_params: taskParams,
+    start_version: v.type === 'build' ? v.start_version : null,
+    build_template_id: v.type === 'deploy' ? num(v.build_template_id) : null,
+    autorun: v.type === 'deploy' && v.autorun,
+    allow_override_args_in_task: v.allow_override_args_in_task,
+    allow_override_branch_in_task: v.allow_override_branch_in_task,
+    suppress_success_alerts: v.suppress_success_alerts,
+    runner_tag: v.runner_tag || null,
+  };
+}
+
+/** The seed's rules the schema cannot state; messages are `templateForm.*` keys, translated by `t`. */
+function ruleErrors(v: TemplateFormValues, t: (key: string) => string): FieldErrors {
+  const errors: FieldErrors = {};
+  const say = (key: string) => t(`templateForm.${key}`);
+  if (!v.name) errors.name = say('name_required');
+  if (!v.playbook && !TERRAFORM_LIKE.has(v.app)) errors.playbook = say('playbook_filename_required');
+  if (v.app === 'ansible' && !num(v.inventory_id)) errors.inventory_id = say('inventory_required');
+  if (!num(v.repository_id)) errors.repository_id = say('repository_required');
+  if (!num(v.environment_id)) errors.environment_id = say('environment_required');
+  if (v.type === 'build' && !v.start_version) errors.start_version = say('start_version_required');
+  if (v.type === 'deploy' && !num(v.build_template_id)) errors.build_template_id = say('build_template_required');
+  if (v.cron_enabled && !num(v.cron_repository_id)) errors.cron_repository_id = say('repository_required');
+
+  const surveyVars = jsonArray(v.survey_vars);
+  if (!Array.isArray(surveyVars)) errors.survey_vars = say('json_invalid');
+  else {
+    for (const draft of surveyVarsFromApi(surveyVars)) {
+      const first = Object.values(surveyVarErrors(draft))[0];
+      if (first) { errors.survey_vars = `${draft.title || draft.name || '?'}: ${say(first)}`; break; }
+    }
+  }
+  if (v.app === 'ansible') {
+    const vaults = jsonArray(v.vaults);
+    if (!Array.isArray(vaults)) errors.vaults = say('json_invalid');
+    else {
+      const drafts = vaultsFromApi(vaults);
+      for (let i = 0; i < drafts.length; i++) {
+        const first = Object.values(vaultErrors(drafts, i))[0];
+        if (first) { errors.vaults = `${drafts[i]!.name.trim() || 'default'}: ${say(first)}`; break; }
+      }
+    }
+  }
+  const args = parseArguments(v.arguments);
+  if (args === null) errors.arguments = say('json_invalid');
+  else if (args.some((a) => argError(a))) errors.arguments = say('arg_required');
+  return errors;
+}
+
+async function loadChoices(astro: AstroLike, projectId: number, app: string, templateId: number | null, repositoryId: string): Promise<TemplateChoices> {
+  const base = `/api/project/${projectId}`;
+  const [inventories, repositories, environments, views, keys, templates, tags] = await Promise.all([
+    apiGet<TemplateChoices['inventories']>(astro, `${base}/inventory?app=${encodeURIComponent(app)}${templateId ? `&template_id=${templateId}` : ''}`),
+    apiGet<TemplateChoices['repositories']>(astro, `${base}/repositories`),
+    apiGet<Named[]>(astro, `${base}/environment`),
+    apiGetOr<{ id: number; title: string }[]>(astro, `${base}/views`, []),
+    apiGetOr<TemplateChoices['keys']>(astro, `${base}/keys`, []),
+    apiGet<(Named & { type: string })[]>(astro, `${base}/templates`),
+    apiGetOr<{ tag: string }[]>(astro, `${base}/runner_tags`, []),
+  ]);
+  return {
+    inventories, repositories, environments, views, keys,
+    buildTemplates: templates.filter((tpl) => tpl.type === 'build' && tpl.id !== templateId),
+    runnerTags: tags.map((tag) => tag.tag),
+    branches: await loadBranches(astro, projectId, num(repositoryId)),
+  };
+}
+
+/** Remote branches of the chosen repository (issue 18 item 4); none for local ones or on failure. */
+async function loadBranches(astro: AstroLike, projectId: number, repositoryId: number | null): Promise<string[]> {
+  if (!repositoryId) return [];
+  try {
+    return await apiGet<string[]>(astro, `/api/project/${projectId}/repositories/${repositoryId}/branches`);
+  } catch (err) {
+    if (err instanceof RunnerApiError) return [];
+    throw err;
+  }
+}
+
+/**
+ * The template dialog's form loop (new: `template` null and `app` from `?app=`; edit: the stored
+ * template): the shared runForm with the API's templateInputSchema, the cron of "check for new
+ * commits" asked of POST /schedules/validate before saving, and the commit-check schedule
+ * created, updated or removed after, as Semaphore's own dialog does.
+ * @example const page = await runTemplateForm(Astro, project.id, template, app); if (page.form.redirect) return page.form.redirect;
+ */
+export async function runTemplateForm(astro: AstroLike, projectId: number, template: ApiTemplate | null, app: string): Promise<TemplateFormPage> {
+  const { t } = astro.locals;
+  const base = `/api/project/${projectId}`;
+  const schedules = template ? await apiGetOr<ApiSchedule[]>(astro, `${base}/templates/${template.id}/schedules`, []) : [];
+  const commitChecks = schedules.filter((s) => s.repository_id);
+  let saved: TemplateFormValues | null = null;
+  const form = await runForm(astro, {
+    name: 'template',
+    initial: initialValues(app, template, commitChecks[0] ?? null),
+    read: (posted) => readValues(posted, template?.app ?? app),
+    toBody,
+    schema: templateInputSchema,
+    messages: {
+      survey_vars: t('templateForm.json_invalid'), vaults: t('templateForm.json_invalid'), arguments: t('templateForm.json_invalid'),
+    },
+    check: async (_body, values) => {
+      saved = values;
+      const errors = ruleErrors(values, t);
+      if (values.cron_enabled && !errors.cron_repository_id) {
+        const res = await apiSend(astro, 'POST', `${base}/schedules/validate`, { cron_format: values.cron_format });
+        if (!res.ok) errors.cron_format = await readErrorText(res);
+      }
+      return errors;
+    },
+    call: () => (template ? { method: 'PUT', path: `${base}/templates/${template.id}` } : { method: 'POST', path: `${base}/templates` }),
+    done: async (res, body) => {
+      const id = template ? template.id : ((await res.json()) as { id: number }).id;
+      await syncCommitCheck(astro, base, id, body.name ?? '', saved!, commitChecks);
+      return { path: `/project/${projectId}/templates/${id}`, flash: template ? 'template_saved' : 'template_created', name: body.name };
+    },
+  });
+  const choices = await loadChoices(astro, projectId, form.values.app, template?.id ?? null, form.values.repository_id);
+  return { form, choices, isNew: !template };
+}
+
+/**
+ * Semaphore's afterSave: one commit-check schedule per template. Created when the option is on
+ * and none exists, updated when it exists, deleted when the option is turned off; a template with
+ * several is left alone.
+ */
+async function syncCommitCheck(astro: AstroLike, base: string, templateId: number, name: string, v: TemplateFormValues, existing: ApiSchedule[]) {
+  if (existing.length > 1) return;
+  const current = existing[0];
+  const body = {
+    template_id: templateId, name: current?.name ?? astro.locals.t('templateForm.commit_schedule_name', { name }),
+    cron_format: v.cron_format, repository_id: num(v.cron_repository_id), active: true,
+  };
+  if (!current && v.cron_enabled) await apiSend(astro, 'POST', `${base}/schedules`, body);
+  else if (current && !v.cron_enabled) await apiSend(astro, 'DELETE', `${base}/schedules/${current.id}`);
+  else if (current && v.cron_enabled) await apiSend(astro, 'PUT', `${base}/schedules/${current.id}`, { ...body, id: current.id });
+}
