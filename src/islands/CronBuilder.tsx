@@ -28,10 +28,11 @@ const CHOICES: Record<ListKey, number[]> = { minutes: MINUTE_CHOICES, hours: HOU
 const EVERY_MINUTE: CronParts = { mode: 'minute', minutes: [], hours: [], days: [], weekdays: [], months: [] };
 
 export default function CronBuilder({ name, value, projectId, lang, messages, invalid }: Props) {
-  const initial = parseBuilderCron(value || DEFAULT_CRON);
+  // An empty cron the server refused stays in the raw field, where its message belongs.
+  const initial = value.trim() ? parseBuilderCron(value) : invalid ? null : EVERY_MINUTE;
   const [raw, setRaw] = useState(initial === null);
   const [parts, setParts] = useState<CronParts>(initial ?? EVERY_MINUTE);
-  const [text, setText] = useState(value || DEFAULT_CRON);
+  const [text, setText] = useState(value.trim() || invalid ? value : DEFAULT_CRON);
   const [check, setCheck] = useState<{ ok: boolean; message: string } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const cron = raw ? text : buildCron(parts);
@@ -56,7 +57,8 @@ export default function CronBuilder({ name, value, projectId, lang, messages, in
     if (!raw) { setCheck(null); return; }
     clearTimeout(timer.current);
     const expression = text.trim();
-    if (!expression) { setCheck({ ok: false, message: m('cronRequired') }); return; }
+    // (an empty field the server refused already shows its message under the field)
+    if (!expression) { setCheck(invalid ? null : { ok: false, message: m('cronRequired') }); return; }
     timer.current = setTimeout(async () => {
       try {
         const res = await fetch(`/api/project/${projectId}/schedules/validate`, {
