@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi } from './support/real-tasks.ts';
@@ -29,7 +30,15 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 const list = () => `${server.url}/project/${pid}/schedule`;
-const snackbar = (page: Page) => page.locator('.snackbar').innerText();
+// textContent: the snackbar hides itself after a while, and this machine may be slow to ask.
+const snackbar = async (page: Page) => (await page.locator('.snackbar').textContent()) ?? '';
+
+/** WCAG 2 A/AA violations axe rates serious or critical (as tests/console/accessibility.test.ts). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 beforeAll(async () => {
   server = await startConsoleServer();
@@ -107,6 +116,7 @@ describe('schedules screen', () => {
     await page.locator('[data-cron-list=minutes] label', { hasText: ':30' }).click();
     expect(await page.locator('input[type=hidden][name=cron_format]').inputValue()).toBe('0,30 0,9 * * 1,5');
     expect(await page.locator('[data-cron-words]').innerText()).toBe('At 00:00, 00:30, 09:00, and 09:30, on Monday and Friday');
+    expect(await seriousViolations(page)).toEqual([]);
     await page.selectOption('[data-cron-mode]', 'yearly');
     expect(await page.locator('input[type=hidden][name=cron_format]').inputValue()).toBe('0,30 0,9 1 1 *');
     expect(await page.locator('[data-cron-list=days] input').count()).toBe(31);
@@ -115,6 +125,7 @@ describe('schedules screen', () => {
     expect(await page.locator('[data-cron-list=hours] input').count()).toBe(24);
     await screenshot(page, 'schedules-dialog-1280');
     await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForTimeout(600);
     await screenshot(page, 'schedules-dialog-375');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.selectOption('[data-cron-mode]', 'minute');
@@ -128,7 +139,9 @@ describe('schedules screen', () => {
     expect(await row.locator('.schedule-when').innerText()).toContain('Every minute');
     expect(await row.locator('[role=switch]').getAttribute('aria-checked')).toBe('true');
     await screenshot(page, 'schedules-list-1280');
+    expect(await seriousViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForTimeout(600);
     await screenshot(page, 'schedules-list-375');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.setViewportSize({ width: 1280, height: 800 });
