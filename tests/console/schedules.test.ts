@@ -190,7 +190,7 @@ describe('schedules screen', () => {
     expect(await snackbar(page)).toContain('Schedule Half past deleted');
     expect(await call<unknown[]>('GET', `/api/project/${pid}/schedules`)).toEqual([]);
     await context.close();
-  }, 240_000);
+  }, 420_000);
 
   it('without JavaScript: the list renders and the plain form makes raw-cron, one-shot and commit-check schedules', async () => {
     const context = await newContext(browser, { javaScriptEnabled: false });
@@ -266,7 +266,7 @@ describe('schedules screen', () => {
     await page.waitForURL(/flash=schedule_off/);
     expect(await page.locator('tr', { hasText: 'Quarterly' }).locator('[role=switch]').getAttribute('aria-checked')).toBe('false');
     await context.close();
-  }, 150_000);
+  }, 300_000);
 
   it('ships no script on the list and at most 90 KB gzip with the dialog open', async () => {
     const listJs = await measurePageJs(list(), api.cookie);
