@@ -21,7 +21,7 @@ afterAll(async () => {
 
 /** Console paths no page serves: typos, unknown project and user screens, screens not built yet. */
 const unknownPaths = () => ['/foo', '/foo/bar.html', `/project/${projectId}/nosuch`, `/project/${projectId}/templates`,
-  `/project/${projectId}/schedule`, `/project/${projectId}/inventory`, `/project/${projectId}/team`, '/users/1/nosuch', '/runners'];
+  `/project/${projectId}/inventory`, `/project/${projectId}/team`, '/users/1/nosuch', '/runners'];
 
 /** Collects what the server writes to the console while `run` is under way. */
 async function capturedLog(run: () => Promise<void>): Promise<string> {
