@@ -10,6 +10,7 @@ import { startConsoleServer, type ConsoleServer } from './support/console-server
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi } from './support/real-tasks.ts';
 import { measurePageJs } from './support/js-weight.ts';
+import { createClient } from './support/http-client.ts';
 import { createGitRepo } from '../support/git-repo.ts';
 import { LANGUAGES } from '../../src/console/languages.ts';
 import { startScheduler, type Scheduler } from '../../src/server/scheduler/scheduler.ts';
@@ -275,7 +276,30 @@ describe('schedules screen', () => {
     const dialogJs = await measurePageJs(`${list()}?edit=new`, api.cookie);
     expect(dialogJs.html).toContain('CronBuilder');
     expect(dialogJs.bytes).toBeLessThanOrEqual(90 * 1024);
+    console.info(`schedule list: ${listJs.bytes} B gzip of JavaScript; with the dialog open: ${dialogJs.bytes} B`);
   });
+
+  it('shows a guest the list without the manage actions, and the API refuses their switch', async () => {
+    const guest = await call<{ id: number }>('POST', '/api/users', { name: 'Gus', username: 'gus', email: 'gus@example.com', password: 'guest-password-1' });
+    await call('POST', `/api/project/${pid}/users`, { user_id: guest.id, role: 'guest' });
+    const [template] = await call<{ id: number }[]>('GET', `/api/project/${pid}/templates`);
+    const schedule = await call<{ id: number; name: string; active: boolean }>('POST', `/api/project/${pid}/schedules`, {
+      name: 'Guest view', template_id: template!.id, cron_format: '0 3 * * *', active: true,
+    });
+    const client = createClient(server.url);
+    expect((await client.post('/auth/login?next=/', { step: 'password', auth: 'gus', password: 'guest-password-1' })).status).toBe(303);
+    const page = await client.get(`/project/${pid}/schedule`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Guest view');
+    expect(page.html).toContain('At 03:00');
+    expect(page.html).not.toContain('New schedule');
+    expect(page.html).not.toContain('role="switch"');
+    expect(page.html).not.toContain('?edit=');
+    expect((await client.get(`/project/${pid}/schedule?edit=new`)).html).not.toContain('schedule-form');
+    const refused = await client.post(`/project/${pid}/schedule`, { _form: 'active', id: String(schedule!.id) });
+    expect(refused.status).toBe(400);
+    expect((await call<{ active: boolean }>('GET', `/api/project/${pid}/schedules/${schedule!.id}`)).active).toBe(schedule!.active);
+  }, 60_000);
 
   it('has the schedule messages in every language', () => {
     for (const { code } of LANGUAGES) {
