@@ -1,10 +1,9 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
 import { idParam, readJson } from '../http/validation.ts';
-import { cronCheckSchema, scheduleInputSchema, scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
+import { cronCheckSchema, scheduleActiveSchema, scheduleInputSchema, scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
 import {
   createSchedule, deleteSchedule, findSchedule, listSchedules, requireValidCron, setScheduleActive, updateSchedule,
 } from '../domain/schedules/schedule.service.ts';
@@ -12,7 +11,7 @@ import { actorOf } from './route-context.ts';
 import { scheduleChanged } from '../scheduler/scheduler.ts';
 
 const manage = can(Permission.ManageResources);
-export const activeSchema = z.looseObject({ active: z.boolean() });
+export const activeSchema = scheduleActiveSchema;
 
 /** `/api/project/:project_id/schedules`: cron, commit-check and run-at schedules (reference §6). */
 export const schedulesRoutes = new Hono<AppEnv>();

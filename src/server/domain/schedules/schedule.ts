@@ -18,6 +18,9 @@ export const scheduleInputSchema = z.strictObject({
 });
 export type ScheduleInput = z.infer<typeof scheduleInputSchema>;
 
+/** `PUT …/schedules/{id}/active`: the switch of the schedule list. */
+export const scheduleActiveSchema = z.looseObject({ active: z.boolean() });
+
 export const cronCheckSchema = z.looseObject({ cron_format: z.string().max(255).nullable().optional() });
 
 export type ScheduleRow = Selectable<ScheduleTable>;
