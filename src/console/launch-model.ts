@@ -55,7 +55,7 @@ export function launchOptions(template: LaunchTemplate): LaunchOptions {
     limit: !terraform && Boolean(p.allow_override_limit),
     tags: !terraform && Boolean(p.allow_override_tags),
     skipTags: !terraform && Boolean(p.allow_override_skip_tags),
-    debug: !terraform && p.allow_debug !== false,
+    debug: ansible && p.allow_debug !== false,
     ansible,
     terraform,
     autoApprove: terraform && Boolean(p.allow_auto_approve),

@@ -60,7 +60,7 @@ export default function LogSearch({ apiBase, m, onJump }: Props) {
   const count = matches?.length ?? 0;
   return (
     <div className="log-search">
-      <form role="search" className="log-search-bar" onSubmit={search}>
+      <form className="log-search-bar" aria-label={m('search')} onSubmit={search}>
         <input type="search" name="q" value={query} onChange={(e) => setQuery(e.target.value)} maxLength={200}
           aria-label={m('search')} placeholder={m('searchPlaceholder')} />
         <button type="submit" className="btn btn-secondary" disabled={busy} aria-label={m('searchButton')} title={m('searchButton')}>
