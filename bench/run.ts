@@ -9,7 +9,8 @@
  * Targets: p50 < 100 ms, pipeline ≥ 50 % of the bare insert, peak RSS < 300 MB.
  * Then the console figures of bench/console.ts (page JavaScript weight, history SSR time) and the
  * load figures of bench/load.ts (idle and peak RSS, history throughput under 50 clients) and the
- * browser figures of bench/browser.ts (task log jump to the end, heap, long tasks, bytes on the wire).
+ * browser figures of bench/browser.ts (task log jump to the end, heap, long tasks, bytes on the wire),
+ * then the task log search of bench/output-search.ts.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } fr
 import { runConsoleBench } from './console.ts';
 import { runLoadBench } from './load.ts';
 import { runBrowserBench } from './browser.ts';
+import { runOutputSearchBench } from './output-search.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -154,3 +156,6 @@ await runLoadBench();
 
 console.log('');
 await runBrowserBench();
+
+console.log('');
+await runOutputSearchBench();
