@@ -119,6 +119,38 @@ describe('task launch dialog (?new_task=)', () => {
     await plain.close();
   }, SLOW_MS);
 
+  it('offers an ansible template\'s overrides, debug level and a deploy\'s build versions', async () => {
+    const { db } = server.deps;
+    const build = await fx.addTemplate('Build app', 'run.sh');
+    await db.updateTable('template').set({ type: 'build', start_version: '1.0.0' }).where('id', '=', build.id).execute();
+    const buildTask = await insertFinishedTask(server, { ...fx, template: build }, 1);
+    await db.updateTable('task').set({ version: '1.0.7' }).where('id', '=', buildTask).execute();
+    const deploy = await fx.addTemplate('Deploy app', 'site.yml');
+    await db.updateTable('template').set({
+      app: 'ansible', type: 'deploy', build_template_id: build.id, allow_override_args_in_task: 1, allow_override_branch_in_task: 1,
+      task_params: JSON.stringify({ allow_override_limit: true, allow_override_tags: true, allow_override_skip_tags: true, allow_override_inventory: true }),
+    }).where('id', '=', deploy.id).execute();
+    const { page, errors } = await openPage();
+    await page.goto(`${server.url}/project/${projectId}/history?new_task=${deploy.id}`);
+    await hydrated(page);
+    const dialog = page.locator('dialog.launch-dialog');
+    expect(await dialog.locator('select[name=build_task_id] option').allTextContents()).toEqual(['— choose —', `1.0.7 (#${buildTask})`]);
+    for (const name of ['git_branch', 'inventory_id', 'arguments', 'limit', 'tags', 'skip_tags', 'dry_run', 'diff', 'debug']) {
+      expect(await dialog.locator(`[name=${name}]`).count(), name).toBe(1);
+    }
+    expect(await dialog.locator('[name=debug_level]').count()).toBe(0);
+    await dialog.locator('[name=debug]').check();
+    expect(await dialog.locator('select[name=debug_level]').inputValue()).toBe('4');
+    await dialog.locator('button[type=submit]').click();
+    await expect.poll(async () => dialog.locator('[data-field=build_task_id] .field-error').textContent(), { timeout: 10_000 }).toBe('Build version is required');
+    await screenshot(page, 'task-launch-deploy-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'task-launch-deploy-375');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, SLOW_MS);
+
   it('shows a missing template as an empty dialog', async () => {
     const { page } = await openPage();
     await page.goto(`${server.url}/project/${projectId}/history?new_task=999999`);
