@@ -220,5 +220,5 @@ describe('task log: search over the whole log, jump, download', () => {
     expect(await page.locator('dialog .task-actions button[value=rerun]').textContent()).toBe('Redeploy');
     await db.updateTable('template').set({ type: '', start_version: null }).where('id', '=', templateId).execute();
     await page.close();
-  });
+  }, SLOW_MS);
 });
