@@ -12,7 +12,8 @@
  * browser figures of bench/browser.ts (task log jump to the end, heap, long tasks, bytes on the wire)
  * and the scale-out figures of bench/scale-out.ts (two servers on one PostgreSQL database: task
  * starts per minute, live lines across servers),
- * and the remote runner figures of bench/runners.ts (dispatch latency to an idle runner, starts per minute).
+ * and the remote runner figures of bench/runners.ts (dispatch latency to an idle runner, starts per minute),
+ * then the task log search of bench/output-search.ts.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,7 @@ import { runLoadBench } from './load.ts';
 import { runBrowserBench } from './browser.ts';
 import { runScaleOutBench } from './scale-out.ts';
 import { runRunnersBench } from './runners.ts';
+import { runOutputSearchBench } from './output-search.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -165,3 +167,6 @@ await runScaleOutBench();
 
 console.log('');
 await runRunnersBench();
+
+console.log('');
+await runOutputSearchBench();

@@ -6,6 +6,7 @@ import { forwardedHeaders, readErrorText } from './console/runner-api.ts';
 import type { User } from './console/types.ts';
 import { refuseBadFormRequest } from './console/form-request.ts';
 import { compressResponse } from './server/http/compression.ts';
+import { handleLaunchPost } from './console/launch-form.ts';
 
 /** Paths served without a session: sign-in, sign-out, preference switches. */
 const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/];
@@ -50,6 +51,9 @@ const preparePage = defineMiddleware(async (ctx, next) => {
     throw new Error(await readErrorText(res));
   }
   ctx.locals.user = (await res.json()) as User;
+  // the task launch dialog (`?new_task=`) posts to whichever project page shows it
+  const launched = await handleLaunchPost(ctx, next);
+  if (launched) return launched;
   return shortenPageErrors(ctx.request.method, ctx.url.pathname, next);
 });
 

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { TaskOutputLine } from '../console/types.ts';
-import { FETCH_SETTLE_MS, FIRST_VIEW_ROWS, LOG_ROW_PX, lineTime, visibleWindow } from './task-log-model.ts';
+import { FETCH_SETTLE_MS, FIRST_VIEW_ROWS, LOG_ROW_PX, lineTime, scrollTopForLine, visibleWindow } from './task-log-model.ts';
 import { useLogLines } from './task-log-lines.ts';
 import AnsiLine from './AnsiLine.tsx';
 
@@ -18,6 +18,8 @@ interface Props {
   jumpText: string;
   /** kept mounted but not shown while another tab of the dialog is open */
   hidden?: boolean;
+  /** show this 1-based line near the middle of the screen and mark it; `seq` repeats a jump */
+  jump?: { line: number; seq: number } | null;
 }
 
 /**
@@ -25,7 +27,7 @@ interface Props {
  * only their lines are fetched, so End, Home, a scrollbar drag or a jump anywhere costs one or
  * two requests. Following the tail ends when the reader scrolls up and resumes at the bottom.
  */
-export default function LogView({ apiBase, initialLines, initialTotal, followTail, liveTick, label, emptyText, jumpText, hidden = false }: Props) {
+export default function LogView({ apiBase, initialLines, initialTotal, followTail, liveTick, label, emptyText, jumpText, hidden = false, jump = null }: Props) {
   const log = useLogLines(apiBase, initialLines, initialTotal);
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(followTail);
@@ -65,6 +67,15 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
     setView({ top: el.scrollTop, height: el.clientHeight });
   };
 
+  useEffect(() => {
+    const el = scroller.current;
+    if (!jump || !el) return;
+    follow.current = false;
+    el.scrollTop = scrollTopForLine(jump.line - 1, el.clientHeight, log.total);
+    onScroll();
+    // a new jump (seq) moves the view; the log growing meanwhile does not
+  }, [jump?.seq]);
+
   const scrollTo = (end: boolean) => {
     const el = scroller.current!;
     el.scrollTop = end ? el.scrollHeight : 0;
@@ -82,7 +93,7 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
   for (let index = win.first; index <= win.last; index++) {
     const line = log.line(index);
     rows.push(
-      <div key={index} className="log-row" style={{ transform: `translateY(${win.originPx + index * LOG_ROW_PX}px)` }}>
+      <div key={index} className={jump && jump.line === index + 1 ? 'log-row log-row-marked' : 'log-row'} style={{ transform: `translateY(${win.originPx + index * LOG_ROW_PX}px)` }}>
         <span className="log-no">{index + 1}</span>
         <span className="log-time">{line ? lineTime(line.time) : ''}</span>
         <span>{line ? <AnsiLine text={line.output} /> : null}</span>

@@ -11,7 +11,7 @@ export default function TaskDetails({ task, templateName, templateHref, author, 
     [m('started'), formatTime(task.start, lang)],
     [m('message'), task.message],
     [m('commitMessage'), task.commit_message],
-    [m('commit'), task.commit_hash ? <code>{task.commit_hash.slice(0, 12)}</code> : null],
+    [m('commit'), task.commit_hash ? <code>{task.commit_hash.slice(0, 10)}</code> : null],
     [m('branch'), task.git_branch],
     [m('version'), task.version || task.build_task?.version],
   ];

@@ -8,13 +8,19 @@ import TaskLogHeader, { type TaskLogTab } from './TaskLogHeader.tsx';
 import TaskDetails from './TaskDetails.tsx';
 import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
 import LogView from './LogView.tsx';
+import LogSearch from './LogSearch.tsx';
 import { rerunBody } from '../console/task-rerun.ts';
 import { taskStarter } from '../console/task-starter.ts';
+
+/** Run again is Rebuild for a build template and Redeploy (the same build) for a deploy one. */
+const RERUN_LABEL: Record<string, string> = { build: 'rebuild', deploy: 'redeploy' };
 
 interface Props {
   projectId: number;
   task: Task;
   templateName: string;
+  /** the template's type: '' (task), 'build' or 'deploy' — names the run-again action */
+  templateType?: string;
   /** the starter's name (the task JSON carries only user_id) */
   authorName: string | null;
   lang: string;
@@ -40,7 +46,7 @@ interface Props {
  * of any length, following a running task), and the task's actions. The server renders the first screen (forms post to
  * /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, authorName, lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, children }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', authorName, lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, children }: Props) {
   const m = (key: string, vars: Record<string, string | number> = {}) =>
     (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
   const [task, setTask] = useState(initialTask);
@@ -48,6 +54,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
   const [fullscreen, setFullscreen] = useState(false);
   const [tab, setTab] = useState(initialTab);
   const [error, setError] = useState('');
+  const [jump, setJump] = useState<{ line: number; seq: number } | null>(null);
   // A running task's log follows its tail; a finished one opens at its start.
   const [followTail] = useState(() => isActive(initialTask.status));
   // Bumped whenever a running log may have grown: when the socket opens (lines written since the
@@ -124,8 +131,9 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
     <>
       <TaskLogHeader task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} now={now} units={units} m={m}
         fullscreen={fullscreen} onToggleFullscreen={toggleFullscreen} closeHref={closeHref} tab={tab} tabHrefs={tabHrefs} onTab={showTab} />
+      {tab === 'log' ? <LogSearch apiBase={apiBase} m={m} onJump={(line) => setJump((j) => ({ line, seq: (j?.seq ?? 0) + 1 }))} /> : null}
       <LogView apiBase={apiBase} initialLines={initialLines} initialTotal={totalLines} followTail={followTail} liveTick={liveTick} label={m('log')}
-        emptyText={m('noOutput')} jumpText={m('jumpToEnd')} hidden={tab !== 'log'} />
+        emptyText={m('noOutput')} jumpText={m('jumpToEnd')} hidden={tab !== 'log'} jump={jump} />
       {tab === 'details' ? <TaskDetails task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} m={m} /> : null}
       <div className="task-summary-tab" hidden={tab !== 'summary'}>
         {children ?? <section className="empty-state"><SvgIcon path={mdiInboxOutline} /><p>{m('summaryEmpty')}</p></section>}
@@ -143,8 +151,9 @@ export default function TaskLog({ projectId, task: initialTask, templateName, au
           <button type="submit" name="action" value="confirm" className="btn btn-primary">{m('confirm')}</button>
           <button type="submit" name="action" value="reject" className="btn btn-secondary">{m('reject')}</button>
         </> : null}
-        {!active ? <button type="submit" name="action" value="rerun" className="btn btn-secondary">{m('rerun')}</button> : null}
+        {!active ? <button type="submit" name="action" value="rerun" className="btn btn-secondary">{m(RERUN_LABEL[templateType] ?? 'rerun')}</button> : null}
         {hasRawLog(task.status) ? <a role="button" className="btn btn-outline" href={`${apiBase}/raw_output`} target="_blank" rel="noopener">{m('rawLog')}</a> : null}
+        {hasRawLog(task.status) ? <a role="button" className="btn btn-outline" href={`${apiBase}/output/download`} download={`task-${task.id}.log`}>{m('download')}</a> : null}
       </form>
     </>
   );

@@ -4,6 +4,16 @@ import StatusChip from './StatusChip.tsx';
 import type { Task } from '../console/types.ts';
 import { formatDuration, formatTime, relativeTimeText, type DurationUnits } from '../console/format.ts';
 
+/** Seed 001 §9: a commit hash shows its first 10 characters, a commit message 50. */
+export const COMMIT_HASH_CHARS = 10;
+export const COMMIT_MESSAGE_CHARS = 50;
+
+/** The first line of `text`, cut to `max` characters with an ellipsis. */
+export function shorten(text: string, max: number): string {
+  const line = text.split('\n')[0]!;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 export type TaskLogTab = 'log' | 'details' | 'summary';
 export const TASK_LOG_TABS: TaskLogTab[] = ['log', 'details', 'summary'];
 
@@ -44,6 +54,12 @@ export default function TaskLogHeader({ task, templateName, templateHref, author
               ? <time dateTime={task.start} title={`${formatTime(task.start, lang)} UTC`}>{relativeTimeText(task.start, lang, now)}</time>
               : <span>{m('notStarted')}</span>}
             {task.start ? <span className="duration" title={m('duration')}>{formatDuration(task.start, task.end, units, now)}</span> : null}
+            {task.commit_hash ? (
+              <span className="task-log-commit" title={task.commit_message || undefined}>
+                <code aria-label={m('commit')}>{task.commit_hash.slice(0, COMMIT_HASH_CHARS)}</code>
+                {task.commit_message ? ` ${shorten(task.commit_message, COMMIT_MESSAGE_CHARS)}` : null}
+              </span>
+            ) : null}
           </p>
         </div>
         <button type="button" className="icon-button" onClick={onToggleFullscreen} aria-label={fullscreenLabel} title={fullscreenLabel}>

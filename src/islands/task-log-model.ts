@@ -48,6 +48,21 @@ export function visibleWindow(scrollTop: number, viewHeight: number, total: numb
   };
 }
 
+/**
+ * The scroll position that shows line `index` (0-based) in the middle of the screen: the
+ * inverse of visibleWindow's mapping, for a jump to a search match.
+ * @example visibleWindow(scrollTopForLine(500_000, 440, 1_000_000), 440, 1_000_000).first <= 500_000
+ */
+export function scrollTopForLine(index: number, viewHeight: number, total: number): number {
+  const contentHeight = Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX);
+  const maxScroll = Math.max(0, contentHeight - viewHeight);
+  const viewRows = viewHeight / LOG_ROW_PX;
+  const span = Math.max(0, total - viewRows);
+  if (span === 0) return 0;
+  const topLine = Math.min(span, Math.max(0, index - viewRows / 2 + 0.5));
+  return (topLine / span) * maxScroll;
+}
+
 /** The time column of a log line (HH:MM:SS, UTC). */
 export function lineTime(time: string): string {
   return time.length >= 19 ? time.slice(11, 19) : time;

@@ -9,7 +9,8 @@ import { countProjectTasks, listTasksWithTpl, readOutputWindow } from '../domain
 import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
 import { isFinished } from '../engine/task-status.ts';
-import { taskOf, templateOf } from './route-context.ts';
+import { limitQuery, taskOf, templateOf } from './route-context.ts';
+import { SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, searchTaskOutput } from '../domain/tasks/task-output-search.ts';
 
 const LIST_LIMIT = 1000;
 const LAST_LIMIT = 200;
@@ -73,6 +74,28 @@ tasksRoutes.get('/tasks/:task_id/raw_output', async (c) => {
   const { db } = c.var.deps;
   const task = await taskOf(c);
   return c.body(streamTaskOutput(db, task.id, 'raw'), 200, { 'content-type': 'text/plain; charset=utf-8' });
+});
+
+/**
+ * Lines of the whole log containing `?q=` (case-insensitive text), in order, with their line
+ * numbers: `{matches: [{line, time, output}], more}`; `?limit=` 1..1000, default 100.
+ */
+tasksRoutes.get('/tasks/:task_id/output/search', async (c) => {
+  const task = await taskOf(c);
+  const q = c.req.query('q') ?? '';
+  if (q.trim() === '') throw badRequest('q: required');
+  if (q.length > SEARCH_QUERY_MAX) throw badRequest(`q: at most ${SEARCH_QUERY_MAX} characters`);
+  const settled = isFinished(task.status) && task.end !== null && Date.now() - Date.parse(task.end) > LOG_SETTLED_MS;
+  return c.json(await searchTaskOutput(c.var.deps.db, task.id, q, limitQuery(c, SEARCH_LIMIT_MAX, 100), settled));
+});
+
+/** The log as a text file to save (`task-<id>.log`, no ANSI codes), streamed; secrets were masked when written. */
+tasksRoutes.get('/tasks/:task_id/output/download', async (c) => {
+  const task = await taskOf(c);
+  return c.body(streamTaskOutput(c.var.deps.db, task.id, 'raw'), 200, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-disposition': `attachment; filename="task-${task.id}.log"`,
+  });
 });
 
 tasksRoutes.post('/tasks/:task_id/stop', can(Permission.RunTasks), async (c) => {

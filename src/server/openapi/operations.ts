@@ -107,6 +107,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/tasks/last`]: { summary: 'The latest tasks', response: list(taskWithTemplateSchema) },
   [`POST ${P}/tasks`]: { summary: 'Start a task', body: taskInputSchema, response: taskSchema, status: 201 },
   [`GET ${P}/tasks/:task_id`]: { summary: 'One task', response: taskSchema },
+  [`GET ${P}/tasks/:task_id/output/search`]: {
+    summary: 'Search the whole log: lines containing ?q= (case-insensitive text, at most 200 characters) with their line numbers; ?limit= 1..1000 (100)',
+    response: z.object({ matches: list(z.object({ line: z.number().int(), time: z.string(), output: z.string() })), more: z.boolean() }),
+  },
+  [`GET ${P}/tasks/:task_id/output/download`]: { summary: 'The log as a text file (task-<id>.log, without ANSI codes; secrets stay masked)' },
   [`POST ${P}/tasks/:task_id/stop`]: { summary: 'Stop a task (force: kill it)', body: stopInputSchema, status: 204 },
   [`POST ${P}/templates/:template_id/stop_all_tasks`]: { summary: "Stop every task of a template", body: stopInputSchema, status: 204 },
 };

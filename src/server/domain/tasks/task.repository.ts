@@ -84,7 +84,8 @@ export async function readOutputWindow(db: Db, taskId: number, offset: number, l
   return { rows: rows.reverse(), total };
 }
 
-async function outputStats(db: Db, taskId: number, final: boolean): Promise<{ total: number; last: number }> {
+/** A log's line count and last line id; a `final` (finished) log's are kept. */
+export async function outputStats(db: Db, taskId: number, final: boolean): Promise<{ total: number; last: number }> {
   let kept = finishedLogStats.get(db);
   const known = kept?.get(taskId);
   if (known) return known;

@@ -18,6 +18,8 @@ export const TASKS_MATRIX: MatrixRow[] = [
   read('GET /api/project/{id}/tasks/{task}', (ids) => `/tasks/${ids.task}`),
   read('GET /api/project/{id}/tasks/{task}/output', (ids) => `/tasks/${ids.task}/output`),
   read('GET /api/project/{id}/tasks/{task}/raw_output', (ids) => `/tasks/${ids.task}/raw_output`),
+  read('GET /api/project/{id}/tasks/{task}/output/search', (ids) => `/tasks/${ids.task}/output/search?q=ok`),
+  read('GET /api/project/{id}/tasks/{task}/output/download', (ids) => `/tasks/${ids.task}/output/download`),
   read('GET /api/project/{id}/tasks/{task}/stages', (ids) => `/tasks/${ids.task}/stages`),
   read('GET /api/project/{id}/tasks/{task}/ansible/hosts', (ids) => `/tasks/${ids.task}/ansible/hosts`),
   read('GET /api/project/{id}/tasks/{task}/ansible/errors', (ids) => `/tasks/${ids.task}/ansible/errors`),
