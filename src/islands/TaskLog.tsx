@@ -76,7 +76,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
     // The update message carries status and times only; the commit (read at checkout) and
     // the final fields come with the task itself.
     void reloadTask();
-  });
+  }, () => void reloadTask());
 
   useEffect(() => {
     setFullscreen(localStorage.getItem('dialog_fullscreen') === '1');

@@ -9,9 +9,9 @@ export interface TaskUpdate { status: string; start?: string | null; end?: strin
  * the task arrived (the log view reads them by position from `/output`); status updates come at
  * once; the socket reopens 2 s after a close while running.
  */
-export function useTaskSocket(task: Pick<Task, 'id'>, active: boolean, onLog: () => void, onUpdate: (u: TaskUpdate) => void): void {
-  const handlers = useRef({ onLog, onUpdate });
-  handlers.current = { onLog, onUpdate };
+export function useTaskSocket(task: Pick<Task, 'id'>, active: boolean, onLog: () => void, onUpdate: (u: TaskUpdate) => void, onOpen?: () => void): void {
+  const handlers = useRef({ onLog, onUpdate, onOpen });
+  handlers.current = { onLog, onUpdate, onOpen };
   useEffect(() => {
     if (!active) return;
     let logged = false;
@@ -20,8 +20,12 @@ export function useTaskSocket(task: Pick<Task, 'id'>, active: boolean, onLog: ()
     let reconnect: ReturnType<typeof setTimeout> | undefined;
     const open = () => {
       socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`);
-      // Lines written before the socket (re)opened arrive through `/output`.
-      socket.onopen = () => { logged = true; };
+      // Lines written before the socket (re)opened arrive through `/output`; a status change
+      // before it (a short task ending while the page loaded) through `onOpen` re-reading the task.
+      socket.onopen = () => {
+        logged = true;
+        handlers.current.onOpen?.();
+      };
       socket.onmessage = (event) => {
         const message = JSON.parse(String(event.data)) as { type: string; task_id: number } & TaskUpdate;
         if (message.task_id !== task.id) return;

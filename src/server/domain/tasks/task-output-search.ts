@@ -41,7 +41,8 @@ export async function searchTaskOutput(db: Db, taskId: number, query: string, li
   if (!first || !stats.total || query === '') return { matches: [], more: false };
   const pattern = `%${query.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
   const pg = isPostgres(db);
-  const contains = pg ? sql<boolean>`output ilike ${pattern} escape '\\'` : sql<boolean>`output like ${pattern} escape '\\'`;
+  // PostgreSQL: plain substring search of the lowercased line (ILIKE's pattern engine is slower)
+  const contains = pg ? sql<boolean>`strpos(lower(output), ${query.toLowerCase()}) > 0` : sql<boolean>`output like ${pattern} escape '\\'`;
   // `+task_id` keeps SQLite on the primary-key range instead of the (task_id, id) index.
   const taskFilter = pg ? sql<boolean>`task_id = ${taskId}` : sql<boolean>`+task_id = ${taskId}`;
   const rows = await db.selectFrom('task_output').select(['id', 'time', 'output'])
