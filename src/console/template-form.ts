@@ -335,7 +335,7 @@ export async function runTemplateForm(astro: AstroLike, projectId: number, templ
     done: async (res, body) => {
       const id = template ? template.id : ((await res.json()) as { id: number }).id;
       await syncCommitCheck(astro, base, id, body.name ?? '', saved!, commitChecks);
-      return { path: `/project/${projectId}/templates/${id}`, flash: template ? 'template_saved' : 'template_created', name: body.name };
+      return { path: `/project/${projectId}/templates/${id}/tasks`, flash: template ? 'template_saved' : 'template_created', name: body.name };
     },
   });
   const choices = await loadChoices(astro, projectId, form.values.app, template?.id ?? null, form.values.repository_id);

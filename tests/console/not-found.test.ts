@@ -21,7 +21,7 @@ afterAll(async () => {
 
 /** Console paths no page serves: typos, unknown project and user screens, screens not built yet. */
 const unknownPaths = () => ['/foo', '/foo/bar.html', `/project/${projectId}/nosuch`, `/project/${projectId}/templates/1/nosuch`,
-  `/project/${projectId}/schedule/nosuch`, `/project/${projectId}/inventory/nosuch`, `/project/${projectId}/team/1`, '/users/1/nosuch', '/runners'];
+  `/project/${projectId}/schedule/nosuch`, `/project/${projectId}/inventory/nosuch`, `/project/${projectId}/team/1`, '/users/1/nosuch', '/runners/nosuch'];
 
 /** Collects what the server writes to the console while `run` is under way. */
 async function capturedLog(run: () => Promise<void>): Promise<string> {

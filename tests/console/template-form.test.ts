@@ -230,7 +230,7 @@ describe('the template dialog in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await screenshot(page, 'template-dialog-bash-375');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await Promise.all([page.waitForURL(/\/templates\/\d+\?flash=template_created/), page.click('dialog footer button[type=submit]')]);
+    await Promise.all([page.waitForURL(/\/templates\/\d+\/tasks\?flash=template_created/), page.click('dialog footer button[type=submit]')]);
     const stored = await template(templateIdOf(page.url()));
     expect(stored).toMatchObject({ name: 'Say hello', app: 'bash', type: '', playbook: 'run.sh', git_branch: 'feature-x', arguments: '["--name","world"]', inventory_id: null });
     expect(stored.survey_vars).toEqual([expect.objectContaining({
@@ -262,7 +262,7 @@ describe('the template dialog in Chromium', () => {
     await page.setViewportSize({ width: 375, height: 800 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await screenshot(page, 'template-dialog-ansible-375');
-    await Promise.all([page.waitForURL(/\/templates\/\d+\?flash=template_created/), page.click('dialog footer button[type=submit]')]);
+    await Promise.all([page.waitForURL(/\/templates\/\d+\/tasks\?flash=template_created/), page.click('dialog footer button[type=submit]')]);
     ansibleId = templateIdOf(page.url());
     const stored = await template(ansibleId);
     expect(stored).toMatchObject({ name: 'Site', app: 'ansible', inventory_id: ids.inventory });
@@ -286,7 +286,7 @@ describe('the template dialog in Chromium', () => {
     await page.uncheck('input[name=cron_enabled]');
     await page.check('input[name=type][value=build]');
     await page.fill('input[name=start_version]', '1.0.0');
-    await Promise.all([page.waitForURL(new RegExp(`/templates/${ansibleId}\\?flash=template_saved`)), page.click('dialog footer button[type=submit]')]);
+    await Promise.all([page.waitForURL(new RegExp(`/templates/${ansibleId}/tasks\\?flash=template_saved`)), page.click('dialog footer button[type=submit]')]);
     const stored = await template(ansibleId);
     expect(stored).toMatchObject({ name: 'Site (prod)', type: 'build' });
     expect(stored.vaults).toHaveLength(1);
@@ -354,7 +354,7 @@ describe('the template dialog without JavaScript', () => {
     await Promise.all([page.waitForLoadState('load'), page.click('dialog footer button[type=submit]')]);
     expect(await shownMessages(page)).toEqual([MESSAGES.start_version_required]);
     await page.fill('input[name=start_version]', '0.1.0');
-    await Promise.all([page.waitForURL(/\/templates\/\d+\?flash=template_created/), page.click('dialog footer button[type=submit]')]);
+    await Promise.all([page.waitForURL(/\/templates\/\d+\/tasks\?flash=template_created/), page.click('dialog footer button[type=submit]')]);
     const stored = await template(templateIdOf(page.url()));
     expect(stored).toMatchObject({ name: 'Plain', type: 'build', arguments: '["--greet"]' });
     expect(stored.survey_vars).toEqual([expect.objectContaining({ name: 'who', title: 'Who', required: true })]);

@@ -20,7 +20,6 @@ export const NOT_IMPLEMENTED: [RegExp, string][] = [
   [/^POST \/project\/\{project_id\}\/notifications\/test$/, 'alert channels (email, chat) are not implemented'],
   [/^\w+ \/project\/\{project_id\}\/host_configs/, 'host configs are not implemented'],
   [/^\w+ \/project\/\{project_id\}\/workflows/, 'workflows are not implemented'],
-  [/^\w+ \/(project\/\{project_id\}\/)?runners(\/|$)/, 'runners are not implemented (tasks run in the server process; runner_tags lists none)'],
 ];
 
 /** Operations that are not plain JSON calls, with the test that covers them instead. */

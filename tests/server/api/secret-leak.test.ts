@@ -16,7 +16,11 @@ const STATE_PASSWORD = 'terraform-state-password-7c31';
 const METRICS_PASSWORD = 'metrics-scrape-password-4e8b';
 
 /** What the test adds to the world: a terraform workspace with a state, and a repository git daemon serves. */
-interface Extras { workspace: { inventory_id: number; alias: string; alias_id: number; state_id: number }; servedRepositoryId: number }
+interface Extras {
+  workspace: { inventory_id: number; alias: string; alias_id: number; state_id: number };
+  servedRepositoryId: number;
+  runners: { project: number; global: number };
+}
 
 /** Path parameters of GET routes filled from the world (the value of the first alternative for `{a|b}`). */
 function fillGetPath(w: ApiWorld, extras: Extras, path: string, alias: string): string {
@@ -27,11 +31,14 @@ function fillGetPath(w: ApiWorld, extras: Extras, path: string, alias: string): 
     ...(path.includes('terraform') ? extras.workspace : {}),
     // listing branches asks the remote, which must answer
     ...(path.endsWith('/branches') ? { repository_id: extras.servedRepositoryId } : {}),
+    runner_id: path.startsWith('/api/runners') ? extras.runners.global : extras.runners.project,
   };
   const filled = path.replace(/:(\w+)/g, (_, name: string) => {
     if (byName[name] === undefined) throw new Error(`no value for :${name} in ${path}`);
     return String(byName[name]);
   });
+  // a runner's poll answers at once instead of holding the request open
+  if (path === '/api/internal/runners') return `${filled}?wait=0`;
   // a log search needs its text: the survey secret itself, which the masked log must not give back
   return path.endsWith('/output/search') ? `${filled}?q=${encodeURIComponent(SURVEY_SECRET)}` : filled;
 }
@@ -45,6 +52,7 @@ for (const dialect of DIALECTS) {
     const logs: string[] = [];
     let visited: string[] = [];
     let token = '';
+    const runnerSecrets: string[] = [];
     let daemon: Awaited<ReturnType<typeof startGitDaemon>> | undefined;
 
     beforeAll(async () => {
@@ -99,7 +107,16 @@ for (const dialect of DIALECTS) {
         createGitRepo(join(s.tmp, 'served', 'site.git'), { 'site.yml': '- hosts: all\n' });
         daemon = await startGitDaemon(join(s.tmp, 'served'));
         const served = await succeeded('POST', `${w.base}/repositories`, { name: 'Served', git_url: `${daemon.url}/site.git`, git_branch: 'main', ssh_key_id: w.ids.key_id });
-        const extras: Extras = { workspace: workspaceIds, servedRepositoryId: served.id };
+        // runners: their token and private key are answered once, at creation (kept out of `responses`)
+        const createRunner = async (path: string, body: unknown) => {
+          const res = await s.call('POST', path, body, w.admin);
+          if (res.status !== 201) throw new Error(`POST ${path} failed: ${res.status} ${res.text}`);
+          runnerSecrets.push(...[res.body.token, res.body.private_key].filter(Boolean));
+          return res.body as { id: number; token: string };
+        };
+        const projectRunner = await createRunner(`${w.base}/runners`, { name: 'Edge', tag: 'edge' });
+        const globalRunner = await createRunner('/api/runners', { name: 'Shared' });
+        const extras: Extras = { workspace: workspaceIds, servedRepositoryId: served.id, runners: { project: projectRunner.id, global: globalRunner.id } };
 
         // sign-in redirects and two-factor images answer other than 200: auth-secret-leak.test.ts covers them
         const gets = [...new Set(s.api.routes.filter((r) => r.method === 'GET').map((r) => r.path))]
@@ -107,7 +124,8 @@ for (const dialect of DIALECTS) {
         for (const path of gets) {
           const url = fillGetPath(w, extras, path, alias);
           // the state backend takes basic auth only; every other route the admin's session
-          const res = await record('GET', url, undefined, path.startsWith('/api/terraform/') ? stateAuth : w.admin);
+          const auth = path.startsWith('/api/terraform/') ? stateAuth : path === '/api/internal/runners' ? { 'x-runner-token': projectRunner.token } : w.admin;
+          const res = await record('GET', url, undefined, auth);
           visited.push(`${res.status} ${url}`);
           // the same through the API token, which must not echo itself back either
           responses.push((await s.call('GET', url, undefined, w.bearer)).text);
@@ -136,6 +154,11 @@ for (const dialect of DIALECTS) {
 
     it('writes no secret to any log line', async () => {
       expectNoSecrets(logs, [...Object.values(WORLD_SECRETS), ...Object.values(ROTATED), NEW_USER_PASSWORD, WRONG_PASSWORD, SURVEY_SECRET, STATE_PASSWORD, METRICS_PASSWORD], await storedSecretForms(s.deps.db));
+    });
+
+    it('never returns a runner token or private key after the runner was created', () => {
+      expect(runnerSecrets.length).toBeGreaterThanOrEqual(2);
+      expectNoSecrets([...responses, ...logs], runnerSecrets, []);
     });
 
     it('never returns an API token after its creation', async () => {
