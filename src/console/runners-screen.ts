@@ -82,7 +82,10 @@ export async function runRunnersScreen(astro: AstroLike, opts: { apiBase: string
       ...(editing ? { tags: v.tag ? [v.tag] : [] } : {}),
     }),
     messages: { name: t('runners.nameRequired'), max_parallel_tasks: t('runners.maxParallelInvalid'), webhook: t('runners.webhookInvalid') },
-    check: (_body, v): Record<string, string> => (opts.tagRequired && !v.tag ? { tag: t('runners.tagRequired') } : {}),
+    checkValues: (v): Record<string, string> => ({
+      ...(v.name.trim() ? {} : { name: t('runners.nameRequired') }),
+      ...(opts.tagRequired && !v.tag ? { tag: t('runners.tagRequired') } : {}),
+    }),
     call: () => (editing ? { method: 'PUT', path: `${apiBase}/${editing.id}` } : { method: 'POST', path: apiBase }),
     ...(editing ? {} : { show: async (res: Response) => (await res.json()) as CreatedRunner }),
     done: (_res, body) => ({ path: withPage(self, page), flash: 'runner_saved', name: body.name }),

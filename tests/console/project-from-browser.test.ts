@@ -84,7 +84,7 @@ describe('a project built in the browser alone', () => {
 
     // run it from the list's Run button through the launch dialog
     await page.goto(`${server.url}/project/${pid}/templates`);
-    await Promise.all([page.waitForURL(/new_task=\d+/), page.click('main tr:has-text("Greet") >> text=Run')]);
+    await Promise.all([page.waitForURL(/new_task=\d+/), page.click('main tr:has-text("Greet") a[href*="new_task="]')]);
     await hydrated(page);
     const dialog = page.locator('dialog.launch-dialog');
     await dialog.locator('input[name=message]').fill('First greeting');

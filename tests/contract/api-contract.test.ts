@@ -42,6 +42,8 @@ const FIELD_EXCEPTIONS: [RegExp, string][] = [
  */
 const BODY_FILLS: Record<string, (w: ApiWorld) => Record<string, unknown>> = {
   'POST /auth/login': () => ({ auth: ADMIN.login, password: ADMIN.password }),
+  'POST /project/{project_id}/runners/{runner_id}/active': () => ({ active: false }),
+  'POST /runners/{runner_id}/active': () => ({ active: false }),
   'POST /users': (w) => ({ username: `spec-user-${w.ids.project_id}`, email: `spec-${w.ids.project_id}@example.test`, password: 'spec-password-1' }),
   'PUT /users/{user_id}/': (w) => ({ username: `spec-user2-${w.ids.project_id}`, email: `spec2-${w.ids.project_id}@example.test` }),
   'POST /users/{user_id}/password': () => ({ password: 'another-password-1' }),
@@ -84,6 +86,7 @@ function paramValue(w: ApiWorld, call: SpecCall, name: string, unknown?: string)
   if (call.method === 'DELETE' && spare !== undefined && path.replace(/\/$/, '').endsWith(`{${name}}`)) return String(spare);
   // a finished task cannot be stopped: stop the queued one
   if (name === 'task_id' && path.endsWith('/stop')) return String(w.ids.waiting_task_id);
+  if (name === 'runner_id' && path.startsWith('/runners')) return String(w.ids.global_runner_id);
   if (name === 'alias_id') return String(path.includes('{integration_id}') ? w.ids.integration_alias_id : w.ids.project_alias_id);
   const value = (w.ids as Record<string, number | string>)[name];
   if (value === undefined && unknown !== undefined) return unknown;

@@ -30,6 +30,9 @@ export interface ApiWorld {
     waiting_task_id: number;
     /** a user in no project */
     outsider_id: number;
+    /** a runner of the project (tag "edge") and a global one, both unregistered */
+    runner_id: number;
+    global_runner_id: number;
   };
   /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
   spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number };
@@ -99,6 +102,9 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
     })).body.id,
   };
   const token = (await post('/api/user/tokens', { name: `world ${tag}` })).body;
+  // unregistered, as runners waiting for `signalbox runner register` are (registration tokens can be made)
+  const runner = (await post(`${base}/runners`, { name: `Edge ${tag}`, tag: 'edge', registered: false })).body;
+  const globalRunner = (await post('/api/runners', { name: `Shared ${tag}`, registered: false })).body;
   const task = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'success', userId: member.id });
   const waitingTask = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'waiting', userId: member.id });
   return {
@@ -108,6 +114,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
       environment_id: environment.id, view_id: view.id, template_id: template.id, schedule_id: schedule.id, integration_id: integration.id,
       matcher_id: matcher.id, extractvalue_id: value.id, project_alias_id: projectAlias.id, integration_alias_id: integrationAlias.id,
       user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id, waiting_task_id: waitingTask.id,
+      runner_id: runner.id, global_runner_id: globalRunner.id,
     },
     spare,
   };

@@ -36,7 +36,7 @@ export async function createRunner(db: Db, scope: RunnerScope, input: RunnerInpu
   const token = registered ? newRunnerToken() : undefined;
   const keys = registered ? newRunnerKeyPair() : undefined;
   const row = await db.insertInto('runner').values({
-    project_id: scope, name: input.name, webhook: input.webhook ?? '', max_parallel_tasks: input.max_parallel_tasks ?? 0,
+    project_id: scope, name: input.name ?? '', webhook: input.webhook ?? '', max_parallel_tasks: input.max_parallel_tasks ?? 0,
     active: registered && (input.active ?? true) ? 1 : 0, tags: JSON.stringify(tagsOf(input)),
     token_hash: token ? tokenHash(token) : null, registration_token_hash: null, public_key: keys?.publicKey ?? null,
     touched: null, cleaning_requested: null, created: new Date().toISOString(),
@@ -47,7 +47,7 @@ export async function createRunner(db: Db, scope: RunnerScope, input: RunnerInpu
 export async function updateRunner(db: Db, row: RunnerRow, input: RunnerInput): Promise<void> {
   if (row.project_id !== null && input.project_id !== undefined && input.project_id !== row.project_id) throw badRequest('project_id: does not match the project of the URL');
   await db.updateTable('runner').set({
-    name: input.name,
+    ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.webhook !== undefined ? { webhook: input.webhook } : {}),
     ...(input.max_parallel_tasks !== undefined ? { max_parallel_tasks: input.max_parallel_tasks } : {}),
     ...(input.active !== undefined ? { active: input.active ? 1 : 0 } : {}),

@@ -10,7 +10,8 @@ const tag = z.string().trim().min(1, 'must not be empty').max(255, 'at most 255 
  */
 export const runnerInputSchema = z.strictObject({
   project_id: z.number().int().optional(),
-  name: z.string().trim().min(1, 'required').max(255, 'at most 255 characters'),
+  // optional as in Semaphore's RunnerRequest (its clients create runners without one); the console requires it
+  name: z.string().trim().max(255, 'at most 255 characters').optional(),
   webhook: z.string().trim().max(1024, 'at most 1024 characters')
     .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'must be an http(s) URL').optional(),
   max_parallel_tasks: smallCount.optional(),

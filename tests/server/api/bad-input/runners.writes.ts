@@ -6,7 +6,6 @@ const runner = () => ({ name: 'Runner', webhook: 'http://127.0.0.1:9/hook', max_
 const runnerFields = { name: 'string', webhook: 'string', max_parallel_tasks: 'number', active: 'boolean', tag: 'string', tags: 'array', registered: 'boolean' } as const;
 const limits = { webhook: 1024 };
 const extra = () => [
-  ['name = ""', { ...runner(), name: '' }],
   ['webhook = "ftp://x"', { ...runner(), webhook: 'ftp://x' }],
   ['tags = [""]', { ...runner(), tags: [''] }],
 ] as [string, unknown][];
