@@ -41,7 +41,10 @@ function problemsOf(doc: OpenApiDoc, { method, path, res }: Recorded): string[] 
 
 /** World values for the path parameters of GET routes; routes needing others are left out. */
 function worldPath(template: string, w: ApiWorld): string | null {
-  const values: Record<string, string | number> = { ...w.ids, value_id: w.ids.extractvalue_id, app_id: 'ansible' };
+  const values: Record<string, string | number> = {
+    ...w.ids, value_id: w.ids.extractvalue_id, app_id: 'ansible',
+    ...(template.startsWith('/api/runners/') ? { runner_id: w.ids.global_runner_id } : {}),
+  };
   let missing = false;
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (values[name] === undefined) missing = true;

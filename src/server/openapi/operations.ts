@@ -11,6 +11,7 @@ import { passwordSchema, userCreateSchema, userUpdateSchema } from '../domain/us
 import { viewInputSchema, viewPositionsSchema } from '../domain/views/view.ts';
 import { stopInputSchema, taskInputSchema } from '../domain/tasks/task.ts';
 import { repositoryInputSchema } from '../domain/repositories/repository.ts';
+import { runnerActiveSchema, runnerInputSchema } from '../domain/runners/runner.ts';
 import { templateInputSchema } from '../domain/templates/template.ts';
 import { extractValueInputSchema, integrationInputSchema, matcherInputSchema } from '../domain/integrations/integration.ts';
 import { backupSchema } from '../domain/backup/backup.schema.ts';
@@ -35,6 +36,19 @@ export interface OperationDoc {
 
 const list = (item: z.ZodType) => z.array(item);
 const P = '/api/project/:project_id';
+
+/** The runner routes, the same under `/api/runners` and a project's `/runners`. */
+function runnerOperations(base: string, what: string): Record<string, OperationDoc> {
+  const one = `${base}/:runner_id`;
+  return {
+    [`POST ${base}`]: { summary: `Create a ${what}; its token and private key are answered once, here`, body: runnerInputSchema, status: 201 },
+    [`PUT ${one}`]: { summary: `Change a ${what}`, body: runnerInputSchema, status: 204 },
+    [`DELETE ${one}`]: { summary: `Delete a ${what}; its waiting tasks go back to the queue`, status: 204 },
+    [`POST ${one}/active`]: { summary: `Switch a ${what} on or off`, body: runnerActiveSchema, status: 204 },
+    [`DELETE ${one}/cache`]: { summary: `Ask a ${what} to clear its repository cache at its next contact`, status: 204 },
+    [`POST ${one}/registration-token`]: { summary: `A one-time registration token for an unregistered ${what}` },
+  };
+}
 
 /**
  * Routes by "METHOD /api/path" as Hono mounts them. A route missing here is still documented
@@ -70,6 +84,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${P}/users`]: { summary: 'Add a member', body: memberAddSchema, status: 204 },
   [`PUT ${P}/users/:user_id`]: { summary: "Change a member's role", body: memberRoleSchema, status: 204 },
   [`GET ${P}/keys`]: { summary: 'Key store entries (never their secrets)', response: list(accessKeySchema) },
+  ...runnerOperations('/api/runners', 'global runner (admins)'),
+  ...runnerOperations(`${P}/runners`, 'project runner'),
   [`POST ${P}/keys`]: { summary: 'Store a key', body: accessKeyInputSchema, response: accessKeySchema, status: 201 },
   [`GET ${P}/keys/:key_id`]: { summary: 'One key', response: accessKeySchema },
   [`PUT ${P}/keys/:key_id`]: { summary: 'Update a key', body: accessKeyInputSchema, status: 204 },
