@@ -85,8 +85,7 @@ tasksRoutes.get('/tasks/:task_id/output/search', async (c) => {
   const q = c.req.query('q') ?? '';
   if (q.trim() === '') throw badRequest('q: required');
   if (q.length > SEARCH_QUERY_MAX) throw badRequest(`q: at most ${SEARCH_QUERY_MAX} characters`);
-  const settled = isFinished(task.status) && task.end !== null && Date.now() - Date.parse(task.end) > LOG_SETTLED_MS;
-  return c.json(await searchTaskOutput(c.var.deps.db, task.id, q, limitQuery(c, SEARCH_LIMIT_MAX, 100), settled));
+  return c.json(await searchTaskOutput(c.var.deps.db, task.id, q, limitQuery(c, SEARCH_LIMIT_MAX, 100)));
 });
 
 /** The log as a text file to save (`task-<id>.log`, no ANSI codes), streamed; secrets were masked when written. */

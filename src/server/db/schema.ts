@@ -369,6 +369,8 @@ export interface TaskOutputTable {
   task_id: number;
   time: string;
   output: string;
+  /** 1-based line number within the task, written by insert-output (null only for rows stored another way) */
+  line: number | null;
 }
 
 /** One stage of a task's run (Semaphore's `TaskStage`): init, terraform_plan, running, print_result. */

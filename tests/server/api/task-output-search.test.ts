@@ -54,6 +54,32 @@ for (const dialect of DIALECTS) {
       expect(wildcard.body.matches.map((m: { line: number }) => m.line)).toEqual([150]);
     });
 
+    it('numbers lines across batches of any size, a batch split over several statements included', async () => {
+      const fx = await insertProjectWithTemplate(s.deps.db, { ownerId: 1, templateName: 'Batches' });
+      const task = (await s.deps.db.insertInto('task').values({
+        project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: 1, playbook: '', environment: '{}',
+        message: '', commit_message: '', params: '{}', created: new Date().toISOString(),
+      }).returning('id').executeTakeFirstOrThrow()).id;
+      const wide = 'w'.repeat(1000);
+      const batches = [
+        Array.from({ length: 3 }, (_, i) => `start ${i + 1}`),
+        // ~100,000 characters of one timestamp: more than one insert statement
+        Array.from({ length: 100 }, (_, i) => (i === 99 ? 'Needle_in_the_wide_part' : `${wide} ${i + 4}`)),
+        Array.from({ length: 2 }, (_, i) => (i === 1 ? 'needle_at_the_end 50%' : `end ${i + 104}`)),
+      ];
+      for (const [b, outputs] of batches.entries()) {
+        await insertOutputLines(s.deps.db, task, outputs.map((output) => ({ time: `2026-11-23T10:00:0${b}.000Z`, output })));
+      }
+      const path = `/api/project/${fx.project.id}/tasks/${task}/output/search`;
+      const needles = await s.call('GET', `${path}?q=NEEDLE_`, undefined, admin);
+      expect(needles.body.matches.map((m: { line: number; output: string }) => [m.line, m.output]))
+        .toEqual([[103, 'Needle_in_the_wide_part'], [105, 'needle_at_the_end 50%']]);
+      const percent = await s.call('GET', `${path}?q=${encodeURIComponent('d 50%')}`, undefined, admin);
+      expect(percent.body.matches.map((m: { line: number }) => m.line)).toEqual([105]);
+      expect((await s.call('GET', `${path}?q=start%203`, undefined, admin)).body.matches.map((m: { line: number }) => m.line)).toEqual([3]);
+      expect((await s.call('GET', `${path}?q=W%2098`, undefined, admin)).body.matches.map((m: { line: number }) => m.line)).toEqual([98]);
+    });
+
     it('answers at most ?limit= matches and says when there are more', async () => {
       const res = await s.call('GET', `${base}/output/search?q=line&limit=3`, undefined, admin);
       expect(res.body.matches.map((m: { line: number }) => m.line)).toEqual([1, 2, 3]);

@@ -12,6 +12,7 @@ import * as authSignIn from './2026_11_23_auth_sign_in.ts';
 import * as authUserCanCreateProject from './2026_11_23_auth_user_can_create_project.ts';
 import * as runners from './2026_11_23_runners.ts';
 import * as scaleTaskSecret from './2026_11_23_scale_task_secret.ts';
+import * as searchOutputLine from './2026_11_23_search_output_line.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_auth_user_can_create_project': authUserCanCreateProject,
   '2026_11_23_runners': runners,
   '2026_11_23_scale_task_secret': scaleTaskSecret,
+  '2026_11_23_search_output_line': searchOutputLine,
 };

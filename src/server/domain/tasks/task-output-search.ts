@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { isPostgres } from '../../db/dialect.ts';
 import { stripAnsi } from './task-output-stream.ts';
-import { outputStats } from './task.repository.ts';
 
 /** Longest search text accepted. */
 export const SEARCH_QUERY_MAX = 200;
@@ -25,57 +24,56 @@ export interface OutputSearch {
 
 /**
  * Finds the lines of a task's log containing `query` (case-insensitive, plain text, no
- * patterns), in log order, at most `limit`, with their line numbers. One pass over the task's
- * rows by primary-key range (first and last id from the `task_output_task` index and the kept
- * line count, then the table is read in id order without index lookups); the line numbers come
- * from counting the index between neighbouring matches, from whichever end is nearer. `final`:
- * the log no longer grows (a finished task), so its line count may be kept.
+ * patterns), in log order, at most `limit`, with the line numbers stored with each row: one
+ * pass over the task's rows in id order, stopping after `limit + 1` matches.
  * Timed by bench/output-search.ts.
  * @example const { matches } = await searchTaskOutput(db, 12, 'fatal', 100);
  */
-export async function searchTaskOutput(db: Db, taskId: number, query: string, limit: number, final = false): Promise<OutputSearch> {
-  const [first, stats] = await Promise.all([
-    db.selectFrom('task_output').select('id').where('task_id', '=', taskId).orderBy('id').limit(1).executeTakeFirst(),
-    outputStats(db, taskId, final),
-  ]);
-  if (!first || !stats.total || query === '') return { matches: [], more: false };
-  const pattern = `%${query.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  const pg = isPostgres(db);
-  // PostgreSQL: plain substring search of the lowercased line (ILIKE's pattern engine is slower)
-  const contains = pg ? sql<boolean>`strpos(lower(output), ${query.toLowerCase()}) > 0` : sql<boolean>`output like ${pattern} escape '\\'`;
-  // `+task_id` keeps SQLite on the primary-key range instead of the (task_id, id) index.
-  const taskFilter = pg ? sql<boolean>`task_id = ${taskId}` : sql<boolean>`+task_id = ${taskId}`;
-  const rows = await db.selectFrom('task_output').select(['id', 'time', 'output'])
-    .where('id', '>=', first.id).where('id', '<=', stats.last)
-    .where(taskFilter).where(contains)
-    .orderBy('id').limit(limit + 1).execute();
-  const more = rows.length > limit;
-  const found = rows.slice(0, limit).map((row) => ({ ...row, id: Number(row.id) }));
-  if (!found.length) return { matches: [], more };
-  const countRange = async (from: number, to: number) => Number((await db.selectFrom('task_output').where('task_id', '=', taskId)
-    .where('id', '>=', from).where('id', '<=', to)
-    .select((e) => e.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
-  // Line numbers: count the index between neighbouring matches, from the start or back from
-  // the end, whichever side of the matches is shorter.
-  const lines: number[] = new Array(found.length);
-  const fromStart = found.at(-1)!.id - first.id <= stats.last - found[0]!.id;
-  if (fromStart) {
-    let line = 0;
-    let from = first.id;
-    for (let i = 0; i < found.length; i++) {
-      line += await countRange(from, found[i]!.id);
-      lines[i] = line;
-      from = found[i]!.id + 1;
-    }
-  } else {
-    let after = 0;
-    let to = stats.last;
-    for (let i = found.length - 1; i >= 0; i--) {
-      after += await countRange(found[i]!.id + 1, to);
-      lines[i] = stats.total - after;
-      after += 1;
-      to = found[i]!.id - 1;
-    }
-  }
-  return { matches: found.map((row, i) => ({ line: lines[i]!, time: row.time, output: stripAnsi(row.output) })), more };
+export async function searchTaskOutput(db: Db, taskId: number, query: string, limit: number): Promise<OutputSearch> {
+  if (query === '') return { matches: [], more: false };
+  const rows = isPostgres(db) ? await postgresMatches(db, taskId, query, limit + 1) : await sqliteMatches(db, taskId, query, limit + 1);
+  return {
+    matches: rows.slice(0, limit).map((row) => ({ line: Number(row.line), time: row.time, output: stripAnsi(row.output) })),
+    more: rows.length > limit,
+  };
+}
+
+/**
+ * PostgreSQL reads the task's rows through the (task_id, id) index, in order, and stops at the
+ * last match wanted. Lowercasing every line is most of the cost: an ASCII query compares under
+ * the "C" collation, whose lower() folds ASCII letters only and is about twice as fast (a
+ * non-ASCII letter never lowercases to an ASCII one, Kelvin sign aside); any other query folds
+ * under the database's own rules.
+ */
+function postgresMatches(db: Db, taskId: number, query: string, count: number) {
+  const ascii = /^[\x20-\x7e]*$/.test(query);
+  const folded = ascii ? sql<string>`lower(output collate "C")` : sql<string>`lower(output)`;
+  return db.selectFrom('task_output').select(['line', 'time', 'output'])
+    .where('task_id', '=', taskId).where(sql<boolean>`strpos(${folded}, ${query.toLowerCase()}) > 0`)
+    .orderBy('id').limit(count).execute();
+}
+
+/**
+ * SQLite reads the task's id range straight from the table (`+task_id` keeps it off the
+ * (task_id, id) index, whose lookups per row cost more than the rows of other tasks skipped);
+ * its LIKE folds ASCII letters.
+ */
+async function sqliteMatches(db: Db, taskId: number, query: string, count: number) {
+  const [first, last] = await Promise.all([edgeId(db, taskId, 'asc'), edgeId(db, taskId, 'desc')]);
+  if (first === undefined || last === undefined) return [];
+  return db.selectFrom('task_output').select(['line', 'time', 'output'])
+    .where('id', '>=', first).where('id', '<=', last)
+    .where(sql<boolean>`+task_id = ${taskId}`).where(sql<boolean>`output like ${likePattern(query)} escape '\\'`)
+    .orderBy('id').limit(count).execute();
+}
+
+/** The first or last `task_output.id` of a task, through the (task_id, id) index. */
+async function edgeId(db: Db, taskId: number, order: 'asc' | 'desc'): Promise<number | undefined> {
+  const row = await db.selectFrom('task_output').select('id').where('task_id', '=', taskId).orderBy('id', order).limit(1).executeTakeFirst();
+  return row ? Number(row.id) : undefined;
+}
+
+/** A LIKE pattern matching `text` anywhere, its `%`, `_` and `\` taken literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }

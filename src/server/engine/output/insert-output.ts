@@ -21,16 +21,25 @@ export interface OutputGroup {
 const CHARS_PER_INSERT = 40_000;
 
 /**
+ * The line number of the task's last stored row, found through the (task_id, id) index. A task
+ * has one writer at a time, so the numbers continue without gaps.
+ */
+function lastLineOf(taskParam: string): string {
+  return `select "line" from "task_output" where "task_id" = ${taskParam} order by "id" desc limit 1`;
+}
+
+/**
  * One small, constant statement per group of lines: the lines travel as a single JSON array
  * parameter and the database unpacks them in order (SQLite `json_each`, PostgreSQL
  * `json_array_elements_text`). A multi-row VALUES list needs a fresh statement with thousands of
  * parameters per batch; building and preparing those cost more than SQLite's own work, and
  * better-sqlite3 frees prepared statements only at garbage collection (hundreds of MB of RSS).
  */
-const SQLITE_INSERT = `insert into "task_output" ("task_id", "time", "output")
-  select ?, ?, "value" from json_each(?) order by "key"`;
-const POSTGRES_INSERT = `insert into "task_output" ("task_id", "time", "output")
-  select $1, $2, x.line from json_array_elements_text($3::json) with ordinality as x(line, n) order by x.n`;
+const SQLITE_INSERT = `insert into "task_output" ("task_id", "time", "output", "line")
+  select ?, ?, "value", "key" + 1 + coalesce((${lastLineOf('?')}), 0) from json_each(?) order by "key"`;
+const POSTGRES_INSERT = `insert into "task_output" ("task_id", "time", "output", "line")
+  select $1, $2, x.line, x.n + coalesce((${lastLineOf('$1')}), 0)
+  from json_array_elements_text($3::json) with ordinality as x(line, n) order by x.n`;
 
 /**
  * Inserts lines that share a timestamp, in order, in as few statements as the size cap allows;
@@ -45,7 +54,7 @@ export async function insertOutputGroup(db: Db, taskId: number, time: string, ou
     let chars = 0;
     while (end < outputs.length && (chars < CHARS_PER_INSERT || end === start)) chars += outputs[end++]!.length;
     const part = start === 0 && end === outputs.length ? outputs : outputs.slice(start, end);
-    await db.executeQuery(CompiledQuery.raw(statement, [taskId, time, JSON.stringify(part)]));
+    await db.executeQuery(CompiledQuery.raw(statement, isPostgres(db) ? [taskId, time, JSON.stringify(part)] : [taskId, time, taskId, JSON.stringify(part)]));
     start = end;
     // a caller retrying after a failure resumes here instead of storing lines twice
     if (progress) progress.written = end;
