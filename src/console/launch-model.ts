@@ -32,7 +32,7 @@ export interface LaunchValues {
   vars: Record<string, string>;
   build_task_id: string; git_branch: string; inventory_id: string; arguments: string;
   limit: string; tags: string; skip_tags: string;
-  debug: boolean; debug_level: string; dry_run: boolean; diff: boolean;
+  debug: boolean; debug_level: string; dry_run: boolean; diff: boolean; skip_galaxy_install: boolean;
   plan: boolean; destroy: boolean; auto_approve: boolean; upgrade: boolean; reconfigure: boolean;
 }
 
@@ -87,6 +87,7 @@ export function initialLaunchValues(template: LaunchTemplate): LaunchValues {
     message: '', vars, build_task_id: '', git_branch: template.git_branch ?? '', inventory_id: '', arguments: args,
     limit: list('limit'), tags: list('tags'), skip_tags: list('skip_tags'),
     debug: false, debug_level: String(DEFAULT_DEBUG_LEVEL), dry_run: false, diff: false,
+    skip_galaxy_install: template.task_params?.skip_galaxy_install === true,
     plan: false, destroy: false, auto_approve: Boolean(template.task_params?.auto_approve), upgrade: false, reconfigure: false,
   };
 }
@@ -110,7 +111,7 @@ export function launchBody(template: LaunchTemplate, values: LaunchValues): Reco
     Object.assign(params, { plan: values.plan, destroy: values.destroy, upgrade: values.upgrade, reconfigure: values.reconfigure });
     if (o.autoApprove) params.auto_approve = values.auto_approve;
   } else {
-    if (o.ansible) Object.assign(params, { dry_run: values.dry_run, diff: values.diff });
+    if (o.ansible) Object.assign(params, { dry_run: values.dry_run, diff: values.diff, skip_galaxy_install: values.skip_galaxy_install });
     if (o.debug && values.debug) Object.assign(params, { debug: true, debug_level: Number(values.debug_level) || DEFAULT_DEBUG_LEVEL });
     if (o.limit) params.limit = csv(values.limit);
     if (o.tags) params.tags = csv(values.tags);

@@ -50,6 +50,7 @@ export interface TemplateFormValues {
   allow_override_tags: boolean;
   allow_override_skip_tags: boolean;
   allow_debug: boolean;
+  skip_galaxy_install: boolean;
   allow_override_inventory: boolean;
   auto_approve: boolean;
   allow_auto_approve: boolean;
@@ -123,6 +124,7 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     allow_override_tags: p.allow_override_tags === true,
     allow_override_skip_tags: p.allow_override_skip_tags === true,
     allow_debug: p.allow_debug === true,
+    skip_galaxy_install: p.skip_galaxy_install === true,
     allow_override_inventory: p.allow_override_inventory === true,
     auto_approve: p.auto_approve === true,
     allow_auto_approve: p.allow_auto_approve === true,
@@ -163,6 +165,7 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     allow_override_tags: checkboxField(form, 'allow_override_tags'),
     allow_override_skip_tags: checkboxField(form, 'allow_override_skip_tags'),
     allow_debug: checkboxField(form, 'allow_debug'),
+    skip_galaxy_install: checkboxField(form, 'skip_galaxy_install'),
     allow_override_inventory: checkboxField(form, 'allow_override_inventory'),
     auto_approve: checkboxField(form, 'auto_approve'),
     allow_auto_approve: checkboxField(form, 'allow_auto_approve'),
@@ -203,7 +206,7 @@ function toBody(v: TemplateFormValues) {
     Object.assign(taskParams, {
       limit: v.limit, tags: v.tags, skip_tags: v.skip_tags,
       allow_override_limit: v.allow_override_limit, allow_override_tags: v.allow_override_tags, allow_override_skip_tags: v.allow_override_skip_tags,
-      allow_debug: v.allow_debug, allow_override_inventory: v.allow_override_inventory,
+      allow_debug: v.allow_debug, allow_override_inventory: v.allow_override_inventory, skip_galaxy_install: v.skip_galaxy_install,
     });
   }
   if (terraform) Object.assign(taskParams, { auto_approve: v.auto_approve, allow_auto_approve: v.allow_auto_approve, allow_override_inventory: v.allow_override_inventory });

@@ -22,7 +22,7 @@ interface Props {
  * The fields of the task launch dialog (seed 001 §5): message, survey variables by type (secret
  * = password, enum = select, int = digits only), build version for a deploy, the overrides the
  * template allows (branch, inventory, arguments, limit/tags/skip tags), debug with its level,
- * dry run and diff, Terraform's plan/destroy/auto-approve/upgrade/reconfigure. Rendered by the
+ * dry run, diff and skipping Galaxy requirements, Terraform's plan/destroy/auto-approve/upgrade/reconfigure. Rendered by the
  * server inside the form (so it posts without JavaScript); hydrated, it validates before the
  * form is sent and again on each change once it was sent, and offers the remote branches.
  */
@@ -164,6 +164,7 @@ export default function LaunchFields({ template, options: o, values: initial, er
         {o.debug ? check('debug', m('debug')) : null}
         {o.ansible ? check('dry_run', m('dryRun')) : null}
         {o.ansible ? check('diff', m('diff')) : null}
+        {o.ansible ? check('skip_galaxy_install', m('skipGalaxyInstall')) : null}
         {o.terraform ? check('plan', m('plan')) : null}
         {o.terraform ? check('destroy', m('destroy')) : null}
         {o.autoApprove ? check('auto_approve', m('autoApprove')) : null}

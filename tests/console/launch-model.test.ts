@@ -57,7 +57,7 @@ describe('task launch form model (seed 001 §5)', () => {
     const body = launchBody(t, values);
     expect(body).toEqual({
       template_id: 7, message: 'go', environment: '{"region":"eu"}', secret: '{"token":"s3cret"}', git_branch: 'feature/x', inventory_id: 5,
-      arguments: '["-v","--check"]', params: { dry_run: true, diff: false, debug: true, debug_level: 6, limit: ['web1', 'web2'] },
+      arguments: '["-v","--check"]', params: { dry_run: true, diff: false, skip_galaxy_install: false, debug: true, debug_level: 6, limit: ['web1', 'web2'] },
     });
     expect(taskInputSchema.safeParse(body).success).toBe(true);
     values.debug_level = '9';

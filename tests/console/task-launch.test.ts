@@ -151,6 +151,36 @@ describe('task launch dialog (?new_task=)', () => {
     await page.close();
   }, SLOW_MS);
 
+  it('lets an ansible run skip Galaxy requirements, checked by default when the template skips them', async () => {
+    const playbook = '- hosts: localhost\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: played\n';
+    const ansible = await insertScriptProject(server, { 'site.yml': playbook }, 'site.yml', 'Play');
+    await server.deps.db.updateTable('template').set({ app: 'ansible', task_params: JSON.stringify({ skip_galaxy_install: true }) })
+      .where('id', '=', ansible.template.id).execute();
+    const launch = async (skip: boolean) => {
+      const { page, errors } = await openPage();
+      await page.goto(`${server.url}/project/${ansible.project.id}/history?new_task=${ansible.template.id}`);
+      await hydrated(page);
+      const dialog = page.locator('dialog.launch-dialog');
+      const box = dialog.locator('input[name=skip_galaxy_install]');
+      expect(await box.isChecked()).toBe(true);
+      if (!skip) await box.uncheck();
+      await Promise.all([page.waitForURL(/[?&]t=\d+/), dialog.locator('button[type=submit]').click()]);
+      const taskId = Number(new URL(page.url()).searchParams.get('t'));
+      expect(errors).toEqual([]);
+      await page.close();
+      await waitForTask(server.deps.db, taskId, hasStatus('success'));
+      const params = await fetch(`${server.url}/api/project/${ansible.project.id}/tasks/${taskId}`, { headers: { cookie: api.cookie } });
+      expect(((await params.json()) as { params: Record<string, unknown> }).params).toMatchObject({ skip_galaxy_install: skip });
+      const log = await fetch(`${server.url}/api/project/${ansible.project.id}/tasks/${taskId}/output/download`, { headers: { cookie: api.cookie } });
+      return log.text();
+    };
+    const skipped = await launch(true);
+    expect(skipped).toContain('played');
+    expect(skipped).not.toContain('galaxy');
+    const installed = await launch(false);
+    expect(installed).toContain('No collections/requirements.yml file found. Skip galaxy collection install process.');
+  }, SLOW_MS);
+
   it('shows a missing template as an empty dialog', async () => {
     const { page } = await openPage();
     await page.goto(`${server.url}/project/${projectId}/history?new_task=999999`);

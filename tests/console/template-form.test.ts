@@ -255,6 +255,7 @@ describe('the template dialog in Chromium', () => {
     await page.fill('input[name=limit]', 'web');
     await page.check('input[name=allow_override_limit]');
     await page.check('input[name=allow_debug]');
+    await page.check('input[name=skip_galaxy_install]');
     await page.check('input[name=cron_enabled]');
     await page.selectOption('select[name=cron_repository_id]', String(ids.localRepo));
     await page.selectOption('select[name=cron_format]', '*/5 * * * *');
@@ -267,7 +268,7 @@ describe('the template dialog in Chromium', () => {
     const stored = await template(ansibleId);
     expect(stored).toMatchObject({ name: 'Site', app: 'ansible', inventory_id: ids.inventory });
     expect(stored.vaults).toEqual([expect.objectContaining({ name: 'prod', type: 'password', vault_key_id: ids.vaultKey })]);
-    expect(stored.task_params).toMatchObject({ limit: 'web', allow_override_limit: true, allow_debug: true, allow_override_tags: false });
+    expect(stored.task_params).toMatchObject({ limit: 'web', allow_override_limit: true, allow_debug: true, allow_override_tags: false, skip_galaxy_install: true });
     const schedules = (await send<{ cron_format: string; repository_id: number; active: boolean }[]>('GET', `/api/project/${ids.project}/templates/${ansibleId}/schedules`)).json;
     expect(schedules).toEqual([expect.objectContaining({ cron_format: '*/5 * * * *', repository_id: ids.localRepo, active: true })]);
     await page.close();
@@ -279,6 +280,7 @@ describe('the template dialog in Chromium', () => {
     expect(await page.inputValue('input[name=playbook]')).toBe('site.yml');
     expect(await page.inputValue('input[name=limit]')).toBe('web');
     expect(await page.isChecked('input[name=cron_enabled]')).toBe(true);
+    expect(await page.isChecked('input[name=skip_galaxy_install]')).toBe(true);
     expect(await page.inputValue('select[name=cron_format]')).toBe('*/5 * * * *');
     await openEditor(page, 'vaults');
     expect(await page.$$eval('[data-vault]', (rows) => rows.map((r) => r.getAttribute('data-vault')))).toEqual(['prod']);

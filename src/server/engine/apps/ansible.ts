@@ -12,7 +12,8 @@ export const ansibleApp: App = {
     const workDir = ansibleWorkDir(ctx);
     const env = { ...buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir, shell: false }), PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True' };
     const playbook = ctx.details.task.playbook || ctx.details.template.playbook;
-    if (!ctx.params.skip_galaxy_install) await installGalaxyRequirements(ctx, dirname(join(workDir, playbook)), env);
+    // a task without its own choice follows its template's
+    if (!(ctx.params.skip_galaxy_install ?? ctx.templateParams.skip_galaxy_install)) await installGalaxyRequirements(ctx, dirname(join(workDir, playbook)), env);
     const command = buildAnsibleCommand(ctx, env);
     ctx.beginStage('running');
     await ctx.exec({ command: ctx.appPath ?? 'ansible-playbook', args: [...ctx.appArgs, ...command.args], cwd: workDir, env: command.env });
