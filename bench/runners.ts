@@ -43,7 +43,9 @@ export async function runRunnersBench(): Promise<void> {
     for (const [i, node] of [a, b].entries()) {
       const env = runnerEnv(`http://127.0.0.1:${node.port}`, join(cluster.tmp, `runner-${i + 1}`), { SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION });
       await registerRunner(env, ['--name', `bench-${i + 1}`, '--tags', 'bench', '--max-parallel-tasks', '4']);
-      const runner = startRunner(env);
+      // BENCH_RUNNER_PROFILE=dir: the runners write CPU profiles there when they stop
+      const profile = process.env.BENCH_RUNNER_PROFILE;
+      const runner = startRunner(profile ? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : env);
       runners.push(runner);
       await until('the runner polling', async () => runner.output().includes('runner started'), 120_000);
     }
@@ -87,6 +89,8 @@ export async function runRunnersBench(): Promise<void> {
     const [server, runner, task] = [spent('servers', 0), spent('runners', 0), spent('runners', 1)];
     console.log(`CPU per task start: servers ${server.toFixed(1)} ms, runners ${runner.toFixed(1)} ms, task processes (git, bash) ${task.toFixed(1)} ms → ${Math.round(60_000 / (server + runner + task)).toLocaleString('en')} starts/min per free core`);
   } finally {
+    for (const r of runners) r.child.kill('SIGTERM');
+    await Promise.race([Promise.all(runners.map((r) => r.exited)), new Promise((r) => setTimeout(r, 10_000))]);
     for (const r of runners) await stopRunner(r);
     await cluster.close();
   }
