@@ -81,9 +81,13 @@ export async function runRunnersBench(): Promise<void> {
     await waitAllFinished(cluster.db, finished + BURST, 600_000);
     const after = cpu();
     const spent = (kind: 'servers' | 'runners', which: 0 | 1) => after[kind].reduce((sum, v, i) => sum + v[which] - before[kind][i]![which], 0) / BURST;
-    const rows = await cluster.db.selectFrom('task').select(['status', 'start', 'runner_id']).where('id', 'in', ids).execute();
-    const lastStart = Math.max(...rows.map((r) => Date.parse(r.start!)));
+    const rows = await cluster.db.selectFrom('task').select(['id', 'status', 'start', 'runner_id']).where('id', 'in', ids).execute();
+    const lastStart = Math.max(...rows.filter((r) => r.start).map((r) => Date.parse(r.start!)));
     const ok = rows.filter((r) => r.status === 'success').length;
+    for (const r of rows.filter((row) => row.status !== 'success').slice(0, 3)) {
+      const lines = await cluster.db.selectFrom('task_output').select('output').where('task_id', '=', r.id).orderBy('id').execute();
+      console.log(`task ${r.id} ended ${r.status}: ${lines.map((l) => l.output).join(' | ').slice(0, 400)}`);
+    }
     const perRunner = [...new Set(rows.map((r) => r.runner_id))].map((id) => `#${id}: ${rows.filter((r) => r.runner_id === id).length}`).join(', ');
     console.log(`task starts with 2 servers + 2 runners, ${BURST} quick tasks posted at once: ${Math.round((BURST / ((lastStart - firstPost) / 1000)) * 60)} per minute (target ≥ 600/min); ${ok}/${BURST} success (${perRunner}); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
     const [server, runner, task] = [spent('servers', 0), spent('runners', 0), spent('runners', 1)];
