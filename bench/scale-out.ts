@@ -23,13 +23,13 @@ const TASKS = Number(process.env.BENCH_SCALE_TASKS ?? 300);
 const CLIENTS = Number(process.env.BENCH_SCALE_CLIENTS ?? 8);
 
 /** CPU milliseconds of a process: [its own (user + system), its waited-for children's]. */
-function cpuMs(pid: number): [number, number] {
+export function cpuMs(pid: number): [number, number] {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   const tick = 10; // USER_HZ = 100 on Linux
   return [(Number(fields[11]) + Number(fields[12])) * tick, (Number(fields[13]) + Number(fields[14])) * tick];
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
@@ -105,7 +105,7 @@ export async function runScaleOutBench(): Promise<void> {
   }
 }
 
-async function waitAllFinished(db: Awaited<ReturnType<typeof startServerCluster>>['db'], total: number, timeoutMs: number): Promise<void> {
+export async function waitAllFinished(db: Awaited<ReturnType<typeof startServerCluster>>['db'], total: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const row = await db.selectFrom('task').select((e) => e.fn.countAll<number>().as('n')).where('status', 'in', ['success', 'error', 'stopped']).executeTakeFirstOrThrow();

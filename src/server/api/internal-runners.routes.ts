@@ -9,7 +9,7 @@ import { newRunnerKeyPair, newRunnerToken, tokenHash } from '../domain/runners/r
 import { deleteRunner } from '../domain/runners/runner.service.ts';
 import { smallCount } from '../domain/shared/project-refs.ts';
 import { insertOutputGroup } from '../engine/output/insert-output.ts';
-import { isFinished, setTaskStatus, TASK_STATUSES } from '../engine/task-status.ts';
+import { canMove, isFinished, setTaskStatus, TASK_STATUSES } from '../engine/task-status.ts';
 import { runnerHub } from '../engine/remote/runner-hub.ts';
 import { forgetSealedJob, pollRunner } from '../engine/remote/remote-dispatch.ts';
 import { callRunnerWebhook } from '../engine/remote/runner-webhook.ts';
@@ -172,6 +172,8 @@ internalRunnerRoutes.put('/', async (c) => {
     if (job.commit_hash) await deps.db.updateTable('task').set({ commit_hash: job.commit_hash, commit_message: job.commit_message ?? '' }).where('id', '=', task.id).execute();
     if (job.status && job.status !== task.status && job.status !== 'starting' && job.status !== 'waiting') {
       if (job.status !== 'waiting_confirmation' || task.status === 'running') forgetSealedJob(deps.db, task.id);
+      // a quick job's `running` and its end can reach us in one batch: pass through running, as the job did
+      if (task.status === 'starting' && !canMove('starting', job.status) && canMove('running', job.status)) await setTaskStatus(deps, task.id, 'running');
       const moved = await setTaskStatus(deps, task.id, job.status);
       if (moved && isFinished(job.status)) void callRunnerWebhook(runner, task, 'finish');
     }

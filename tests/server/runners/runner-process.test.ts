@@ -7,7 +7,7 @@ import { listenOnLoopback } from '../../support/listen.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { enqueueTask } from '../../../src/server/engine/queue/enqueue-task.ts';
 import { now } from '../../../src/server/lib/time.ts';
-import { registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerChild } from './support.ts';
+import { insertStartingTask, registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerChild } from '../../support/runner-process.ts';
 
 const REGISTRATION = 'registration-secret-7c1e';
 
@@ -129,20 +129,15 @@ describe('remote runner processes', () => {
     await stopRunner(runners.gpu.proc);
     // a task the dead runner had been handed but not started
     const quick = await template('quick', 'echo reassigned ok', null);
-    const starting = await srv.s.deps.db.insertInto('task').values({
-      project_id: fixture.project.id, template_id: quick.id, status: 'starting', user_id: null, integration_id: null, schedule_id: null, build_task_id: null,
-      inventory_id: null, playbook: '', environment: '', arguments: null, git_branch: null, message: '', commit_hash: null, commit_message: '', version: null,
-      params: '{}', created: now(), start: null, end: null, locked_by: `runner:${runners.gpu.id}`, process_group: null, process_host: null, process_boot_id: null,
-      runner_id: runners.gpu.id,
-    }).returning('id').executeTakeFirstOrThrow();
+    const starting = await insertStartingTask(srv.s.deps.db, fixture.project.id, quick.id, runners.gpu.id);
     srv.s.config.use_remote_runner = true;
     try {
       const failed = await waitForTask(srv.s.deps.db, id, undefined, 15_000);
       const log = await taskLog(srv.s.deps.db, id);
       expect(failed.status).toBe('error');
       expect(log).toContain(`Runner #${runners.gpu.id} has not been in contact for 8 seconds; the task failed`);
-      const moved = await waitForTask(srv.s.deps.db, starting.id, undefined, 15_000);
-      const movedLog = await taskLog(srv.s.deps.db, starting.id);
+      const moved = await waitForTask(srv.s.deps.db, starting, undefined, 15_000);
+      const movedLog = await taskLog(srv.s.deps.db, starting);
       expect(movedLog).toContain(`Runner #${runners.gpu.id} went offline before starting the task; the task goes back to the queue`);
       expect([moved.status, moved.runner_id]).toEqual(['success', runners.plain.id]);
       expect(movedLog).toContain('reassigned ok');

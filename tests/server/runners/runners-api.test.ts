@@ -127,6 +127,18 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('takes a quick job\'s end reported straight from starting (running and success in one batch) and never hands it out again', async () => {
+      const r = (await call('POST', '/api/runners', { name: 'Quick', tag: 'quick' })).body;
+      const t = await insertTemplate(srv.s.deps.db, fixture.project.id, { name: 'quick one', runner_tag: 'quick' });
+      const task = await enqueueTask(srv.s.deps, { projectId: fixture.project.id, templateId: t.id });
+      expect((await (await runnerCall('GET', r.token, undefined, {}, '?wait=0')).json()).new_jobs[0].task_id).toBe(task.id);
+      expect((await runnerCall('PUT', r.token, { jobs: [{ id: task.id, status: 'success', log_records: [{ message: 'over at once' }] }] })).status).toBe(204);
+      const ended = await waitForTask(srv.s.deps.db, task.id);
+      expect(ended.status).toBe('success');
+      expect(ended.start).toBeTruthy();
+      expect((await (await runnerCall('GET', r.token, undefined, {}, '?wait=0')).json()).new_jobs).toEqual([]);
+    });
+
     it('mirrors stop to the runner through the poll; inactive runners get nothing; the cache request reaches the runner once', async () => {
       const r = (await call('POST', '/api/runners', { name: 'Stopper', tag: 'stop' })).body;
       const t = await insertTemplate(srv.s.deps.db, fixture.project.id, { name: 'stoppable', runner_tag: 'stop' });

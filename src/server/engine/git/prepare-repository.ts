@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import type { KeySecret, RepositoryRow } from '../run/task-details.ts';
 import type { SecretFiles } from '../run/secret-files.ts';
@@ -94,6 +94,8 @@ function refuseOptionLikeRefs(branch: string, commitHash: string | null | undefi
  * task user when there is one: its clone's config must never run anything as the server.
  */
 export async function readCommit(dir: string, user: TaskUser | null = null): Promise<{ commitHash: string | null; commitMessage: string }> {
+  // a plain directory (a local repository that is not a work tree) costs no git process per task
+  if (!insideGitWorkTree(dir)) return { commitHash: null, commitMessage: '' };
   const ids = user ? { uid: user.uid, gid: user.gid } : {};
   const out = await new Promise<string | null>((resolve) => {
     execFile('git', ['log', '-1', '--format=%H%x00%B'], { cwd: dir, ...ids, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout) => resolve(err ? null : stdout));
@@ -101,4 +103,12 @@ export async function readCommit(dir: string, user: TaskUser | null = null): Pro
   if (!out) return { commitHash: null, commitMessage: '' };
   const [hash, message = ''] = out.split('\0');
   return { commitHash: hash!.trim() || null, commitMessage: message.trim().slice(0, COMMIT_MESSAGE_CHARS) };
+}
+
+/** Whether `dir` or a folder above it holds `.git` (a directory, or a file in a linked work tree). */
+function insideGitWorkTree(dir: string): boolean {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return true;
+    if (dirname(d) === d) return false;
+  }
 }

@@ -60,9 +60,9 @@ function claimWith(db: Db, workerId: string, maxParallel: number, postgres: bool
         pick = pick.where(tag, '=', '');
       } else {
         if (target.projectId !== null) pick = pick.where('t.project_id', '=', target.projectId);
-        const tags = target.tags.length ? target.tags : ['\u0000none'];
+        // (no placeholder tag for a runner without tags: PostgreSQL refuses NUL bytes in text)
         pick = pick.where((w) => w.or([
-          w(tag, 'in', tags),
+          ...(target.tags.length ? [w(tag, 'in', target.tags)] : []),
           ...(target.untagged ? [w(tag, '=', '')] : []),
         ]));
         if (target.projectId === null) {

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { runCli } from '../../support/cli.ts';
+import { runCli } from './cli.ts';
+import type { Db } from '../../src/server/db/database.ts';
+import { now } from '../../src/server/lib/time.ts';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 
 export interface RunnerChild {
   child: ChildProcess;
@@ -54,4 +56,15 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A task row already handed to `runnerId` but not yet started by it (as when a runner dies between the two). */
+export async function insertStartingTask(db: Db, projectId: number, templateId: number, runnerId: number): Promise<number> {
+  const row = await db.insertInto('task').values({
+    project_id: projectId, template_id: templateId, status: 'starting', user_id: null, integration_id: null, schedule_id: null, build_task_id: null,
+    inventory_id: null, playbook: '', environment: '', arguments: null, git_branch: null, message: '', commit_hash: null, commit_message: '', version: null,
+    params: '{}', created: now(), start: null, end: null, locked_by: `runner:${runnerId}`, process_group: null, process_host: null, process_boot_id: null,
+    runner_id: runnerId,
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
 }
