@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { TaskOutputLine } from '../console/types.ts';
 import { FETCH_SETTLE_MS, FIRST_VIEW_ROWS, LOG_ROW_PX, lineTime, scrollTopForLine, visibleWindow } from './task-log-model.ts';
 import { useLogLines } from './task-log-lines.ts';
@@ -91,23 +91,31 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
 
   const rows = [];
   for (let index = win.first; index <= win.last; index++) {
-    const line = log.line(index);
-    rows.push(
-      <div key={index} className={jump && jump.line === index + 1 ? 'log-row log-row-marked' : 'log-row'} style={{ transform: `translateY(${win.originPx + index * LOG_ROW_PX}px)` }}>
-        <span className="log-no">{index + 1}</span>
-        <span className="log-time">{line ? lineTime(line.time) : ''}</span>
-        <span>{line ? <AnsiLine text={line.output} /> : null}</span>
-      </div>,
-    );
+    rows.push(<LogRow key={index} index={index} line={log.line(index)} marked={jump?.line === index + 1} />);
   }
   const atEnd = view.top + view.height >= win.contentHeight - LOG_ROW_PX * 3;
   return (
     <div className="log-frame" hidden={hidden}>
       <div className="log" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} tabIndex={0} role="log" aria-label={label}>
-        <div className="log-rows" style={{ height: win.contentHeight }}>{rows}</div>
+        <div className="log-rows" style={{ height: win.contentHeight }}>
+          {/* One positioned block of rows in normal flow: a transform per row made the browser
+              paint and layerize each row on its own, frames of tens of ms at every scroll. */}
+          <div className="log-window" style={{ transform: `translateY(${win.originPx + win.first * LOG_ROW_PX}px)` }}>{rows}</div>
+        </div>
         {log.total === 0 ? <p className="empty">{emptyText}</p> : null}
       </div>
       {hydrated && !atEnd ? <button type="button" className="log-jump secondary" onClick={() => scrollTo(true)}>↓ {jumpText}</button> : null}
     </div>
   );
 }
+
+/** One numbered row; unchanged rows (same line, same mark) are not rendered again on a scroll. */
+const LogRow = memo(function LogRow({ index, line, marked }: { index: number; line: TaskOutputLine | undefined; marked: boolean }) {
+  return (
+    <div className={marked ? 'log-row log-row-marked' : 'log-row'}>
+      <span className="log-no">{index + 1}</span>
+      <span className="log-time">{line ? lineTime(line.time) : ''}</span>
+      <span>{line ? <AnsiLine text={line.output} /> : null}</span>
+    </div>
+  );
+});
