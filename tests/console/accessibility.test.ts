@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, signIn } from './support/browser.ts';
-import { insertLookProject } from './support/look-fixture.ts';
+import { insertLookProject, LOOK_ROUTE_NAMES, startRunnersServer } from './support/look-fixture.ts';
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -46,9 +46,7 @@ async function waitForIsland(page: Page, path: string): Promise<void> {
 const inDialog = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('dialog')));
 
 // One test per route and theme, each with its own time limit; the routes come from the fixture,
-// so they are listed here by name.
-const ROUTE_NAMES = ['history', 'task-log', 'task-details', 'task-summary', 'kiosk', 'stats', 'activity', 'settings', 'settings-confirm',
-  'active-tasks', 'new-project', 'new-project-dialog', 'restore', 'components', 'components-dialog'];
+// so they are declared here by name.
 
 for (const theme of ['light', 'dark'] as const) {
   describe(`accessibility (axe-core, WCAG 2 A and AA), ${theme} theme: no serious or critical violation`, () => {
@@ -67,7 +65,21 @@ for (const theme of ['light', 'dark'] as const) {
       await signedOut.context().close();
     }, SLOW);
 
-    for (const name of ROUTE_NAMES) {
+    it('on the global runners screen', async () => {
+      const runners = await startRunnersServer();
+      try {
+        const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+        await context.addCookies([{ name: 'theme', value: theme, url: runners.url }]);
+        const runnersPage = await context.newPage();
+        await signIn(runnersPage, runners.url, '/runners');
+        expect(await seriousViolations(runnersPage)).toEqual([]);
+        await context.close();
+      } finally {
+        await runners.close();
+      }
+    }, SLOW);
+
+    for (const name of LOOK_ROUTE_NAMES) {
       it(`on ${name}`, async () => {
         const path = look.routes.find(([n]) => n === name)![1];
         await page.goto(server.url + path);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject } from './support/real-tasks.ts';
@@ -29,6 +29,20 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
+
+/** WCAG contrast ratio of an element's text colour against the first opaque background behind it. */
+function textContrast(element: Locator): Promise<number> {
+  return element.evaluate(async (el) => {
+    await Promise.all(el.getAnimations().map((a) => a.finished));
+    const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
+    let back = el as Element | null;
+    while (back && rgb(getComputedStyle(back).backgroundColor)[3] === 0) back = back.parentElement;
+    const luminance = ([r, g, b]: number[]) => [r, g, b].map((c) => c! / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+      .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+    const [a, b] = [luminance(rgb(getComputedStyle(el).color)), luminance(rgb(back ? getComputedStyle(back).backgroundColor : 'rgb(255,255,255)'))];
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  });
+}
 
 /** The project's groups besides the fixture's own "Empty" one. */
 const groups = async () => (await api.get<Environment[]>(`/api/project/${projectId}/environment`)).filter((g) => g.name !== 'Empty');
@@ -71,6 +85,31 @@ describe('variable groups', () => {
     await page.click('button:has-text("Save")');
     expect(await page.textContent('#name-error')).toBe('Name is required');
     expect(await groups()).toEqual([]);
+  });
+
+  it('keeps the unpressed JSON/Table button readable before, during and after focus, in both themes', { timeout: 120_000 }, async () => {
+    for (const theme of ['light', 'dark']) {
+      await context.addCookies([{ name: 'theme', value: theme, url: server.url }]);
+      await page.goto(`${server.url}/project/${projectId}/environment?edit=new`);
+      const json = page.locator('[data-field-editor=json]');
+      await json.locator('.cm-content').waitFor();
+      const jsonButton = json.locator('button:has-text("JSON")');
+      const tableButton = json.locator('button:has-text("Table")');
+      await tableButton.click();
+      await expect.poll(() => json.getAttribute('data-mode')).toBe('table');
+      expect(await textContrast(jsonButton), `${theme}, unpressed`).toBeGreaterThanOrEqual(4.5);
+      await jsonButton.focus();
+      expect(await textContrast(jsonButton), `${theme}, focused`).toBeGreaterThanOrEqual(4.5);
+      await jsonButton.hover();
+      expect(await textContrast(jsonButton), `${theme}, hovered`).toBeGreaterThanOrEqual(4.5);
+      await jsonButton.click();
+      await json.locator('.cm-content').waitFor();
+      await tableButton.click();
+      await page.mouse.move(0, 0);
+      await expect.poll(() => json.getAttribute('data-mode')).toBe('table');
+      expect(await textContrast(jsonButton), `${theme}, after focus`).toBeGreaterThanOrEqual(4.5);
+    }
+    await context.addCookies([{ name: 'theme', value: 'light', url: server.url }]);
   });
 
   it('saves a group with an extra variable, an env variable and a secret, switching JSON ⇄ table both ways', { timeout: 240_000 }, async () => {

@@ -119,7 +119,7 @@ describe('integrations', () => {
     await screenshot(page, 'integrations-list-1280');
   });
 
-  it('shows each role the controls of seed 001 §6', { timeout: 90_000 }, async () => {
+  it('shows each role only the controls its API calls allow (seed 001 §6)', { timeout: 90_000 }, async () => {
     const api = await adminApi(server);
     const [integration] = await api.get<{ id: number }[]>(`/api/project/${projectId}/integrations`);
     const seen: Record<string, Record<string, boolean>> = {};
@@ -139,14 +139,18 @@ describe('integrations', () => {
       seen[role] = {
         newIntegration: list.includes('?edit=new'), addAlias: list.includes('value="alias_add"'), deleteIntegration: list.includes('?delete='),
         editIntegration: one.includes('?edit=1'), newMatcher: one.includes('?matcher=new'), newValue: one.includes('?value=new'),
-        matcherActions: one.includes('?delete_matcher='), deliveries: one.includes('id="deliveries"'), newEnvironment: groups.includes('?edit=new'),
+        matcherActions: one.includes('?delete_matcher='), valueActions: one.includes('?delete_value='), deliveries: one.includes('id="deliveries"'), newEnvironment: groups.includes('?edit=new'),
       };
       // A refused dialog does not open from a crafted URL either.
-      if (role !== 'manager') expect((await client.get(`/project/${projectId}/integrations?edit=new`)).html).not.toContain('name="template_id"');
+      if (role !== 'manager') {
+        expect((await client.get(`/project/${projectId}/integrations?edit=new`)).html).not.toContain('name="template_id"');
+        expect((await client.get(`/project/${projectId}/integrations/${integration!.id}?matcher=new`)).html).not.toContain('name="match_type"');
+      }
     }
-    const manages = { newIntegration: true, addAlias: true, deleteIntegration: true, editIntegration: true, newEnvironment: true };
-    const reads = { newIntegration: false, addAlias: false, deleteIntegration: false, editIntegration: false, newEnvironment: false };
-    const everyone = { newMatcher: true, newValue: true, matcherActions: true, deliveries: true };
+    const changes = ['newIntegration', 'addAlias', 'deleteIntegration', 'editIntegration', 'newEnvironment', 'newMatcher', 'newValue', 'matcherActions', 'valueActions'];
+    const manages = Object.fromEntries(changes.map((name) => [name, true]));
+    const reads = Object.fromEntries(changes.map((name) => [name, false]));
+    const everyone = { deliveries: true };
     expect(seen).toEqual({
       manager: { ...manages, ...everyone }, task_runner: { ...reads, ...everyone }, guest: { ...reads, ...everyone },
     });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, SCREENSHOTS, signIn } from './support/browser.ts';
-import { insertLookProject } from './support/look-fixture.ts';
+import { insertLookProject, startRunnersServer } from './support/look-fixture.ts';
 import { measurePageCss } from './support/css-weight.ts';
 import { measurePageJs } from './support/js-weight.ts';
 
@@ -47,6 +47,22 @@ describe('console layout', () => {
         expect(await pageOverflow(page), `${name} at ${width} px`).toBeLessThanOrEqual(0);
       }
       await context.close();
+    }
+  }, SLOW);
+
+  it('fits the global runners screen (served with remote runners only) at 375 and 1280 px', async () => {
+    const runners = await startRunnersServer();
+    try {
+      for (const width of [375, 1280]) {
+        const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 } });
+        const page = await context.newPage();
+        await signIn(page, runners.url, '/runners');
+        expect(await page.locator('main').textContent()).toContain('Shared runner in the main datacenter');
+        expect(await pageOverflow(page), `runners at ${width} px`).toBeLessThanOrEqual(0);
+        await context.close();
+      }
+    } finally {
+      await runners.close();
     }
   }, SLOW);
 

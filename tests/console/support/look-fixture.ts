@@ -1,4 +1,4 @@
-import type { ConsoleServer } from './console-server.ts';
+import { startConsoleServer, type ConsoleServer } from './console-server.ts';
 import { adminApi, insertScriptProject, waitForTask } from './real-tasks.ts';
 
 /** Statuses the history shows, with a start this many seconds ago and a duration (null: still running). */
@@ -26,7 +26,43 @@ export async function insertLookProject(server: ConsoleServer) {
     created: iso(ago), start: status === 'waiting' ? null : iso(ago), end: lasted === null ? null : iso(ago - lasted),
   }))).execute();
   const id = fx.project.id;
-  const routes: [string, string][] = [
+  const more = await insertResources(api, fx);
+  const routes = lookRoutes({ project: id, task: taskId, bash: fx.template.id, ...more });
+  return { api, projectId: id, taskId, routes };
+}
+
+type Fixture = Awaited<ReturnType<typeof insertScriptProject>>;
+
+/** A view, a template of each kind, a schedule, an integration with a matcher, a value and an alias, keys, a workspace, runners. */
+async function insertResources(api: Awaited<ReturnType<typeof adminApi>>, fx: Fixture) {
+  const p = `/api/project/${fx.project.id}`;
+  const view = await api.send<{ id: number }>('POST', `${p}/views`, { title: 'Ops', position: 1 });
+  await api.send('PUT', `${p}/templates/${fx.template.id}`, { ...(await api.get<object>(`${p}/templates/${fx.template.id}`)), view_id: view.id });
+  const key = await api.send<{ id: number }>('POST', `${p}/keys`, { name: 'Vault pass', type: 'login_password', project_id: fx.project.id, login_password: { login: 'ops', password: 'vault-secret-1' } });
+  const tf = await api.send<{ id: number }>('POST', `${p}/templates`, { name: 'Network infrastructure for the production site', app: 'terraform', repository_id: fx.repository.id });
+  const ws = await api.send<{ id: number }>('POST', `${p}/inventory`, { name: 'staging', type: 'terraform-workspace', inventory: 'staging', project_id: fx.project.id, ssh_key_id: fx.key.id });
+  await api.send('POST', `${p}/templates/${tf.id}/inventory/${ws.id}/attach`);
+  const ansible = await api.send<{ id: number }>('POST', `${p}/templates`, {
+    name: 'Deploy site', app: 'ansible', playbook: 'deploy.yml', inventory_id: fx.inventory.id, repository_id: fx.repository.id, environment_id: fx.environment.id,
+    survey_vars: [{ name: 'version', title: 'Version', type: 'enum', values: [{ name: 'latest', value: '1' }] }], vaults: [{ name: 'prod', vault_key_id: key.id }],
+  });
+  const schedule = await api.send<{ id: number }>('POST', `${p}/schedules`, { name: 'nightly', template_id: fx.template.id, cron_format: '0 3 * * *' });
+  const integration = await api.send<{ id: number }>('POST', `${p}/integrations`, { name: 'GitHub push', template_id: fx.template.id, auth_method: 'github', auth_secret_id: key.id });
+  const i = `${p}/integrations/${integration.id}`;
+  const matcher = await api.send<{ id: number }>('POST', `${i}/matchers`, { name: 'branch', match_type: 'body', body_data_type: 'json', key: 'ref', method: 'equals', value: 'refs/heads/main' });
+  const value = await api.send<{ id: number }>('POST', `${i}/values`, { name: 'sha', value_source: 'body', body_data_type: 'json', key: 'after', variable: 'SHA', variable_type: 'environment' });
+  await api.send('POST', `${i}/aliases`);
+  await api.send('POST', `${p}/runners`, { name: 'Edge runner in the far datacenter', tag: 'edge' });
+  return { view: view.id, key: key.id, tf: tf.id, ws: ws.id, ansible: ansible.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id };
+}
+
+type RouteIds = Awaited<ReturnType<typeof insertResources>> & { project: number; task: number; bash: number };
+
+/** Every console route the look tests visit, by name, for the records `ids` names. */
+function lookRoutes(ids: RouteIds): [string, string][] {
+  const id = ids.project;
+  const taskId = ids.task;
+  return [
     ['history', `/project/${id}/history`],
     ['task-log', `/project/${id}/history?t=${taskId}`],
     ['task-details', `/project/${id}/history?t=${taskId}&tab=details`],
@@ -42,6 +78,47 @@ export async function insertLookProject(server: ConsoleServer) {
     ['restore', '/project/restore'],
     ['components', '/components'],
     ['components-dialog', '/components?dialog=1'],
+    ...resourceRoutes(ids),
   ];
-  return { api, projectId: id, taskId, routes };
+}
+
+/** The route names, known before any record exists (tests are declared per name). */
+export const LOOK_ROUTE_NAMES = lookRoutes(new Proxy({} as RouteIds, { get: () => 0 })).map(([name]) => name);
+
+/** Every console route of the resource screens, with their dialogs. */
+function resourceRoutes(r: RouteIds): [string, string][] {
+  const bash = r.bash;
+  const pr = `/project/${r.project}`;
+  const t = (tid: number, child: string) => `${pr}/templates/${tid}/${child}`;
+  return [
+    ['templates', `${pr}/templates`], ['view-templates', `${pr}/views/${r.view}/templates`],
+    ['template-tasks', t(bash, 'tasks')], ['template-details', t(r.ansible, 'details')], ['template-state', t(r.tf, 'state')],
+    ['template-workspaces', t(r.tf, 'workspaces')], ['template-workspace', `${t(r.tf, 'workspaces')}?ws=${r.ws}`],
+    ['view-template-tasks', `${pr}/views/${r.view}/templates/${bash}/tasks`],
+    ['template-new-dialog', `${pr}/templates/new/edit`], ['template-edit-dialog', t(r.ansible, 'edit')], ['template-tf-edit-dialog', t(r.tf, 'edit')],
+    ['launch-dialog', `${pr}/templates?new_task=${r.ansible}`],
+    ['schedules', `${pr}/schedule`], ['schedule-dialog', `${pr}/schedule?edit=${r.schedule}`],
+    ['keys', `${pr}/keys`], ['key-dialog', `${pr}/keys?edit=new`],
+    ['repositories', `${pr}/repositories`], ['repository-dialog', `${pr}/repositories?edit=new`],
+    ['inventory', `${pr}/inventory`], ['inventory-dialog', `${pr}/inventory?edit=new`],
+    ['environment', `${pr}/environment`], ['environment-dialog', `${pr}/environment?edit=new`],
+    ['integrations', `${pr}/integrations`], ['integration-new-dialog', `${pr}/integrations?edit=new`],
+    ['integration', `${pr}/integrations/${r.integration}`], ['integration-matcher-dialog', `${pr}/integrations/${r.integration}?matcher=${r.matcher}`],
+    ['integration-value-dialog', `${pr}/integrations/${r.integration}?value=${r.value}`],
+    ['team', `${pr}/team`], ['team-dialog', `${pr}/team?add=1`],
+    ['project-runners', `${pr}/runners`], ['runners', '/runners'],
+    ['users', '/users'], ['user-new', '/users/new'], ['user-edit', '/users/1/edit'], ['tokens', '/tokens'], ['apps', '/apps'], ['app', '/apps/ansible'],
+    ['home', '/'], ['project-home', pr],
+  ];
+}
+
+/**
+ * `/runners` is served only while remote runners are used, which would leave the look project's
+ * task to a runner: a server of its own with one global runner.
+ * @example const runners = await startRunnersServer(); await page.goto(runners.url + '/runners');
+ */
+export async function startRunnersServer(): Promise<ConsoleServer> {
+  const server = await startConsoleServer({ SEMAPHORE_USE_REMOTE_RUNNER: 'true' });
+  await (await adminApi(server)).send('POST', '/api/runners', { name: 'Shared runner in the main datacenter' });
+  return server;
 }

@@ -25,6 +25,15 @@ export async function adminApi(server: ConsoleServer) {
       if (res.status !== 201) throw new Error(`POST tasks answered ${res.status}: ${await res.text()}`);
       return ((await res.json()) as { id: number }).id;
     },
+    /** A JSON request that must succeed; answers the parsed body (undefined when empty). */
+    async send<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+      const res = await fetch(server.url + path, {
+        method, headers: { 'content-type': 'application/json', cookie }, body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
     async get<T>(path: string): Promise<T> {
       const res = await fetch(server.url + path, { headers: { cookie } });
       if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
