@@ -23,13 +23,17 @@ export function mayCreateProjects(user: User | undefined): boolean {
 
 /** System info changes only with the server's configuration, so it is kept this long. */
 const INFO_TTL_MS = 30_000;
-let cachedInfo: { value: SystemInfo; until: number } | null = null;
+/** Per host the request came to: servers sharing one process (tests, one console for several APIs) keep theirs apart. */
+const cachedInfo = new Map<string, { value: SystemInfo; until: number }>();
 
-/** GET /api/info, shared by all requests for INFO_TTL_MS (it is the same for every user). */
+/** GET /api/info, shared by all requests to one host for INFO_TTL_MS (it is the same for every user). */
 async function loadSystemInfo(astro: AstroLike): Promise<SystemInfo | null> {
-  if (cachedInfo && cachedInfo.until > Date.now()) return cachedInfo.value;
+  const host = new URL(astro.request.url).host;
+  const cached = cachedInfo.get(host);
+  if (cached && cached.until > Date.now()) return cached.value;
   const info = await apiGetOr<SystemInfo | null>(astro, '/api/info', null);
-  if (info) cachedInfo = { value: info, until: Date.now() + INFO_TTL_MS };
+  if (cachedInfo.size > 100) cachedInfo.clear();
+  if (info) cachedInfo.set(host, { value: info, until: Date.now() + INFO_TTL_MS });
   return info;
 }
 
