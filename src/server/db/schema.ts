@@ -33,6 +33,7 @@ export interface Database {
   integration_delivery: IntegrationDeliveryTable;
   task: TaskTable;
   task_output: TaskOutputTable;
+  task_output_block: TaskOutputBlockTable;
   task_stage: TaskStageTable;
   task_ansible_host: TaskAnsibleHostTable;
   task_ansible_error: TaskAnsibleErrorTable;
@@ -362,6 +363,14 @@ export interface RunnerTable {
   touched: string | null;
   cleaning_requested: string | null;
   created: string;
+}
+
+/** A search block: BLOCK_LINES consecutive rows of a task's log, lowercased, joined by newlines. */
+export interface TaskOutputBlockTable {
+  task_id: number;
+  first_id: number;
+  last_id: number;
+  text: string;
 }
 
 export interface TaskOutputTable {

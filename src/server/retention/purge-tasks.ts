@@ -73,6 +73,7 @@ async function deleteTasksWhile(db: Db, result: PurgeResult, batch: number, next
 
 /** Output lines of the tasks, `linesPerStatement` at a time (one task can have a million lines). */
 async function deleteOutputOf(db: Db, taskIds: number[], linesPerStatement: number): Promise<number> {
+  await db.deleteFrom('task_output_block').where('task_id', 'in', taskIds).execute();
   let total = 0;
   for (;;) {
     const deleted = await db.deleteFrom('task_output')

@@ -14,7 +14,7 @@ const PAGES_PER_STEP = 2000;
  */
 export async function reclaimSpace(db: Db): Promise<void> {
   if (isPostgres(db)) {
-    await sql`vacuum (analyze) task_output, task`.execute(db);
+    await sql`vacuum (analyze) task_output, task_output_block, task`.execute(db);
     return;
   }
   for (;;) {

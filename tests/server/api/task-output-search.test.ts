@@ -80,6 +80,42 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `${path}?q=W%2098`, undefined, admin)).body.matches.map((m: { line: number }) => m.line)).toEqual([98]);
     });
 
+    it('searches a log of several thousand-line blocks written in batches of every size, other tasks interleaved, the rows after the last block too', async () => {
+      const fx = await insertProjectWithTemplate(s.deps.db, { ownerId: 1, templateName: 'Blocks' });
+      const newTask = async () => (await s.deps.db.insertInto('task').values({
+        project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: 1, playbook: '', environment: '{}',
+        message: '', commit_message: '', params: '{}', created: new Date().toISOString(),
+      }).returning('id').executeTakeFirstOrThrow()).id;
+      const task = await newTask();
+      const neighbour = await newTask();
+      const text = (n: number) => (n === 7 || n === 1999 || n === 2000 || n === 3456 ? `Step ${n}: TARGET Reached` : `step ${n} done`);
+      const sizes = [1, 5, 994, 1200, 3, 797, 1000, 500];
+      let n = 0;
+      for (const size of sizes) {
+        await insertOutputLines(s.deps.db, task, Array.from({ length: size }, () => ({ time: '2026-11-23T11:00:00.000Z', output: text(++n) })));
+        await insertOutputLines(s.deps.db, neighbour, [{ time: '2026-11-23T11:00:00.000Z', output: `target of the neighbour ${n}` }]);
+      }
+      expect(n).toBe(4500);
+      const blocks = await s.deps.db.selectFrom('task_output_block').select('task_id').where('task_id', '=', task).execute();
+      expect(blocks).toHaveLength(4);
+      const path = `/api/project/${fx.project.id}/tasks/${task}/output/search`;
+      const found = await s.call('GET', `${path}?q=target%20REACHED`, undefined, admin);
+      expect(found.body).toEqual({
+        matches: [7, 1999, 2000, 3456].map((line) => ({ line, time: '2026-11-23T11:00:00.000Z', output: `Step ${line}: TARGET Reached` })),
+        more: false,
+      });
+      // the last 500 rows are in no block yet
+      expect((await s.call('GET', `${path}?q=step%204321%20`, undefined, admin)).body.matches.map((m: { line: number }) => m.line)).toEqual([4321]);
+      const three = await s.call('GET', `${path}?q=target&limit=3`, undefined, admin);
+      expect(three.body.matches.map((m: { line: number }) => m.line)).toEqual([7, 1999, 2000]);
+      expect(three.body.more).toBe(true);
+      const many = await s.call('GET', `${path}?q=STEP&limit=1000`, undefined, admin);
+      expect(many.body.matches).toHaveLength(1000);
+      expect(many.body.matches.at(-1).line).toBe(1000);
+      expect(many.body.more).toBe(true);
+      expect((await s.call('GET', `${path}?q=${encodeURIComponent('done\nstep')}`, undefined, admin)).body.matches).toEqual([]);
+    });
+
     it('answers at most ?limit= matches and says when there are more', async () => {
       const res = await s.call('GET', `${base}/output/search?q=line&limit=3`, undefined, admin);
       expect(res.body.matches.map((m: { line: number }) => m.line)).toEqual([1, 2, 3]);

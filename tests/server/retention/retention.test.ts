@@ -6,6 +6,7 @@ import type { Auth, TestServer } from '../../support/harness.ts';
 import { insertTemplate } from '../../support/fixtures.ts';
 import { insertTask, insertUserWithToken } from '../../support/project-rows.ts';
 import { now } from '../../../src/server/lib/time.ts';
+import { buildBlocks } from '../../../src/server/engine/output/output-blocks.ts';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 const LINE = 'x'.repeat(200);
@@ -24,6 +25,7 @@ for (const dialect of DIALECTS) {
         const rows = Array.from({ length: Math.min(1000, lines - i) }, (_, j) => ({ task_id: task.id, time: now(), output: `${name} ${i + j} ${LINE}` }));
         await s.deps.db.insertInto('task_output').values(rows).execute();
       }
+      await buildBlocks(s.deps.db, task.id);
       ids[name] = task.id;
     }
     const taskIds = async () => (await s.deps.db.selectFrom('task').select('id').orderBy('id').execute()).map((r) => r.id);
@@ -73,6 +75,9 @@ for (const dialect of DIALECTS) {
       expect(await outputOf('recent3.5')).toBe(0);
       expect(await outputOf('recent2.5')).toBe(0);
       expect(await outputOf('recent0.5')).toBe(1000);
+      const blocksOf = async (name: string) => (await s.deps.db.selectFrom('task_output_block').select('last_id').where('task_id', '=', ids[name]!).execute()).length;
+      expect(await blocksOf('recent3.5')).toBe(0);
+      expect(await blocksOf('recent0.5')).toBe(1);
       expect(await outputOf('otherTemplate')).toBe(0);
       expect(await outputOf('quiet80')).toBe(10);
       if (sqlite) {

@@ -13,6 +13,7 @@ import * as authUserCanCreateProject from './2026_11_23_auth_user_can_create_pro
 import * as runners from './2026_11_23_runners.ts';
 import * as scaleTaskSecret from './2026_11_23_scale_task_secret.ts';
 import * as searchOutputLine from './2026_11_23_search_output_line.ts';
+import * as searchOutputTextBlocks from './2026_11_23_search_output_text_blocks.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_runners': runners,
   '2026_11_23_scale_task_secret': scaleTaskSecret,
   '2026_11_23_search_output_line': searchOutputLine,
+  '2026_11_23_search_output_text_blocks': searchOutputTextBlocks,
 };

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { isPostgres } from '../../db/dialect.ts';
 import { stripAnsi } from './task-output-stream.ts';
@@ -24,56 +24,49 @@ export interface OutputSearch {
 
 /**
  * Finds the lines of a task's log containing `query` (case-insensitive, plain text, no
- * patterns), in log order, at most `limit`, with the line numbers stored with each row: one
- * pass over the task's rows in id order, stopping after `limit + 1` matches.
+ * patterns), in log order, at most `limit`, with the line numbers stored with each row. The
+ * search blocks (engine/output/output-blocks.ts) say which runs of a thousand rows can hold a
+ * match; only those rows, and the few after the last block, are read one by one.
  * Timed by bench/output-search.ts.
  * @example const { matches } = await searchTaskOutput(db, 12, 'fatal', 100);
  */
 export async function searchTaskOutput(db: Db, taskId: number, query: string, limit: number): Promise<OutputSearch> {
-  if (query === '') return { matches: [], more: false };
-  const rows = isPostgres(db) ? await postgresMatches(db, taskId, query, limit + 1) : await sqliteMatches(db, taskId, query, limit + 1);
+  // a line never holds a newline, though a block's text does
+  if (query === '' || query.includes('\n')) return { matches: [], more: false };
+  const rows: MatchRow[] = [];
+  for (const range of await candidateRanges(db, taskId, query, limit + 1)) {
+    rows.push(...await matchingRows(db, taskId, query, range, limit + 1 - rows.length));
+    if (rows.length > limit) break;
+  }
   return {
     matches: rows.slice(0, limit).map((row) => ({ line: Number(row.line), time: row.time, output: stripAnsi(row.output) })),
     more: rows.length > limit,
   };
 }
 
-/**
- * PostgreSQL reads the task's rows through the (task_id, id) index, in order, and stops at the
- * last match wanted. Lowercasing every line is most of the cost: an ASCII query compares under
- * the "C" collation, whose lower() folds ASCII letters only and is about twice as fast (a
- * non-ASCII letter never lowercases to an ASCII one, Kelvin sign aside); any other query folds
- * under the database's own rules.
- */
-function postgresMatches(db: Db, taskId: number, query: string, count: number) {
-  const ascii = /^[\x20-\x7e]*$/.test(query);
-  const folded = ascii ? sql<string>`lower(output collate "C")` : sql<string>`lower(output)`;
-  return db.selectFrom('task_output').select(['line', 'time', 'output'])
-    .where('task_id', '=', taskId).where(sql<boolean>`strpos(${folded}, ${query.toLowerCase()}) > 0`)
-    .orderBy('id').limit(count).execute();
+interface MatchRow { line: number | null; time: string; output: string }
+/** Ids of `task_output` rows, both ends included; `last` null: to the end of the log. */
+interface IdRange { first: number; last: number | null }
+
+/** `haystack` contains the lowercased query (PostgreSQL `strpos`, SQLite `instr`; both lowercase with `lower()`). */
+function contains(db: Db, haystack: RawBuilder<string>, query: string): RawBuilder<boolean> {
+  return isPostgres(db) ? sql<boolean>`strpos(${haystack}, lower(${query})) > 0` : sql<boolean>`instr(${haystack}, lower(${query})) > 0`;
 }
 
-/**
- * SQLite reads the task's id range straight from the table (`+task_id` keeps it off the
- * (task_id, id) index, whose lookups per row cost more than the rows of other tasks skipped);
- * its LIKE folds ASCII letters.
- */
-async function sqliteMatches(db: Db, taskId: number, query: string, count: number) {
-  const [first, last] = await Promise.all([edgeId(db, taskId, 'asc'), edgeId(db, taskId, 'desc')]);
-  if (first === undefined || last === undefined) return [];
-  return db.selectFrom('task_output').select(['line', 'time', 'output'])
-    .where('id', '>=', first).where('id', '<=', last)
-    .where(sql<boolean>`+task_id = ${taskId}`).where(sql<boolean>`output like ${likePattern(query)} escape '\\'`)
-    .orderBy('id').limit(count).execute();
+/** The blocks that hold the query, in log order (each holds at least one match), then the rows after the last block. */
+async function candidateRanges(db: Db, taskId: number, query: string, wanted: number): Promise<IdRange[]> {
+  const [blocks, end] = await Promise.all([
+    db.selectFrom('task_output_block').select(['first_id', 'last_id']).where('task_id', '=', taskId)
+      .where(contains(db, sql<string>`text`, query)).orderBy('last_id').limit(wanted).execute(),
+    db.selectFrom('task_output_block').select((eb) => eb.fn.max('last_id').as('last')).where('task_id', '=', taskId).executeTakeFirst(),
+  ]);
+  const ranges: IdRange[] = blocks.map((b) => ({ first: Number(b.first_id), last: Number(b.last_id) }));
+  ranges.push({ first: Number(end?.last ?? 0) + 1, last: null });
+  return ranges;
 }
 
-/** The first or last `task_output.id` of a task, through the (task_id, id) index. */
-async function edgeId(db: Db, taskId: number, order: 'asc' | 'desc'): Promise<number | undefined> {
-  const row = await db.selectFrom('task_output').select('id').where('task_id', '=', taskId).orderBy('id', order).limit(1).executeTakeFirst();
-  return row ? Number(row.id) : undefined;
-}
-
-/** A LIKE pattern matching `text` anywhere, its `%`, `_` and `\` taken literally. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+function matchingRows(db: Db, taskId: number, query: string, range: IdRange, count: number): Promise<MatchRow[]> {
+  let select = db.selectFrom('task_output').select(['line', 'time', 'output']).where('task_id', '=', taskId).where('id', '>=', range.first);
+  if (range.last !== null) select = select.where('id', '<=', range.last);
+  return select.where(contains(db, sql<string>`lower(output)`, query)).orderBy('id').limit(count).execute();
 }

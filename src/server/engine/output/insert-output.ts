@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { isPostgres } from '../../db/dialect.ts';
+import { noteStoredRows } from './output-blocks.ts';
 
 export interface OutputLine {
   time: string;
@@ -59,6 +60,7 @@ export async function insertOutputGroup(db: Db, taskId: number, time: string, ou
     // a caller retrying after a failure resumes here instead of storing lines twice
     if (progress) progress.written = end;
   }
+  await noteStoredRows(db, taskId, outputs.length);
 }
 
 /**
