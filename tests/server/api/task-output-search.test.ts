@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, ADMIN, type Auth, type TestServer } from '../../support/harness.ts';
 import { insertProjectWithTemplate } from '../../support/fixtures.ts';
+import { insertTask } from '../../support/project-rows.ts';
 import { insertOutputLines } from '../../../src/server/engine/output/insert-output.ts';
 
 for (const dialect of DIALECTS) {
@@ -15,10 +16,7 @@ for (const dialect of DIALECTS) {
       s = await startTestServer(dialect);
       admin = await s.login(ADMIN.login, ADMIN.password);
       const fx = await insertProjectWithTemplate(s.deps.db, { ownerId: 1, templateName: 'Deploy web' });
-      const newTask = async () => (await s.deps.db.insertInto('task').values({
-        project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: 1, playbook: '', environment: '{}',
-        message: '', commit_message: '', params: '{}', created: new Date().toISOString(),
-      }).returning('id').executeTakeFirstOrThrow()).id;
+      const newTask = async () => (await insertTask(s.deps.db, { projectId: fx.project.id, templateId: fx.template.id, status: 'success', userId: 1 })).id;
       const task = await newTask();
       const other = await newTask();
       base = `/api/project/${fx.project.id}/tasks/${task}`;
@@ -56,10 +54,7 @@ for (const dialect of DIALECTS) {
 
     it('numbers lines across batches of any size, a batch split over several statements included', async () => {
       const fx = await insertProjectWithTemplate(s.deps.db, { ownerId: 1, templateName: 'Batches' });
-      const task = (await s.deps.db.insertInto('task').values({
-        project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: 1, playbook: '', environment: '{}',
-        message: '', commit_message: '', params: '{}', created: new Date().toISOString(),
-      }).returning('id').executeTakeFirstOrThrow()).id;
+      const task = (await insertTask(s.deps.db, { projectId: fx.project.id, templateId: fx.template.id, status: 'success', userId: 1 })).id;
       const wide = 'w'.repeat(1000);
       const batches = [
         Array.from({ length: 3 }, (_, i) => `start ${i + 1}`),
@@ -82,10 +77,7 @@ for (const dialect of DIALECTS) {
 
     it('searches a log of several thousand-line blocks written in batches of every size, other tasks interleaved, the rows after the last block too', async () => {
       const fx = await insertProjectWithTemplate(s.deps.db, { ownerId: 1, templateName: 'Blocks' });
-      const newTask = async () => (await s.deps.db.insertInto('task').values({
-        project_id: fx.project.id, template_id: fx.template.id, status: 'success', user_id: 1, playbook: '', environment: '{}',
-        message: '', commit_message: '', params: '{}', created: new Date().toISOString(),
-      }).returning('id').executeTakeFirstOrThrow()).id;
+      const newTask = async () => (await insertTask(s.deps.db, { projectId: fx.project.id, templateId: fx.template.id, status: 'success', userId: 1 })).id;
       const task = await newTask();
       const neighbour = await newTask();
       const text = (n: number) => (n === 7 || n === 1999 || n === 2000 || n === 3456 ? `Step ${n}: TARGET Reached` : `step ${n} done`);
