@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { precompressDirectory } from '../../../src/server/host/precompress.ts';
 import { serveStaticFile } from '../../../src/server/host/static-files.ts';
-import { compressResponse } from '../../../src/server/http/compression.ts';
+import { compressResponse, ONE_SHOT_MAX_BYTES } from '../../../src/server/http/compression.ts';
 
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg">${'<rect width="10" height="10" fill="#336699"/>'.repeat(60)}</svg>`;
 
@@ -92,5 +92,42 @@ describe('dynamic compression of a response', () => {
     expect(head.headers.get('content-encoding')).toBeNull();
     const kept = await compressResponse(asked, new Response(SVG, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'no-transform' } }));
     expect(kept.headers.get('content-encoding')).toBeNull();
+  });
+
+  /** A body sent in many small chunks, as a rendered page is. */
+  const chunked = (text: string, chunk = 200) => new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let i = 0; i < text.length; i += chunk) controller.enqueue(new TextEncoder().encode(text.slice(i, i + chunk)));
+      controller.close();
+    },
+  });
+  const page = (bytes: number) => `<!doctype html>${'<tr><td>run</td><td>Success</td></tr>\n'.repeat(Math.ceil(bytes / 38))}`.slice(0, bytes);
+
+  it('compresses a page that ends within the one-shot limit in one piece, with its compressed length', async () => {
+    const html = page(ONE_SHOT_MAX_BYTES - 100);
+    for (const encoding of ['br', 'gzip'] as const) {
+      const res = await compressResponse(new Request('http://x/', { headers: { 'accept-encoding': encoding } }), new Response(chunked(html), { headers: { 'content-type': 'text/html' } }));
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get('content-encoding')).toBe(encoding);
+      expect(Number(res.headers.get('content-length'))).toBe(body.byteLength);
+      expect((encoding === 'br' ? brotliDecompressSync(body) : gunzipSync(body)).toString()).toBe(html);
+    }
+  });
+
+  it('streams a longer body without a length, and leaves a body in many chunks under 1 KB as it is', async () => {
+    const html = page(3 * ONE_SHOT_MAX_BYTES);
+    const res = await compressResponse(asked, new Response(chunked(html, 4096), { headers: { 'content-type': 'text/html' } }));
+    expect(res.headers.get('content-length')).toBeNull();
+    expect(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(html);
+    const tiny = await compressResponse(asked, new Response(chunked(page(900), 100), { headers: { 'content-type': 'text/html' } }));
+    expect(tiny.headers.get('content-encoding')).toBeNull();
+    expect(await tiny.text()).toBe(page(900));
+  });
+
+  it('says Vary: Accept-Encoding on a compressible answer sent plain to a client that asks for no encoding', async () => {
+    const plain = await compressResponse(new Request('http://x/'), new Response(SVG, { headers: { 'content-type': 'image/svg+xml', vary: 'Cookie' } }));
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Cookie, Accept-Encoding');
+    expect(await plain.text()).toBe(SVG);
   });
 });
