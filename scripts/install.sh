@@ -21,7 +21,8 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   run_quietly npm ci --no-audit --no-fund --loglevel=error
   touch "$stamp"
 fi
-if [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/components src/islands src/console src/middleware.ts locales astro.config.mjs public -newer dist/server/entry.mjs 2>/dev/null | head -n 1)" ]; then
+# The console imports the API's own schemas and helpers from src/server: a change there rebuilds it too.
+if [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/components src/islands src/console src/middleware.ts src/server locales astro.config.mjs public -newer dist/server/entry.mjs 2>/dev/null | head -n 1)" ]; then
   echo "signalbox: building the console" >&2
   run_quietly astro build
 fi
