@@ -4,7 +4,7 @@ import { canStop, hasRawLog, isActive, needsConfirmation } from '../console/task
 import type { DurationUnits } from '../console/format.ts';
 import { mdiInboxOutline } from '@mdi/js';
 import SvgIcon from './SvgIcon.tsx';
-import TaskLogHeader, { type TaskLogTab } from './TaskLogHeader.tsx';
+import TaskLogHeader, { startedText, type StartedText, type TaskLogTab } from './TaskLogHeader.tsx';
 import TaskDetails from './TaskDetails.tsx';
 import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
 import LogView from './LogView.tsx';
@@ -37,6 +37,8 @@ interface Props {
   units: DurationUnits;
   /** the server's clock when it rendered, so the first client render matches (hydration) */
   renderedAt: number;
+  /** the start as the server wrote it at renderedAt (startedText) */
+  renderedStart?: StartedText | null;
   /** the server-rendered Summary (stages, hosts, failed tasks) */
   children?: ReactNode;
 }
@@ -46,7 +48,7 @@ interface Props {
  * of any length, following a running task), and the task's actions. The server renders the first screen (forms post to
  * /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', authorName, lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, children }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', authorName, lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, children }: Props) {
   const m = (key: string, vars: Record<string, string | number> = {}) =>
     (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
   const [task, setTask] = useState(initialTask);
@@ -64,6 +66,10 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
   const actions = useRef<HTMLFormElement>(null);
   const apiBase = `/api/project/${projectId}/tasks/${task.id}`;
   const active = isActive(task.status);
+  // The server's text while nothing changed since it rendered: building the browser's first
+  // Intl date formatter took ~half of the hydration's script time (ICU data), a long task.
+  const serverStart = renderedStart && task.start === renderedStart.start && now === renderedAt;
+  const started = serverStart ? renderedStart : task.start ? startedText(task.start, lang, now) : null;
 
   const reloadTask = useCallback(async () => {
     const fresh = await fetch(apiBase);
@@ -129,7 +135,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
   const templateHref = `/project/${projectId}/templates/${task.template_id}`;
   return (
     <>
-      <TaskLogHeader task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} now={now} units={units} m={m}
+      <TaskLogHeader task={task} templateName={templateName} templateHref={templateHref} author={author} now={now} started={started} units={units} m={m}
         fullscreen={fullscreen} onToggleFullscreen={toggleFullscreen} closeHref={closeHref} tab={tab} tabHrefs={tabHrefs} onTab={showTab} />
       {tab === 'log' ? <LogSearch apiBase={apiBase} m={m} onJump={(line) => setJump((j) => ({ line, seq: (j?.seq ?? 0) + 1 }))} /> : null}
       <LogView apiBase={apiBase} initialLines={initialLines} initialTotal={totalLines} followTail={followTail} liveTick={liveTick} label={m('log')}

@@ -4,6 +4,14 @@ import StatusChip from './StatusChip.tsx';
 import type { Task } from '../console/types.ts';
 import { formatDuration, formatTime, relativeTimeText, type DurationUnits } from '../console/format.ts';
 
+/** When a task started, as the header shows it: "5 minutes ago (1:43 PM)" and the full date as a tooltip. */
+export interface StartedText { start: string; relative: string; title: string }
+
+/** @example startedText('2026-11-23T13:43:00Z', 'en', Date.now()) */
+export function startedText(start: string, lang: string, now: number): StartedText {
+  return { start, relative: relativeTimeText(start, lang, now), title: `${formatTime(start, lang)} UTC` };
+}
+
 /** Seed 001 §9: a commit hash shows its first 10 characters, a commit message 50. */
 export const COMMIT_HASH_CHARS = 10;
 export const COMMIT_MESSAGE_CHARS = 50;
@@ -22,8 +30,9 @@ interface Props {
   templateName: string;
   templateHref: string;
   author: string;
-  lang: string;
   now: number;
+  /** the start as text (startedText); null before the task starts */
+  started: StartedText | null;
   units: DurationUnits;
   m: (key: string, vars?: Record<string, string | number>) => string;
   fullscreen: boolean;
@@ -38,7 +47,7 @@ interface Props {
  * The task log dialog's header of seed 000: template › task number, status chip, who started it
  * and when, duration; full screen and close; then the tabs (links, so they work without JS).
  */
-export default function TaskLogHeader({ task, templateName, templateHref, author, lang, now, units, m, fullscreen, onToggleFullscreen, closeHref, tab, tabHrefs, onTab }: Props) {
+export default function TaskLogHeader({ task, templateName, templateHref, author, now, started, units, m, fullscreen, onToggleFullscreen, closeHref, tab, tabHrefs, onTab }: Props) {
   const fullscreenLabel = m(fullscreen ? 'exitFullscreen' : 'fullscreen');
   return (
     <>
@@ -50,8 +59,8 @@ export default function TaskLogHeader({ task, templateName, templateHref, author
           <p className="task-log-facts">
             <StatusChip status={task.status} label={m(`status_${task.status}`) === `status_${task.status}` ? task.status : m(`status_${task.status}`)} />
             <span>{m('startedBy', { name: author })}</span>
-            {task.start
-              ? <time dateTime={task.start} title={`${formatTime(task.start, lang)} UTC`}>{relativeTimeText(task.start, lang, now)}</time>
+            {started
+              ? <time dateTime={started.start} title={started.title}>{started.relative}</time>
               : <span>{m('notStarted')}</span>}
             {task.start ? <span className="duration" title={m('duration')}>{formatDuration(task.start, task.end, units, now)}</span> : null}
             {task.commit_hash ? (

@@ -109,3 +109,31 @@ describe('task log: any line of a long log', () => {
     await page.close();
   }, SLOW_MS);
 });
+
+describe('task log: hydration', () => {
+  it('builds no Intl date formatter while a finished task\'s dialog hydrates (the first one costs tens of ms), and keeps the server\'s start text', async () => {
+    const taskId = await insertFinishedTask(server, fx, 50);
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { formattersBuilt: number };
+      w.formattersBuilt = 0;
+      for (const name of ['DateTimeFormat', 'RelativeTimeFormat'] as const) {
+        const Original = Intl[name] as unknown as new (...args: unknown[]) => object;
+        (Intl as unknown as Record<string, unknown>)[name] = function (...args: unknown[]) {
+          w.formattersBuilt++;
+          return new Original(...args);
+        };
+      }
+    });
+    const served = await (await page.request.get(`${server.url}/project/${fx.project.id}/history?t=${taskId}`)).text();
+    const serverText = served.match(/task-log-facts[\s\S]*?<time [^>]*title="([^"]+)">([^<]+)<\/time>/);
+    expect(serverText).not.toBeNull();
+    await page.goto(`${server.url}/project/${fx.project.id}/history?t=${taskId}`);
+    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { formattersBuilt: number }).formattersBuilt)).toBe(0);
+    const shown = await page.$eval('.task-log-facts time', (el) => [el.getAttribute('title'), el.textContent]);
+    expect(shown).toEqual([serverText![1], serverText![2]]);
+    await page.close();
+  }, SLOW_MS);
+});
