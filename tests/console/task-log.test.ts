@@ -116,7 +116,8 @@ describe('task log dialog against the real task engine', () => {
     await screenshot(history.page, 'history-with-tasks');
     expect([...history.errors, ...pingLog.errors, ...sleepLog.errors]).toEqual([]);
     await Promise.all([history.page.close(), pingLog.page.close(), sleepLog.page.close()]);
-  });
+    // its own waits allow a real ansible run up to 60 s on a loaded machine: the default 30 s cut them short
+  }, 120_000);
 
   it('reruns a finished task from its dialog and opens the new task', async () => {
     const { page, errors } = await openPage();
