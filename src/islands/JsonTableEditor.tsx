@@ -63,7 +63,8 @@ export default function JsonTableEditor({ name, label, initial, error, messages 
 
   const errorId = `${name}-error`;
   if (!enhanced) {
-    return <textarea name={name} id={`field-${name}`} rows={6} spellCheck={false} aria-invalid={error ? 'true' : undefined}
+    // Named here too: before hydration (or without JavaScript) the field's heading is a plain span
+    return <textarea name={name} id={`field-${name}`} rows={6} spellCheck={false} aria-label={label} aria-invalid={error ? 'true' : undefined}
       aria-describedby={error ? errorId : undefined} defaultValue={initial} />;
   }
   return (

@@ -195,6 +195,9 @@ describe('variable groups', () => {
     await signIn(noJs, server.url, `/project/${projectId}/environment`);
     await noJs.click('a:has-text("New environment")');
     expect(await noJs.locator('textarea[name=json]').count()).toBe(1);
+    // each textarea is named by its field's heading, for screen readers without the island
+    expect(await noJs.getByRole('textbox', { name: 'Extra variables' }).count()).toBe(1);
+    expect(await noJs.getByRole('textbox', { name: 'Environment variables' }).count()).toBe(1);
     await noJs.fill('input[name=name]', 'Plain');
     await noJs.fill('textarea[name=json]', '{"region": "eu"}');
     await noJs.fill('textarea[name=env]', '{"nested": ');
