@@ -144,12 +144,14 @@ async function scrollWholeLog(context: BrowserContext, url: string): Promise<{ h
   for (let step = 0; step <= SCROLL_STEPS; step++) {
     const at = await page.$eval('.log', (log, f) => { log.scrollTop = (log.scrollHeight - log.clientHeight) * f; return performance.now(); }, step / SCROLL_STEPS);
     phases.push([at, `scroll step ${step} of ${SCROLL_STEPS}`]);
+    // Polled from a timer, not each animation frame: a rAF predicate runs inside the page's
+    // rendering task and its row measurements were half of that task's CPU time.
     await page.waitForFunction(() => {
       const log = document.querySelector('.log')!;
       const box = log.getBoundingClientRect();
       const rows = [...log.querySelectorAll('.log-row')].filter((r) => { const b = r.getBoundingClientRect(); return b.bottom > box.top && b.top < box.bottom; });
       return rows.length > 0 && rows.every((r) => r.lastElementChild?.textContent === `line ${r.querySelector('.log-no')?.textContent}`);
-    }, null, { timeout: 30_000 });
+    }, null, { timeout: 30_000, polling: 20 });
   }
   // Read before the forced GC, which is itself a long main-thread task.
   const longest = await longestTask(page, phases);
