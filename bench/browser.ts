@@ -157,18 +157,8 @@ async function endTaskCpu(context: BrowserContext, url: string): Promise<{ cpuMs
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'toplevel'] }, transferMode: 'ReturnAsStream' });
   await pressEnd(page);
   await page.waitForTimeout(300);
-  const stream = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
-  await cdp.send('Tracing.end');
-  const handle = await stream;
-  let text = '';
-  for (let chunk = await cdp.send('IO.read', { handle }); ; chunk = await cdp.send('IO.read', { handle })) {
-    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
-    if (chunk.eof) break;
-  }
-  await cdp.send('IO.close', { handle });
+  const events = await stopTrace(cdp);
   await page.close();
-  type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { data?: { type?: string } } };
-  const events = (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents.filter((e) => e.ph === 'X');
   const keydown = events.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keydown')!;
   // Outermost tasks of the thread that handled the key, from the key's own task on.
   const tasks = events.filter((e) => e.pid === keydown.pid && e.tid === keydown.tid && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask'))
@@ -181,6 +171,22 @@ async function endTaskCpu(context: BrowserContext, url: string): Promise<{ cpuMs
     if (task.tdur! / 1000 > found.cpuMs) found = { cpuMs: task.tdur! / 1000, wallMs: task.dur! / 1000 };
   }
   return found;
+}
+
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { data?: { type?: string } } }
+
+/** Ends the CDP trace and returns its complete events (`ph: 'X'`, with durations). */
+async function stopTrace(cdp: CDPSession): Promise<TraceEvent[]> {
+  const stream = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
+  await cdp.send('Tracing.end');
+  const handle = await stream;
+  let text = '';
+  for (let chunk = await cdp.send('IO.read', { handle }); ; chunk = await cdp.send('IO.read', { handle })) {
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle });
+  return (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents.filter((e) => e.ph === 'X');
 }
 
 /** Scrolls through the whole log, waiting at each position for its lines; then the heap after a GC. */
