@@ -4,6 +4,7 @@ import { startConsoleServer, type ConsoleServer } from './support/console-server
 import { launchBrowser, newContext, signIn } from './support/browser.ts';
 import { adminApi, insertFinishedTask, insertScriptProject, waitForTask } from './support/real-tasks.ts';
 import { hasStatus } from '../support/engine.ts';
+import { LOG_ROW_PX, OVERSCAN_ROWS } from '../../src/islands/task-log-model.ts';
 
 const LINES = 200_000;
 /** Inserting and reading 200,000 lines takes a while on a loaded 2-core machine. */
@@ -88,6 +89,23 @@ describe('task log: any line of a long log', () => {
     await page.waitForFunction((last) => [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === last), `line ${LINES}`);
     expect((await visibleRows(page)).at(-1)).toEqual([String(LINES), `line ${LINES}`]);
     await page.waitForSelector('.log-jump', { state: 'detached' });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, SLOW_MS);
+
+  it('keeps only the rows near the screen in the page, at the end and in the middle', async () => {
+    const taskId = await insertFinishedTask(server, fx, 20_000);
+    const { page, errors } = await openTask(taskId);
+    const rowsBound = await page.$eval('.log', (log, [rowPx, overscan]) => Math.ceil(log.clientHeight / rowPx) + 2 * overscan + 2, [LOG_ROW_PX, OVERSCAN_ROWS]);
+    const rowCount = () => page.locator('.log-row').count();
+    expect(await rowCount()).toBeLessThanOrEqual(rowsBound);
+    await page.focus('.log');
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === 'line 20000'));
+    expect(await rowCount()).toBeLessThanOrEqual(rowsBound);
+    await page.$eval('.log', (log) => { log.scrollTop = log.scrollHeight / 2; });
+    await page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === 'line 10000'));
+    expect(await rowCount()).toBeLessThanOrEqual(rowsBound);
     expect(errors).toEqual([]);
     await page.close();
   }, SLOW_MS);
