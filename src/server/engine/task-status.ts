@@ -52,11 +52,15 @@ export interface StatusDeps {
  * read (so a stop and a finishing run cannot both win). Entering `running` the first time sets
  * `start` and records "is running"; a finished status sets `end` and records "finished - X".
  * Publishes the bus `update`. Returns the new row, or null when the move was not allowed.
+ * `known` is the row as the caller has just read it: the first attempt trusts it instead of
+ * reading again (the compare-and-set still checks it), unless it forbids the move.
  * @example await setTaskStatus(deps, task.id, 'running');
  */
-export async function setTaskStatus(deps: StatusDeps, taskId: number, to: TaskStatus, patch: Partial<Pick<TaskRow, 'commit_hash' | 'commit_message'>> = {}): Promise<TaskRow | null> {
+export async function setTaskStatus(deps: StatusDeps, taskId: number, to: TaskStatus, patch: Partial<Pick<TaskRow, 'commit_hash' | 'commit_message'>> = {}, known?: TaskRow): Promise<TaskRow | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await deps.db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirst();
+    const current = attempt === 0 && known?.id === taskId && canMove(known.status, to)
+      ? known
+      : await deps.db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirst();
     if (!current || !canMove(current.status, to)) return null;
     const time = now();
     const firstRun = to === 'running' && !current.start;

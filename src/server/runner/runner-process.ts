@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Deps } from '../deps.ts';
@@ -65,7 +65,7 @@ export class RunnerProcess {
     this.#config = config;
     this.#s = settings;
     mkdirSync(config.tmp_path, { recursive: true, mode: 0o700 });
-    this.#journalPath = join(config.tmp_path, 'runner-started-tasks.json');
+    this.#journalPath = join(config.tmp_path, 'runner-started-tasks.txt');
     this.#started = new Set(readJournal(this.#journalPath));
   }
 
@@ -158,7 +158,7 @@ export class RunnerProcess {
   async #start(taskId: number, sealed: SealedBox): Promise<void> {
     // Journal first: whatever happens next, this task is never started again by this runner.
     this.#started.add(taskId);
-    writeJournal(this.#journalPath, this.#started);
+    noteInJournal(this.#journalPath, this.#started, taskId);
     let payload: JobPayload;
     try {
       payload = JSON.parse(openSealed(this.#s.privateKey, sealed)) as JobPayload;
@@ -266,18 +266,27 @@ export class RunnerProcess {
   }
 }
 
+/** The journal is one task id a line. */
 function readJournal(path: string): number[] {
   try {
-    const ids = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return Array.isArray(ids) ? ids.filter((n): n is number => Number.isInteger(n)) : [];
+    return readFileSync(path, 'utf8').split('\n').filter((line) => /^\d+$/.test(line)).map(Number);
   } catch {
     return [];
   }
 }
 
-function writeJournal(path: string, ids: Set<number>): void {
-  const list = [...ids].slice(-5000);
-  writeFileSync(`${path}.tmp`, JSON.stringify(list), { mode: 0o600 });
+const JOURNAL_KEEPS = 5000;
+
+/** Appends the id (a line per task, not the whole list again); now and then the oldest ids are dropped. */
+function noteInJournal(path: string, ids: Set<number>, id: number): void {
+  if (ids.size <= JOURNAL_KEEPS * 2) {
+    appendFileSync(path, `${id}\n`, { mode: 0o600 });
+    return;
+  }
+  const kept = [...ids].slice(-JOURNAL_KEEPS);
+  ids.clear();
+  for (const k of kept) ids.add(k);
+  writeFileSync(`${path}.tmp`, `${kept.join('\n')}\n`, { mode: 0o600 });
   renameSync(`${path}.tmp`, path);
 }
 
