@@ -66,20 +66,23 @@ export async function setTaskStatus(deps: StatusDeps, taskId: number, to: TaskSt
     const firstRun = to === 'running' && !current.start;
     const finished = isFinished(to);
     const updated = await deps.db.transaction().execute(async (tx) => {
-      const row = await tx.updateTable('task')
+      const moved = await tx.updateTable('task')
         .set({
           status: to, ...patch,
           ...(firstRun ? { start: time } : {}),
           ...(finished ? { end: time, locked_by: null } : {}),
         })
         .where('id', '=', taskId).where('status', '=', current.status)
-        .returningAll().executeTakeFirst();
-      if (!row) return undefined;
+        .returningAll()
+        // the event names the template: read with the update instead of in a statement of its own
+        .returning((eb) => eb.selectFrom('template').select('name').whereRef('template.id', '=', 'task.template_id').as('template_name'))
+        .executeTakeFirst();
+      if (!moved) return undefined;
+      const { template_name: templateName, ...row } = moved;
       if (firstRun || finished) {
-        const template = await tx.selectFrom('template').select('name').where('id', '=', row.template_id).executeTakeFirst();
         const description = firstRun
-          ? `Task ID ${row.id} (${template?.name ?? ''}) is running`
-          : `Task ID ${row.id} (${template?.name ?? ''}) finished - ${to.toUpperCase()}`;
+          ? `Task ID ${row.id} (${templateName ?? ''}) is running`
+          : `Task ID ${row.id} (${templateName ?? ''}) finished - ${to.toUpperCase()}`;
         await recordEvent(tx, { projectId: row.project_id, userId: row.user_id, integrationId: row.integration_id, objectType: 'task', objectId: row.id, objectName: row.playbook, description });
       }
       return row;

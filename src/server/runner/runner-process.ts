@@ -8,7 +8,7 @@ import { resolveTaskUser } from '../engine/process/task-user.ts';
 import { openSealed, type SealedBox } from '../domain/runners/runner-crypto.ts';
 import type { JobPayload } from '../engine/remote/job-payload.ts';
 import type { PollState } from '../engine/remote/remote-dispatch.ts';
-import { loadMirror, openMirror } from './mirror-deps.ts';
+import { loadMirror, MirrorPool } from './mirror-deps.ts';
 
 export interface RunnerSettings {
   apiUrl: string;
@@ -59,7 +59,7 @@ export class RunnerProcess {
   #flushTimer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
   #ranOne = false;
-  #spare: Promise<Deps> | null = null;
+  readonly #mirrors: MirrorPool;
 
   constructor(config: Config, settings: RunnerSettings) {
     this.#config = config;
@@ -67,6 +67,7 @@ export class RunnerProcess {
     mkdirSync(config.tmp_path, { recursive: true, mode: 0o700 });
     this.#journalPath = join(config.tmp_path, 'runner-started-tasks.txt');
     this.#started = new Set(readJournal(this.#journalPath));
+    this.#mirrors = new MirrorPool(config);
   }
 
   stop(): void {
@@ -75,7 +76,7 @@ export class RunnerProcess {
   }
 
   async run(): Promise<void> {
-    this.#spare = openMirror(this.#config);
+    await this.#mirrors.warm();
     let failures = 0;
     this.#flushTimer = setInterval(() => void this.#flush(), this.#s.flushMs ?? 200);
     try {
@@ -166,10 +167,7 @@ export class RunnerProcess {
       this.#report(taskId, { status: 'error', records: [{ time: new Date().toISOString(), message: `The runner cannot open the task: ${(err as Error).message} (is its private key the one the server knows?)` }] });
       return;
     }
-    const mirror = await (this.#spare ?? openMirror(this.#config));
-    // the next spare is made once this job has ended: migrating a database is CPU work that
-    // would hold up this job's first messages
-    this.#spare = null;
+    const mirror = await this.#mirrors.take();
     const task = await loadMirror(mirror, payload);
     const job = new LocalJob(mirror, task, payload.secret, resolveTaskUser(this.#config.process));
     const running: RunningJob = { job, mirror, serverStatus: 'starting', ended: false, abandoned: false };
@@ -196,8 +194,7 @@ export class RunnerProcess {
       unsubscribe();
       running.ended = true;
       await this.#flush();
-      await mirror.db.destroy().catch(() => undefined);
-      this.#spare ??= openMirror(this.#config);
+      await this.#mirrors.give(mirror).catch(() => undefined);
     });
   }
 
