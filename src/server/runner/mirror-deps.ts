@@ -1,10 +1,10 @@
-import { Kysely, sql, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, sql, SqliteDialect } from 'kysely';
 import SQLite from 'better-sqlite3';
 import type { Database } from '../db/schema.ts';
 import type { Config } from '../config/config.ts';
 import type { Deps } from '../deps.ts';
 import type { TaskRow } from '../db/schema.ts';
-import { migrateToLatest } from '../db/database.ts';
+import { migrateToLatest, withStatementCache } from '../db/database.ts';
 import { newEncryptionKey, SecretBox } from '../crypto/secret-box.ts';
 import { EventBus } from '../events/event-bus.ts';
 import { VERSION } from '../version.ts';
@@ -15,8 +15,8 @@ import type { JobPayload } from '../engine/remote/job-payload.ts';
  * in-memory database that mirrors the rows of that one task: the job cannot tell it is not in
  * a server. Secrets are sealed again with a key that lives only in this process (a new one per
  * job). A job's database is emptied and kept for a later job instead of closed: a fresh one
- * parses the whole schema on its first statement, and Kysely prepares every statement again
- * on each connection (the kept ones hold theirs).
+ * parses the whole schema on its first statement and compiles every statement anew, a kept one
+ * has them compiled already (`withStatementCache`).
  * @example const pool = new MirrorPool(config); const deps = await pool.take(); ...; await pool.give(deps);
  */
 export class MirrorPool {
@@ -62,7 +62,7 @@ async function openMirrorDb(): Promise<Kysely<Database>> {
   const file = new SQLite(await migratedImage());
   // the mirror holds only the rows of one task: the rows it points at may be missing
   file.pragma('foreign_keys = OFF');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(file) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   files.set(db, file);
   return db;
 }
@@ -71,24 +71,6 @@ async function openMirrorDb(): Promise<Kysely<Database>> {
 function close(db: Kysely<Database>): void {
   const file = files.get(db);
   if (file?.open) file.close();
-}
-
-/** Kysely's SQLite driver prepares each query it runs; this hands it the statement it prepared before. */
-function keepingStatements(file: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => file.close(),
-    prepare(text: string) {
-      let statement = statements.get(text);
-      if (!statement || statement.busy) {
-        // statements with varying lists (`in (…)`, multi-row inserts) would pile up: start over now and then
-        if (statements.size >= 500) statements.clear();
-        statement = file.prepare(text);
-        statements.set(text, statement);
-      }
-      return statement as unknown as SqliteStatement;
-    },
-  };
 }
 
 let image: Promise<Buffer> | null = null;
