@@ -7,15 +7,15 @@
  *     Semaphore's runner polls every 1 s);
  *  2. task starts per minute: BENCH_RUNNER_BURST quick tasks posted alternately to both servers
  *     (target ≥ 600/min), with the CPU milliseconds per task start of each process kind (servers,
- *     runners, the task processes the runners ran), so the figure means something on a loaded machine.
+ *     runners, the task processes the runners ran, the PostgreSQL backends of the bench database,
+ *     the bench process itself), so the figure means something on a loaded machine.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
-import { sql } from 'kysely';
 import { isPostgresReachable } from '../tests/support/dialects.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../tests/support/fixtures.ts';
-import { startServerCluster, type ClusterNode, type ServerCluster } from '../tests/support/server-cluster.ts';
+import { startServerCluster, type ClusterNode } from '../tests/support/server-cluster.ts';
 import { registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerChild } from '../tests/support/runner-process.ts';
 import { cpuMs, percentile, waitAllFinished } from './scale-out.ts';
 import { watchPostgresCpu } from './postgres-cpu.ts';
@@ -75,7 +75,6 @@ export async function runRunnersBench(): Promise<void> {
     // 2. a burst of quick tasks posted to both servers
     const pids = { servers: cluster.nodes.map((n) => n.process.pid), runners: runners.map((r) => r.child.pid!) };
     const cpu = () => ({ servers: pids.servers.map((p) => cpuMs(p)), runners: pids.runners.map((p) => cpuMs(p)) });
-    const xactsBefore = await transactions(cluster);
     const before = cpu();
     const pg = watchPostgresCpu(cluster.settings.name!);
     const client = process.cpuUsage();
@@ -84,7 +83,6 @@ export async function runRunnersBench(): Promise<void> {
     await waitAllFinished(cluster.db, finished + BURST, 600_000);
     const after = cpu();
     const pgSpent = pg.stop();
-    const xacts = (await transactions(cluster)) - xactsBefore;
     const clientUsage = process.cpuUsage(client);
     const spent = (kind: 'servers' | 'runners', which: 0 | 1) => after[kind].reduce((sum, v, i) => sum + v[which] - before[kind][i]![which], 0) / BURST;
     const rows = await cluster.db.selectFrom('task').select(['id', 'status', 'start', 'runner_id']).where('id', 'in', ids).execute();
@@ -100,7 +98,6 @@ export async function runRunnersBench(): Promise<void> {
     const [postgres, background, bench] = [pgSpent.backends / BURST, pgSpent.background / BURST, (clientUsage.user + clientUsage.system) / 1000 / BURST];
     const total = server + runner + task + postgres + background + bench;
     console.log(`CPU per task start: servers ${server.toFixed(1)} ms, runners ${runner.toFixed(1)} ms, task processes (git, bash) ${task.toFixed(1)} ms, PostgreSQL backends of the bench database ${postgres.toFixed(1)} ms (+ ${background.toFixed(1)} ms in its shared background processes), bench client ${bench.toFixed(1)} ms`);
-    console.log(`  PostgreSQL transactions per task start: ${(xacts / BURST).toFixed(1)} (pg_stat_database, every client of the bench database)`);
     console.log(`  all together ${total.toFixed(1)} ms → ${Math.round(60_000 / total).toLocaleString('en')} starts/min per free core, ${Math.round((60_000 * cpus().length) / total).toLocaleString('en')} on all ${cpus().length}`);
   } finally {
     for (const r of runners) r.child.kill('SIGTERM');
@@ -108,13 +105,6 @@ export async function runRunnersBench(): Promise<void> {
     for (const r of runners) await stopRunner(r);
     await cluster.close();
   }
-}
-
-/** Committed and rolled back transactions of the bench database so far (the statistics lag by up to a second: read after a pause). */
-async function transactions(cluster: ServerCluster): Promise<number> {
-  await new Promise((r) => setTimeout(r, 1500));
-  const { rows } = await sql<{ n: string }>`select xact_commit + xact_rollback as n from pg_stat_database where datname = ${cluster.settings.name!}`.execute(cluster.db);
-  return Number(rows[0]!.n);
 }
 
 /** BENCH_RUNNER_PROFILE=dir: the servers and runners write CPU profiles there when they stop. */
