@@ -47,7 +47,7 @@ export class MirrorPool {
       return;
     }
     try {
-      const tables = await sql<{ name: string }>`select "name" from "sqlite_master" where "type" = 'table' and "name" not like 'sqlite_%'`.execute(db);
+      const tables = await sql<{ name: string }>`select "name" from "sqlite_master" where "type" = 'table' and "name" not like 'sqlite_%' and "name" not like 'kysely_%'`.execute(db);
       for (const { name } of tables.rows) await sql`delete from ${sql.table(name)}`.execute(db);
       this.#free.push(db);
     } catch {
