@@ -7,7 +7,8 @@
  *     Semaphore's runner polls every 1 s);
  *  2. task starts per minute: BENCH_RUNNER_BURST quick tasks posted alternately to both servers
  *     (target ≥ 600/min), with the CPU milliseconds per task start of each process kind (servers,
- *     runners, the task processes the runners ran), so the figure means something on a loaded machine.
+ *     runners, the task processes the runners ran, the PostgreSQL backends of the bench database,
+ *     the bench process itself), so the figure means something on a loaded machine.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { insertProjectWithTemplate, insertTemplate } from '../tests/support/fixt
 import { startServerCluster, type ClusterNode } from '../tests/support/server-cluster.ts';
 import { registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerChild } from '../tests/support/runner-process.ts';
 import { cpuMs, percentile, waitAllFinished } from './scale-out.ts';
+import { watchPostgresCpu } from './postgres-cpu.ts';
 
 const TASKS = Number(process.env.BENCH_RUNNER_TASKS ?? 50);
 const BURST = Number(process.env.BENCH_RUNNER_BURST ?? 200);
@@ -36,16 +38,14 @@ export async function runRunnersBench(): Promise<void> {
     const fx = await insertProjectWithTemplate(db, { ownerId: 1, gitUrl: scripts, playbook: 'quick.sh' });
     projectId = fx.project.id;
     templateId = (await insertTemplate(db, projectId, { name: 'remote', playbook: 'quick.sh', repository_id: fx.repository.id, runner_tag: 'bench', allow_parallel_tasks: 1 })).id;
-  }, { env: { SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION, SEMAPHORE_MAX_PARALLEL_TASKS: '0' } });
+  }, { env: { SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION, SEMAPHORE_MAX_PARALLEL_TASKS: '0', ...profiling() } });
   const runners: RunnerChild[] = [];
   try {
     const [a, b] = cluster.nodes as [ClusterNode, ClusterNode];
     for (const [i, node] of [a, b].entries()) {
       const env = runnerEnv(`http://127.0.0.1:${node.port}`, join(cluster.tmp, `runner-${i + 1}`), { SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION });
       await registerRunner(env, ['--name', `bench-${i + 1}`, '--tags', 'bench', '--max-parallel-tasks', '4']);
-      // BENCH_RUNNER_PROFILE=dir: the runners write CPU profiles there when they stop
-      const profile = process.env.BENCH_RUNNER_PROFILE;
-      const runner = startRunner(profile ? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : env);
+      const runner = startRunner({ ...env, ...profiling() });
       runners.push(runner);
       await until('the runner polling', async () => runner.output().includes('runner started'), 120_000);
     }
@@ -76,10 +76,14 @@ export async function runRunnersBench(): Promise<void> {
     const pids = { servers: cluster.nodes.map((n) => n.process.pid), runners: runners.map((r) => r.child.pid!) };
     const cpu = () => ({ servers: pids.servers.map((p) => cpuMs(p)), runners: pids.runners.map((p) => cpuMs(p)) });
     const before = cpu();
+    const pg = watchPostgresCpu(cluster.settings.name!);
+    const client = process.cpuUsage();
     const firstPost = Date.now();
     const ids = await Promise.all(Array.from({ length: BURST }, (_, i) => post(i % 2 ? b : a)));
     await waitAllFinished(cluster.db, finished + BURST, 600_000);
     const after = cpu();
+    const pgSpent = pg.stop();
+    const clientUsage = process.cpuUsage(client);
     const spent = (kind: 'servers' | 'runners', which: 0 | 1) => after[kind].reduce((sum, v, i) => sum + v[which] - before[kind][i]![which], 0) / BURST;
     const rows = await cluster.db.selectFrom('task').select(['id', 'status', 'start', 'runner_id']).where('id', 'in', ids).execute();
     const lastStart = Math.max(...rows.filter((r) => r.start).map((r) => Date.parse(r.start!)));
@@ -91,13 +95,22 @@ export async function runRunnersBench(): Promise<void> {
     const perRunner = [...new Set(rows.map((r) => r.runner_id))].map((id) => `#${id}: ${rows.filter((r) => r.runner_id === id).length}`).join(', ');
     console.log(`task starts with 2 servers + 2 runners, ${BURST} quick tasks posted at once: ${Math.round((BURST / ((lastStart - firstPost) / 1000)) * 60)} per minute (target ≥ 600/min); ${ok}/${BURST} success (${perRunner}); load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
     const [server, runner, task] = [spent('servers', 0), spent('runners', 0), spent('runners', 1)];
-    console.log(`CPU per task start: servers ${server.toFixed(1)} ms, runners ${runner.toFixed(1)} ms, task processes (git, bash) ${task.toFixed(1)} ms → ${Math.round(60_000 / (server + runner + task)).toLocaleString('en')} starts/min per free core`);
+    const [postgres, background, bench] = [pgSpent.backends / BURST, pgSpent.background / BURST, (clientUsage.user + clientUsage.system) / 1000 / BURST];
+    const total = server + runner + task + postgres + background + bench;
+    console.log(`CPU per task start: servers ${server.toFixed(1)} ms, runners ${runner.toFixed(1)} ms, task processes (git, bash) ${task.toFixed(1)} ms, PostgreSQL backends of the bench database ${postgres.toFixed(1)} ms (+ ${background.toFixed(1)} ms in its shared background processes), bench client ${bench.toFixed(1)} ms`);
+    console.log(`  all together ${total.toFixed(1)} ms → ${Math.round(60_000 / total).toLocaleString('en')} starts/min per free core, ${Math.round((60_000 * cpus().length) / total).toLocaleString('en')} on all ${cpus().length}`);
   } finally {
     for (const r of runners) r.child.kill('SIGTERM');
     await Promise.race([Promise.all(runners.map((r) => r.exited)), new Promise((r) => setTimeout(r, 10_000))]);
     for (const r of runners) await stopRunner(r);
     await cluster.close();
   }
+}
+
+/** BENCH_RUNNER_PROFILE=dir: the servers and runners write CPU profiles there when they stop. */
+function profiling(): Record<string, string> {
+  const dir = process.env.BENCH_RUNNER_PROFILE;
+  return dir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` } : {};
 }
 
 if (import.meta.main) await runRunnersBench();

@@ -8,7 +8,7 @@ import { readJson } from '../http/validation.ts';
 import { newRunnerKeyPair, newRunnerToken, tokenHash } from '../domain/runners/runner-crypto.ts';
 import { deleteRunner } from '../domain/runners/runner.service.ts';
 import { smallCount } from '../domain/shared/project-refs.ts';
-import { insertOutputGroup } from '../engine/output/insert-output.ts';
+import { insertOutputLines } from '../engine/output/insert-output.ts';
 import { canMove, isFinished, setTaskStatus, TASK_STATUSES } from '../engine/task-status.ts';
 import { runnerHub } from '../engine/remote/runner-hub.ts';
 import { forgetSealedJob, pollRunner } from '../engine/remote/remote-dispatch.ts';
@@ -51,20 +51,17 @@ function lowerKeys(value: unknown): unknown {
   return out;
 }
 
-/** The runner of the request's `X-Runner-Token`; its contact time is recorded. */
+/** The runner of the request's `X-Runner-Token`; its contact time is recorded (in the same statement: every poll and report pays it). */
 async function runnerOf(c: Context<AppEnv>): Promise<RunnerRow> {
   const token = c.req.header('x-runner-token');
   if (!token) throw new ApiError('unauthorized', 'Invalid token');
-  const { db } = c.var.deps;
-  const runner = await db.selectFrom('runner').selectAll().where('token_hash', '=', tokenHash(token)).executeTakeFirst();
+  const runner = await touch(c, 'token_hash', tokenHash(token));
   if (!runner) throw new ApiError('not_found', 'Runner not found');
-  return touch(c, runner);
+  return runner;
 }
 
-async function touch(c: Context<AppEnv>, runner: RunnerRow): Promise<RunnerRow> {
-  const touched = new Date().toISOString();
-  await c.var.deps.db.updateTable('runner').set({ touched }).where('id', '=', runner.id).execute();
-  return { ...runner, touched };
+function touch(c: Context<AppEnv>, by: 'token_hash' | 'id', value: string | number): Promise<RunnerRow | undefined> {
+  return c.var.deps.db.updateTable('runner').set({ touched: new Date().toISOString() }).where(by, '=', value).returningAll().executeTakeFirst();
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -138,9 +135,9 @@ internalRunnerRoutes.get('/', async (c) => {
     const slice = Math.max(100, Math.min(5000, (deps.config.runner_offline_sec * 1000) / 4));
     await hub.wait(Math.min(deadline - Date.now(), slice), signal, seen);
     if (signal.aborted) return c.body(null, 204);
-    const row = await deps.db.selectFrom('runner').selectAll().where('id', '=', runner.id).executeTakeFirst();
+    const row = await touch(c, 'id', runner.id);
     if (!row) return c.json({ error: 'Runner not found' }, 404);
-    runner = await touch(c, row);
+    runner = row;
   }
 });
 
@@ -161,20 +158,17 @@ internalRunnerRoutes.put('/', async (c) => {
   for (const job of parsed.data.jobs) {
     const task = await deps.db.selectFrom('task').selectAll().where('id', '=', job.id).where('runner_id', '=', runner.id).executeTakeFirst();
     if (!task) continue;
-    const records = job.log_records ?? [];
-    for (let i = 0; i < records.length;) {
-      const time = records[i]!.time || new Date().toISOString();
-      const group: string[] = [];
-      while (i < records.length && (records[i]!.time || time) === time) group.push(records[i++]!.message.replaceAll('\u0000', ''));
-      await insertOutputGroup(deps.db, task.id, time, group);
-      for (const output of group) deps.bus.publish({ type: 'log', project_id: task.project_id, task_id: task.id, time, output });
-    }
+    const received = new Date().toISOString();
+    const lines = (job.log_records ?? []).map((r) => ({ time: r.time || received, output: r.message.replaceAll('\u0000', '') }));
+    await insertOutputLines(deps.db, task.id, lines);
+    for (const { time, output } of lines) deps.bus.publish({ type: 'log', project_id: task.project_id, task_id: task.id, time, output });
     if (job.commit_hash) await deps.db.updateTable('task').set({ commit_hash: job.commit_hash, commit_message: job.commit_message ?? '' }).where('id', '=', task.id).execute();
     if (job.status && job.status !== task.status && job.status !== 'starting' && job.status !== 'waiting') {
       if (job.status !== 'waiting_confirmation' || task.status === 'running') forgetSealedJob(deps.db, task.id);
       // a quick job's `running` and its end can reach us in one batch: pass through running, as the job did
-      if (task.status === 'starting' && !canMove('starting', job.status) && canMove('running', job.status)) await setTaskStatus(deps, task.id, 'running');
-      const moved = await setTaskStatus(deps, task.id, job.status);
+      const through = task.status === 'starting' && !canMove('starting', job.status) && canMove('running', job.status)
+        ? await setTaskStatus(deps, task.id, 'running', {}, task) : null;
+      const moved = await setTaskStatus(deps, task.id, job.status, {}, through ?? task);
       if (moved && isFinished(job.status)) void callRunnerWebhook(runner, task, 'finish');
     }
   }

@@ -42,7 +42,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * next (`all`/`run`), so sharing one is safe; a streamed query gets its own, since an iterating
  * statement is busy until it ends.
  */
-function withStatementCache(file: SQLite.Database): SQLite.Database {
+export function withStatementCache(file: SQLite.Database): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
   const prepare = file.prepare.bind(file);
   return new Proxy(file, {

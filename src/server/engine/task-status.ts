@@ -52,30 +52,37 @@ export interface StatusDeps {
  * read (so a stop and a finishing run cannot both win). Entering `running` the first time sets
  * `start` and records "is running"; a finished status sets `end` and records "finished - X".
  * Publishes the bus `update`. Returns the new row, or null when the move was not allowed.
+ * `known` is the row as the caller has just read it: the first attempt trusts it instead of
+ * reading again (the compare-and-set still checks it), unless it forbids the move.
  * @example await setTaskStatus(deps, task.id, 'running');
  */
-export async function setTaskStatus(deps: StatusDeps, taskId: number, to: TaskStatus, patch: Partial<Pick<TaskRow, 'commit_hash' | 'commit_message'>> = {}): Promise<TaskRow | null> {
+export async function setTaskStatus(deps: StatusDeps, taskId: number, to: TaskStatus, patch: Partial<Pick<TaskRow, 'commit_hash' | 'commit_message'>> = {}, known?: TaskRow): Promise<TaskRow | null> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await deps.db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirst();
+    const current = attempt === 0 && known?.id === taskId && canMove(known.status, to)
+      ? known
+      : await deps.db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirst();
     if (!current || !canMove(current.status, to)) return null;
     const time = now();
     const firstRun = to === 'running' && !current.start;
     const finished = isFinished(to);
     const updated = await deps.db.transaction().execute(async (tx) => {
-      const row = await tx.updateTable('task')
+      const moved = await tx.updateTable('task')
         .set({
           status: to, ...patch,
           ...(firstRun ? { start: time } : {}),
           ...(finished ? { end: time, locked_by: null } : {}),
         })
         .where('id', '=', taskId).where('status', '=', current.status)
-        .returningAll().executeTakeFirst();
-      if (!row) return undefined;
+        .returningAll()
+        // the event names the template: read with the update instead of in a statement of its own
+        .returning((eb) => eb.selectFrom('template').select('name').whereRef('template.id', '=', 'task.template_id').as('template_name'))
+        .executeTakeFirst();
+      if (!moved) return undefined;
+      const { template_name: templateName, ...row } = moved;
       if (firstRun || finished) {
-        const template = await tx.selectFrom('template').select('name').where('id', '=', row.template_id).executeTakeFirst();
         const description = firstRun
-          ? `Task ID ${row.id} (${template?.name ?? ''}) is running`
-          : `Task ID ${row.id} (${template?.name ?? ''}) finished - ${to.toUpperCase()}`;
+          ? `Task ID ${row.id} (${templateName ?? ''}) is running`
+          : `Task ID ${row.id} (${templateName ?? ''}) finished - ${to.toUpperCase()}`;
         await recordEvent(tx, { projectId: row.project_id, userId: row.user_id, integrationId: row.integration_id, objectType: 'task', objectId: row.id, objectName: row.playbook, description });
       }
       return row;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Deps } from '../deps.ts';
@@ -8,7 +8,7 @@ import { resolveTaskUser } from '../engine/process/task-user.ts';
 import { openSealed, type SealedBox } from '../domain/runners/runner-crypto.ts';
 import type { JobPayload } from '../engine/remote/job-payload.ts';
 import type { PollState } from '../engine/remote/remote-dispatch.ts';
-import { loadMirror, openMirror } from './mirror-deps.ts';
+import { loadMirror, MirrorPool } from './mirror-deps.ts';
 
 export interface RunnerSettings {
   apiUrl: string;
@@ -59,14 +59,15 @@ export class RunnerProcess {
   #flushTimer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
   #ranOne = false;
-  #spare: Promise<Deps> | null = null;
+  readonly #mirrors: MirrorPool;
 
   constructor(config: Config, settings: RunnerSettings) {
     this.#config = config;
     this.#s = settings;
     mkdirSync(config.tmp_path, { recursive: true, mode: 0o700 });
-    this.#journalPath = join(config.tmp_path, 'runner-started-tasks.json');
+    this.#journalPath = join(config.tmp_path, 'runner-started-tasks.txt');
     this.#started = new Set(readJournal(this.#journalPath));
+    this.#mirrors = new MirrorPool(config);
   }
 
   stop(): void {
@@ -75,7 +76,7 @@ export class RunnerProcess {
   }
 
   async run(): Promise<void> {
-    this.#spare = openMirror(this.#config);
+    await this.#mirrors.warm();
     let failures = 0;
     this.#flushTimer = setInterval(() => void this.#flush(), this.#s.flushMs ?? 200);
     try {
@@ -158,7 +159,7 @@ export class RunnerProcess {
   async #start(taskId: number, sealed: SealedBox): Promise<void> {
     // Journal first: whatever happens next, this task is never started again by this runner.
     this.#started.add(taskId);
-    writeJournal(this.#journalPath, this.#started);
+    noteInJournal(this.#journalPath, this.#started, taskId);
     let payload: JobPayload;
     try {
       payload = JSON.parse(openSealed(this.#s.privateKey, sealed)) as JobPayload;
@@ -166,10 +167,7 @@ export class RunnerProcess {
       this.#report(taskId, { status: 'error', records: [{ time: new Date().toISOString(), message: `The runner cannot open the task: ${(err as Error).message} (is its private key the one the server knows?)` }] });
       return;
     }
-    const mirror = await (this.#spare ?? openMirror(this.#config));
-    // the next spare is made once this job has ended: migrating a database is CPU work that
-    // would hold up this job's first messages
-    this.#spare = null;
+    const mirror = await this.#mirrors.take();
     const task = await loadMirror(mirror, payload);
     const job = new LocalJob(mirror, task, payload.secret, resolveTaskUser(this.#config.process));
     const running: RunningJob = { job, mirror, serverStatus: 'starting', ended: false, abandoned: false };
@@ -196,8 +194,7 @@ export class RunnerProcess {
       unsubscribe();
       running.ended = true;
       await this.#flush();
-      await mirror.db.destroy().catch(() => undefined);
-      this.#spare ??= openMirror(this.#config);
+      await this.#mirrors.give(mirror).catch(() => undefined);
     });
   }
 
@@ -266,18 +263,27 @@ export class RunnerProcess {
   }
 }
 
+/** The journal is one task id a line. */
 function readJournal(path: string): number[] {
   try {
-    const ids = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return Array.isArray(ids) ? ids.filter((n): n is number => Number.isInteger(n)) : [];
+    return readFileSync(path, 'utf8').split('\n').filter((line) => /^\d+$/.test(line)).map(Number);
   } catch {
     return [];
   }
 }
 
-function writeJournal(path: string, ids: Set<number>): void {
-  const list = [...ids].slice(-5000);
-  writeFileSync(`${path}.tmp`, JSON.stringify(list), { mode: 0o600 });
+const JOURNAL_KEEPS = 5000;
+
+/** Appends the id (a line per task, not the whole list again); now and then the oldest ids are dropped. */
+function noteInJournal(path: string, ids: Set<number>, id: number): void {
+  if (ids.size <= JOURNAL_KEEPS * 2) {
+    appendFileSync(path, `${id}\n`, { mode: 0o600 });
+    return;
+  }
+  const kept = [...ids].slice(-JOURNAL_KEEPS);
+  ids.clear();
+  for (const k of kept) ids.add(k);
+  writeFileSync(`${path}.tmp`, `${kept.join('\n')}\n`, { mode: 0o600 });
   renameSync(`${path}.tmp`, path);
 }
 

@@ -81,7 +81,7 @@ describe('remote runner processes', () => {
     expect(done.status, log.join('\n')).toBe('success');
     expect(done.runner_id).toBe(runners.gpu.id);
     expect(log).toContain(`Task handed to runner #${runners.gpu.id} (runner-gpu)`);
-    expect(JSON.parse(readFileSync(join(dir, 'gpu', 'work', 'runner-started-tasks.json'), 'utf8'))).toContain(id);
+    expect(readFileSync(join(dir, 'gpu', 'work', 'runner-started-tasks.txt'), 'utf8').split('\n')).toContain(String(id));
     // the secret reached the runner (it is masked in the output it sent back)
     expect(log).toContain('on runner: ********');
   }, 30_000);

@@ -132,10 +132,17 @@ for (const dialect of DIALECTS) {
       const t = await insertTemplate(srv.s.deps.db, fixture.project.id, { name: 'quick one', runner_tag: 'quick' });
       const task = await enqueueTask(srv.s.deps, { projectId: fixture.project.id, templateId: t.id });
       expect((await (await runnerCall('GET', r.token, undefined, {}, '?wait=0')).json()).new_jobs[0].task_id).toBe(task.id);
-      expect((await runnerCall('PUT', r.token, { jobs: [{ id: task.id, status: 'success', log_records: [{ message: 'over at once' }] }] })).status).toBe(204);
+      // one batch, lines of several timestamps: stored in order, each with its own time, numbered on
+      const records = [['2026-11-25T10:00:00.001Z', 'over at once'], ['2026-11-25T10:00:00.002Z', 'second'], ['2026-11-25T10:00:00.002Z', 'third'], ['2026-11-25T10:00:00.009Z', 'last']];
+      const batch = { id: task.id, status: 'success', log_records: records.map(([time, message]) => ({ time, message })) };
+      expect((await runnerCall('PUT', r.token, { jobs: [batch] })).status).toBe(204);
       const ended = await waitForTask(srv.s.deps.db, task.id);
       expect(ended.status).toBe('success');
       expect(ended.start).toBeTruthy();
+      const rows = await srv.s.deps.db.selectFrom('task_output').select(['time', 'output', 'line']).where('task_id', '=', task.id).orderBy('id').execute();
+      const handed = rows.findIndex((row) => row.output.startsWith('Task handed to runner'));
+      expect(rows.slice(handed + 1).map((row) => [row.time, row.output])).toEqual(records);
+      expect(rows.map((row) => row.line)).toEqual(rows.map((_, i) => i + 1));
       expect((await (await runnerCall('GET', r.token, undefined, {}, '?wait=0')).json()).new_jobs).toEqual([]);
     });
 

@@ -42,6 +42,13 @@ const POSTGRES_INSERT = `insert into "task_output" ("task_id", "time", "output",
   select $1, $2, x.line, x.n + coalesce((${lastLineOf('$1')}), 0)
   from json_array_elements_text($3::json) with ordinality as x(line, n) order by x.n`;
 
+/** Lines of several timestamps in one statement: `[[time, line], …]` unpacked in order. */
+const SQLITE_INSERT_TIMED = `insert into "task_output" ("task_id", "time", "output", "line")
+  select ?, "value" ->> 0, "value" ->> 1, "key" + 1 + coalesce((${lastLineOf('?')}), 0) from json_each(?) order by "key"`;
+const POSTGRES_INSERT_TIMED = `insert into "task_output" ("task_id", "time", "output", "line")
+  select $1, x.r ->> 0, x.r ->> 1, x.n + coalesce((${lastLineOf('$1')}), 0)
+  from json_array_elements($2::json) with ordinality as x(r, n) order by x.n`;
+
 /**
  * Inserts lines that share a timestamp, in order, in as few statements as the size cap allows;
  * `progress.written` counts the lines already stored.
@@ -49,32 +56,40 @@ const POSTGRES_INSERT = `insert into "task_output" ("task_id", "time", "output",
  */
 export async function insertOutputGroup(db: Db, taskId: number, time: string, outputs: readonly string[], progress?: { written: number }): Promise<void> {
   const statement = isPostgres(db) ? POSTGRES_INSERT : SQLITE_INSERT;
-  let start = 0;
-  while (start < outputs.length) {
-    let end = start;
-    let chars = 0;
-    while (end < outputs.length && (chars < CHARS_PER_INSERT || end === start)) chars += outputs[end++]!.length;
-    const part = start === 0 && end === outputs.length ? outputs : outputs.slice(start, end);
+  await insertInParts(outputs, (s) => s.length, async (part, end) => {
     await db.executeQuery(CompiledQuery.raw(statement, isPostgres(db) ? [taskId, time, JSON.stringify(part)] : [taskId, time, taskId, JSON.stringify(part)]));
-    start = end;
     // a caller retrying after a failure resumes here instead of storing lines twice
     if (progress) progress.written = end;
-  }
+  });
   await noteStoredRows(db, taskId, outputs.length);
 }
 
 /**
- * Inserts a task's output lines, grouping neighbours with the same timestamp. The output
- * writer and the benchmark's bare-insert baseline share `insertOutputGroup`, so the comparison
- * measures the pipeline, not the SQL.
+ * Inserts a task's output lines in order. Lines of one timestamp go through `insertOutputGroup`
+ * (the output writer and the benchmark's bare-insert baseline share it, so the comparison
+ * measures the pipeline, not the SQL); lines of several timestamps, as a remote runner reports
+ * them, travel with their times in as few statements as the size cap allows.
  * @example await insertOutputLines(db, 12, [{ time: now(), output: 'ok' }]);
  */
 export async function insertOutputLines(db: Db, taskId: number, lines: readonly OutputLine[]): Promise<void> {
-  let i = 0;
-  while (i < lines.length) {
-    const time = lines[i]!.time;
-    const outputs: string[] = [];
-    while (i < lines.length && lines[i]!.time === time) outputs.push(lines[i++]!.output);
-    await insertOutputGroup(db, taskId, time, outputs);
+  if (!lines.length) return;
+  if (lines.every((l) => l.time === lines[0]!.time)) return insertOutputGroup(db, taskId, lines[0]!.time, lines.map((l) => l.output));
+  const statement = isPostgres(db) ? POSTGRES_INSERT_TIMED : SQLITE_INSERT_TIMED;
+  await insertInParts(lines, (l) => l.output.length, async (part) => {
+    const rows = JSON.stringify(part.map((l) => [l.time, l.output]));
+    await db.executeQuery(CompiledQuery.raw(statement, isPostgres(db) ? [taskId, rows] : [taskId, taskId, rows]));
+  });
+  await noteStoredRows(db, taskId, lines.length);
+}
+
+/** Cuts `items` into runs of about CHARS_PER_INSERT characters (at least one item each) and inserts them in order. */
+async function insertInParts<T>(items: readonly T[], size: (item: T) => number, insert: (part: readonly T[], end: number) => Promise<void>): Promise<void> {
+  let start = 0;
+  while (start < items.length) {
+    let end = start;
+    let chars = 0;
+    while (end < items.length && (chars < CHARS_PER_INSERT || end === start)) chars += size(items[end++]!);
+    await insert(start === 0 && end === items.length ? items : items.slice(start, end), end);
+    start = end;
   }
 }

@@ -36,13 +36,18 @@ export function launchFor(command: string, args: string[], cwd: string, env: Rec
   return { command: SETPRIV!, args: ['--pdeathsig', 'KILL', '--', path, ...args], ...ids };
 }
 
-/** The file `command` names, looked up on PATH as execvp would; null when there is none. */
+/**
+ * The file `command` names, looked up on PATH as execvp would; null when there is none.
+ * A PATH entry without the file is passed without an exception (a dozen thrown errors per
+ * task start cost more than the stat calls).
+ */
 function findExecutable(command: string, cwd: string, pathList: string): string | null {
   const candidates = command.includes('/') ? [resolve(cwd, command)] : pathList.split(delimiter).filter(Boolean).map((dir) => join(resolve(cwd, dir), command));
   for (const candidate of candidates) {
     try {
+      if (!statSync(candidate, { throwIfNoEntry: false })?.isFile()) continue;
       accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
+      return candidate;
     } catch { /* next */ }
   }
   return null;

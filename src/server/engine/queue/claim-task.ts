@@ -14,6 +14,9 @@ import { ACTIVE_STATUSES } from '../task-status.ts';
  */
 export async function claimNextTask(db: Db, workerId: string, maxParallel: number, target: ClaimTarget = LOCAL): Promise<TaskRow | null> {
   if (!isPostgres(db)) return (await claimWith(db, workerId, maxParallel, false, target)) ?? null;
+  // Most wakes find nothing this claimer may take (every server's dispatcher and every runner's
+  // poll wake on each update): one plain read says so without a transaction and the lock.
+  if (!(await pickTask(db, maxParallel, false, target).executeTakeFirst())) return null;
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(7301, 1)`.execute(tx);
     return (await claimWith(tx, workerId, maxParallel, true, target)) ?? null;
@@ -33,53 +36,56 @@ export type ClaimTarget =
 const LOCAL: ClaimTarget = { kind: 'local' };
 
 function claimWith(db: Db, workerId: string, maxParallel: number, postgres: boolean, target: ClaimTarget): Promise<TaskRow | undefined> {
-  const active = [...ACTIVE_STATUSES];
   return db.updateTable('task')
     .set({ status: 'starting', locked_by: workerId, ...(target.kind === 'runner' ? { runner_id: target.runnerId } : {}) })
     .where('status', '=', 'waiting')
     .where('locked_by', 'is', null)
-    .where('id', '=', (eb) => {
-      let pick = eb.selectFrom('task as t')
-        .innerJoin('template as tp', 'tp.id', 't.template_id')
-        .innerJoin('project as p', 'p.id', 't.project_id')
-        .select('t.id')
-        .where('t.status', '=', 'waiting')
-        .where('t.locked_by', 'is', null)
-        .where((w) => w.or([
-          w('tp.allow_parallel_tasks', '=', 1),
-          w.not(w.exists(w.selectFrom('task as a').select('a.id').whereRef('a.template_id', '=', 't.template_id').where('a.status', 'in', active))),
-        ]))
-        .where((w) => w.or([
-          w('p.max_parallel_tasks', '=', 0),
-          w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.project_id', '=', 't.project_id').where('a.status', 'in', active), '<', w.ref('p.max_parallel_tasks')),
-        ]))
-        .orderBy('t.id')
-        .limit(1);
-      const tag = sql<string>`coalesce(tp.runner_tag, '')`;
-      if (target.kind === 'local') {
-        pick = pick.where(tag, '=', '');
-      } else {
-        if (target.projectId !== null) pick = pick.where('t.project_id', '=', target.projectId);
-        // (no placeholder tag for a runner without tags: PostgreSQL refuses NUL bytes in text)
-        pick = pick.where((w) => w.or([
-          ...(target.tags.length ? [w(tag, 'in', target.tags)] : []),
-          ...(target.untagged ? [w(tag, '=', '')] : []),
-        ]));
-        if (target.projectId === null) {
-          pick = pick.where((w) => w.or([
-            w(tag, '=', ''),
-            w.not(w.exists(w.selectFrom('runner as r').select('r.id')
-              .whereRef('r.project_id', '=', 't.project_id').where('r.active', '=', 1).where('r.touched', '>=', target.onlineSince)
-              .where('r.tags', 'like', sql<string>`'%"' || tp.runner_tag || '"%'`))),
-          ]));
-        }
-      }
-      if (maxParallel > 0) {
-        pick = pick.where((w) => w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).where('a.status', 'in', active), '<', maxParallel));
-      }
-      if (postgres) pick = pick.forUpdate('t').skipLocked();
-      return pick;
-    })
+    .where('id', '=', pickTask(db, maxParallel, postgres, target))
     .returningAll()
     .executeTakeFirst();
+}
+
+/** The id of the oldest waiting task the limits and the target allow (`lock`: PostgreSQL row lock, skipping rows others hold). */
+function pickTask(db: Db, maxParallel: number, lock: boolean, target: ClaimTarget) {
+  const active = [...ACTIVE_STATUSES];
+  let pick = db.selectFrom('task as t')
+    .innerJoin('template as tp', 'tp.id', 't.template_id')
+    .innerJoin('project as p', 'p.id', 't.project_id')
+    .select('t.id')
+    .where('t.status', '=', 'waiting')
+    .where('t.locked_by', 'is', null)
+    .where((w) => w.or([
+      w('tp.allow_parallel_tasks', '=', 1),
+      w.not(w.exists(w.selectFrom('task as a').select('a.id').whereRef('a.template_id', '=', 't.template_id').where('a.status', 'in', active))),
+    ]))
+    .where((w) => w.or([
+      w('p.max_parallel_tasks', '=', 0),
+      w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.project_id', '=', 't.project_id').where('a.status', 'in', active), '<', w.ref('p.max_parallel_tasks')),
+    ]))
+    .orderBy('t.id')
+    .limit(1);
+  const tag = sql<string>`coalesce(tp.runner_tag, '')`;
+  if (target.kind === 'local') {
+    pick = pick.where(tag, '=', '');
+  } else {
+    if (target.projectId !== null) pick = pick.where('t.project_id', '=', target.projectId);
+    // (no placeholder tag for a runner without tags: PostgreSQL refuses NUL bytes in text)
+    pick = pick.where((w) => w.or([
+      ...(target.tags.length ? [w(tag, 'in', target.tags)] : []),
+      ...(target.untagged ? [w(tag, '=', '')] : []),
+    ]));
+    if (target.projectId === null) {
+      pick = pick.where((w) => w.or([
+        w(tag, '=', ''),
+        w.not(w.exists(w.selectFrom('runner as r').select('r.id')
+          .whereRef('r.project_id', '=', 't.project_id').where('r.active', '=', 1).where('r.touched', '>=', target.onlineSince)
+          .where('r.tags', 'like', sql<string>`'%"' || tp.runner_tag || '"%'`))),
+      ]));
+    }
+  }
+  if (maxParallel > 0) {
+    pick = pick.where((w) => w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).where('a.status', 'in', active), '<', maxParallel));
+  }
+  if (lock) pick = pick.forUpdate('t').skipLocked();
+  return pick;
 }

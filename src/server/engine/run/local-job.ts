@@ -98,7 +98,7 @@ export class LocalJob {
       if ((details.template.app || 'ansible') === 'ansible') this.#summary.readAnsible();
       this.log(`Run TaskRunner with template: ${details.template.name}`);
       assertSecretsPresent(details, this.#secret);
-      if (!(await setTaskStatus(this.#deps, this.task.id, 'running'))) throw new StopRequested();
+      if (!(await setTaskStatus(this.#deps, this.task.id, 'running', {}, this.task))) throw new StopRequested();
       if (config.max_task_duration_sec > 0) {
         timer = setTimeout(() => {
           this.#timedOut = true;
