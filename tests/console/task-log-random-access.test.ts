@@ -155,3 +155,14 @@ describe('task log: hydration', () => {
     await page.close();
   }, SLOW_MS);
 });
+
+describe('task log: keyboard', () => {
+  it('shows a focus ring on the log when it is reached with Tab', async () => {
+    const taskId = await insertFinishedTask(server, fx, 50);
+    const { page } = await openTask(taskId);
+    for (let i = 0; i < 30 && !(await page.evaluate(() => document.activeElement?.classList.contains('log'))); i++) await page.keyboard.press('Tab');
+    const ring = await page.$eval('.log', (log) => ({ focused: log === document.activeElement, style: getComputedStyle(log).outlineStyle, width: getComputedStyle(log).outlineWidth }));
+    expect(ring).toEqual({ focused: true, style: 'solid', width: '2px' });
+    await page.close();
+  }, SLOW_MS);
+});
