@@ -9,11 +9,12 @@ export class SafeHtml {
   }
 }
 
+const NEEDS_ESCAPE = /[&<>"']/;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** @example escapeHtml('<b title="x">') // '&lt;b title=&quot;x&quot;&gt;' */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return NEEDS_ESCAPE.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text;
 }
 
 /**
