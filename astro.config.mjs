@@ -19,6 +19,9 @@ export default defineConfig({
   adapter: node({ mode: 'middleware', experimentalDisableStreaming: true }),
   integrations: [react(), precompress],
   telemetry: false,
+  // A page's small component styles would be inlined into every page (2 KB of a history page);
+  // linked, the browser keeps them.
+  build: { inlineStylesheets: 'never' },
   // Origins are checked by our own middleware (src/console/form-request.ts), which also knows
   // SEMAPHORE_WEB_ROOT. The Content-Security-Policy header: Astro hashes every script and style
   // it emits (bundled, inlined, island bootstrap), so new <script>s and islands need nothing;

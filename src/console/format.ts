@@ -40,7 +40,7 @@ export function formatSeconds(total: number, units: DurationUnits = ENGLISH_UNIT
  */
 export function formatTime(value: string | null | undefined, lang: string): string {
   const date = parseDate(value);
-  return date ? cachedFormat(lang, 'dateTime').format(date) : '—';
+  return date ? formatDate(lang, 'dateTime', date) : '—';
 }
 
 const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -68,11 +68,10 @@ export function relativeTimeParts(value: string | null | undefined, lang: string
   if (!date) return null;
   const seconds = Math.round((date.getTime() - now) / 1000);
   const [unit] = RELATIVE_STEPS.find(([, limit]) => Math.abs(seconds) < limit)!;
-  const relative = unit === 'second'
-    ? cachedRelative(lang).format(0, 'second')
-    : cachedRelative(lang).format(Math.round(seconds / UNIT_SECONDS[unit]!), unit);
+  const count = unit === 'second' ? 0 : Math.round(seconds / UNIT_SECONDS[unit]!);
+  const relative = keptText(`${lang}/${count}/${unit}`, () => cachedRelative(lang).format(count, unit));
   const sameDay = new Date(now).toISOString().slice(0, 10) === date.toISOString().slice(0, 10);
-  return [relative, cachedFormat(lang, sameDay ? 'time' : 'dateTime').format(date)];
+  return [relative, formatDate(lang, sameDay ? 'time' : 'dateTime', date)];
 }
 
 function parseDate(value: string | null | undefined): Date | null {
@@ -89,6 +88,25 @@ const STYLES = {
   dateTime: { dateStyle: 'medium', timeStyle: 'short' },
   time: { timeStyle: 'short' },
 } as const;
+
+// Formatting itself still costs more than looking the text up: a page shows the same task times
+// on every refresh (three texts a row of the history), so texts are kept too, a bounded number.
+const TEXTS = new Map<string, string>();
+const TEXTS_KEPT = 5000;
+
+function keptText(key: string, make: () => string): string {
+  let text = TEXTS.get(key);
+  if (text === undefined) {
+    text = make();
+    if (TEXTS.size >= TEXTS_KEPT) TEXTS.clear();
+    TEXTS.set(key, text);
+  }
+  return text;
+}
+
+function formatDate(lang: string, kind: keyof typeof STYLES, date: Date): string {
+  return keptText(`${lang}/${kind}/${date.getTime()}`, () => cachedFormat(lang, kind).format(date));
+}
 
 function cachedFormat(lang: string, kind: keyof typeof STYLES): Intl.DateTimeFormat {
   const key = `${lang}/${kind}`;
