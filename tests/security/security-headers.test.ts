@@ -72,7 +72,7 @@ describe('security headers', () => {
     await page.waitForFunction(() => [...document.querySelectorAll('.log-row')].some((r) => r.textContent?.includes('csp line 50')));
     expect(problems).toEqual([]);
     await page.close();
-  });
+  }, 120_000); // nine page loads: 2 s alone, past 30 s once on a loaded machine
 
   it('refuses to be framed by another site', async () => {
     const { page } = await watchedPage();
