@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, SCREENSHOTS, signIn } from './support/browser.ts';
 import { insertLookProject, startRunnersServer } from './support/look-fixture.ts';
+import { insertScriptProject } from './support/real-tasks.ts';
 import { measurePageCss } from './support/css-weight.ts';
 import { measurePageJs } from './support/js-weight.ts';
 
@@ -189,5 +190,30 @@ describe('screenshots', () => {
     for (const theme of ['light', 'dark']) {
       copyFileSync(new URL(`look-history-1280-${theme}.png`, SCREENSHOTS), new URL(`../../docs/history-${theme}.png`, import.meta.url));
     }
+  }, SLOW);
+});
+
+describe('wall screen', () => {
+  it('shows a full page of twenty tasks on a 1920×1080 screen without scrolling, one line a task', async () => {
+    const fx = await insertScriptProject(server, { 'backup.sh': 'true\n' }, 'backup.sh', 'Nightly backup of the production database cluster');
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await server.deps.db.insertInto('task').values(Array.from({ length: 21 }, (_, i) => ({
+      project_id: fx.project.id, template_id: fx.template.id, status: i % 5 ? 'success' : 'error', user_id: fx.adminId, playbook: '', environment: '{}',
+      message: '', commit_message: 'Rotate the certificates of every edge proxy before they expire next week', git_branch: 'release/2026-11', params: '{}',
+      created: iso(now - i * 3_600_000), start: iso(now - i * 3_600_000), end: iso(now - i * 3_600_000 + 95_000),
+    }))).execute();
+    const { page, context } = await openPage(1920, 1080, 'dark');
+    await page.goto(`${server.url}/project/${fx.project.id}/history?kiosk=1`);
+    expect(await page.locator('.data-table tbody tr').count()).toBe(20);
+    const size = await page.evaluate(() => {
+      const root = document.documentElement;
+      return { height: root.scrollHeight, width: root.scrollWidth, screenHeight: innerHeight, screenWidth: innerWidth };
+    });
+    expect(size.height).toBeLessThanOrEqual(size.screenHeight);
+    expect(size.width).toBeLessThanOrEqual(size.screenWidth);
+    expect(await page.getByRole('button', { name: 'Exit wall-screen mode' }).isVisible()).toBe(true);
+    await page.screenshot({ path: new URL('look-wall-screen-1920-dark.png', SCREENSHOTS).pathname });
+    await context.close();
   }, SLOW);
 });
