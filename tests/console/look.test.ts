@@ -194,7 +194,7 @@ describe('screenshots', () => {
 });
 
 describe('wall screen', () => {
-  it('shows a full page of twenty tasks on a 1920×1080 screen without scrolling, one line a task', async () => {
+  it('shows a full page of twenty tasks on a 1920×1080 screen without scrolling, one line a task, and a chart across the screen', async () => {
     const fx = await insertScriptProject(server, { 'backup.sh': 'true\n' }, 'backup.sh', 'Nightly backup of the production database cluster');
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
@@ -214,6 +214,10 @@ describe('wall screen', () => {
     expect(size.width).toBeLessThanOrEqual(size.screenWidth);
     expect(await page.getByRole('button', { name: 'Exit wall-screen mode' }).isVisible()).toBe(true);
     await page.screenshot({ path: new URL('look-wall-screen-1920-dark.png', SCREENSHOTS).pathname });
+
+    await page.goto(`${server.url}/project/${fx.project.id}/stats?kiosk=1`);
+    expect((await box(page, '.chart svg')).width).toBeGreaterThan(1800);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight <= innerHeight)).toBe(true);
     await context.close();
   }, SLOW);
 });
