@@ -4,7 +4,8 @@
  *  1. RSS of the idle server once it has started and answered a sign-in;
  *  2. peak RSS while the clients call `/api/projects`, then `/project/{id}/history` (which holds
  *     HISTORY_TASKS tasks), WARM_SECONDS each to warm up, then LOAD_SECONDS each;
- *  3. the history page's throughput as a share of the JSON call's.
+ *  3. the history page's throughput as a share of the JSON call's, and beside it the share of a
+ *     signed-in 404 page (the console's shell with no data of its own: the floor of any page).
  * Targets: idle ≤ 120 MB, peak ≤ 250 MB, history ≥ 40 %. Run alone with
  * `bash scripts/with-node.sh node bench/load.ts`. The server gets the V8 flags `npm start` gives
  * it (scripts/start.sh); SIGNALBOX_NODE_OPTIONS replaces them, to compare.
@@ -45,20 +46,23 @@ export async function runLoadBench(): Promise<void> {
     // steady state rather than its JIT warming up (the page's renderer warms far slower).
     await hammer(`${base}/api/projects`, cookie, WARM_SECONDS);
     await hammer(`${base}/project/${projectId}/history`, cookie, WARM_SECONDS);
+    await hammer(`${base}/no-such-page`, cookie, WARM_SECONDS, 404);
     const json = await hammer(`${base}/api/projects`, cookie);
     const history = await hammer(`${base}/project/${projectId}/history`, cookie);
+    const shell = await hammer(`${base}/no-such-page`, cookie, LOAD_SECONDS, 404);
     clearInterval(sampler);
     await sleep(3000);
     const after = rssOf(server.pid!);
 
     const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-    const share = (history.perSecond / json.perSecond) * 100;
+    const share = (perSecond: number) => ((perSecond / json.perSecond) * 100).toFixed(0);
     console.log(`signalbox load benchmark (sqlite, ${CLIENTS} concurrent clients, ${LOAD_SECONDS} s a URL, ${HISTORY_TASKS.toLocaleString('en')} tasks)`);
     console.log(`  idle RSS after start: ${mb(idle)} MB (target ≤ ${TARGETS.idleMb} MB)`);
     console.log(`  peak RSS under load:  ${mb(peak)} MB (target ≤ ${TARGETS.peakMb} MB; ${mb(after)} MB 3 s after)`);
     console.log(`  /api/projects: ${Math.round(json.perSecond)} req/s; /project/${projectId}/history: ${Math.round(history.perSecond)} req/s`
-      + ` (${json.failed + history.failed} failed)`);
-    console.log(`  history page throughput: ${share.toFixed(0)} % of the JSON call's (target ≥ ${TARGETS.historyShare} %)`);
+      + ` (${json.failed + history.failed + shell.failed} failed)`);
+    console.log(`  history page throughput: ${share(history.perSecond)} % of the JSON call's (target ≥ ${TARGETS.historyShare} %)`);
+    console.log(`  the shell alone (a signed-in 404 page, no data of its own): ${Math.round(shell.perSecond)} req/s, ${share(shell.perSecond)} % of the JSON call's`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
@@ -86,8 +90,8 @@ function rssOf(pid: number): number {
   return Number(line?.match(/\d+/)?.[0] ?? 0) * 1024;
 }
 
-/** CLIENTS loops calling `url` for `seconds`; each request's body is read in full. */
-async function hammer(url: string, cookie: string, seconds = LOAD_SECONDS): Promise<{ perSecond: number; failed: number }> {
+/** CLIENTS loops calling `url` for `seconds`; each request's body is read in full; any other status than `expected` fails. */
+async function hammer(url: string, cookie: string, seconds = LOAD_SECONDS, expected = 200): Promise<{ perSecond: number; failed: number }> {
   const until = Date.now() + seconds * 1000;
   let done = 0;
   let failed = 0;
@@ -96,7 +100,7 @@ async function hammer(url: string, cookie: string, seconds = LOAD_SECONDS): Prom
       try {
         const res = await fetch(url, { headers: { cookie } });
         await res.arrayBuffer();
-        if (res.ok) done++;
+        if (res.status === expected) done++;
         else failed++;
       } catch {
         failed++; // a reset connection counts as a failed request, not the end of the run
