@@ -1,5 +1,6 @@
 import type { APIContext } from 'astro';
 import { isForeignRequest, isStateChanging } from '../server/http/same-origin.ts';
+import { html } from './html.ts';
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
@@ -23,11 +24,7 @@ export async function refuseBadFormRequest(ctx: APIContext): Promise<Response | 
 }
 
 function errorPage(status: number, title: string, text: string, lang: string): Response {
-  const html = `<!doctype html><html lang="${escape(lang)}"><meta charset="utf-8"><title>${escape(title)}</title>`
-    + `<main><h1>${escape(title)}</h1><p>${escape(text)}</p><p><a href="/">Signalbox</a></p></main></html>`;
-  return new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const page = html`<!doctype html><html lang="${lang}"><meta charset="utf-8"><title>${title}</title>
+<main><h1>${title}</h1><p>${text}</p><p><a href="/">Signalbox</a></p></main></html>`;
+  return new Response(page.value, { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
 }
