@@ -46,11 +46,17 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
     if (liveTick) refreshTail();
   }, [liveTick, refreshTail]);
 
-  useEffect(() => {
+  // Measured before the first paint: the server's first screen of rows is cut to the box at once.
+  useLayoutEffect(() => {
     setHydrated(true);
     const el = scroller.current;
     if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight });
+    const measure = () => {
+      // The dialog's header and buttons change height as a task ends; a view that follows the tail stays on it.
+      if (follow.current) el.scrollTop = el.scrollHeight;
+      setView({ top: el.scrollTop, height: el.clientHeight });
+    };
+    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
