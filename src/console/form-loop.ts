@@ -8,6 +8,15 @@ type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response
 /** Field name → the message shown under that field. */
 export type FieldErrors = Record<string, string>;
 
+/**
+ * A control's attributes for its field's message: marked invalid and described by the message
+ * `Field` renders as `${name}-error`; none while the field has no message.
+ * @example <input name="name" {...errorAria(errors, 'name')} />
+ */
+export function errorAria(errors: FieldErrors, name: string): { 'aria-invalid'?: 'true'; 'aria-describedby'?: string } {
+  return errors[name] ? { 'aria-invalid': 'true', 'aria-describedby': `${name}-error` } : {};
+}
+
 /** What a page renders after its form loop ran: the redirect to return, or the form again. */
 export interface FormOutcome<V> {
   /** set after a successful call: the page returns it at once */

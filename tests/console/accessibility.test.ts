@@ -147,3 +147,28 @@ describe('self-refreshing pages', () => {
     }
   }, SLOW);
 });
+
+describe('field messages', () => {
+  it('tie each message of an empty form sent back to its control: marked invalid and described by the message', async () => {
+    const page = await openPage('light');
+    const project = `/project/${look.projectId}`;
+    const dialogs = [`${project}/keys?edit=new`, `${project}/repositories?edit=new`, `${project}/inventory?edit=new`,
+      `${project}/environment?edit=new`, `${project}/schedule?edit=new`, `${project}/templates/new/edit`, `${project}/runners?dialog=new`];
+    for (const path of dialogs) {
+      await page.goto(server.url + path);
+      await page.evaluate(() => document.querySelectorAll('form').forEach((form) => { form.noValidate = true; }));
+      await Promise.all([page.waitForLoadState('load'), page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.locator('dialog [type=submit]').first().click()]);
+      const fields = await page.$$eval('dialog .field-error[id$="-error"]', (messages) => messages.map((message) => {
+        const control = message.closest('dialog')!.querySelector(`[name="${message.id.slice(0, -'-error'.length)}"]`);
+        return { id: message.id, invalid: control?.getAttribute('aria-invalid'), describedBy: control?.getAttribute('aria-describedby') };
+      }));
+      expect(fields.length, path).toBeGreaterThan(0);
+      for (const field of fields) expect(field, path).toEqual({ id: field.id, invalid: 'true', describedBy: field.id });
+      const unexplained = await page.$$eval('dialog [aria-invalid="true"]', (controls) => controls
+        .filter((c) => !document.getElementById(c.getAttribute('aria-describedby') ?? '')).map((c) => c.getAttribute('name')));
+      expect(unexplained, path).toEqual([]);
+    }
+    await page.context().close();
+  }, SLOW);
+});
