@@ -51,6 +51,23 @@ describe('console layout', () => {
     }
   }, SLOW);
 
+  it('sizes the headings of every page and dialog by rank: none is larger than a heading of a higher rank', async () => {
+    const { page, context } = await openPage(1280, 900);
+    const larger: string[] = [];
+    for (const [name, path] of look.routes) {
+      await page.goto(server.url + path);
+      const headings = await page.$$eval('main :is(h1, h2, h3, h4, h5, h6)', (list) => list
+        .filter((h) => h.getClientRects().length > 0)
+        .map((h) => ({ rank: Number(h.tagName[1]), size: parseFloat(getComputedStyle(h).fontSize), text: h.textContent!.trim(), inDialog: h.closest('dialog') !== null })));
+      for (const lower of headings) {
+        const higher = headings.filter((h) => h.rank < lower.rank && h.inDialog === lower.inDialog);
+        for (const h of higher.filter((h) => lower.size > h.size)) larger.push(`${name}: "${lower.text}" (h${lower.rank}, ${lower.size} px) > "${h.text}" (h${h.rank}, ${h.size} px)`);
+      }
+    }
+    expect(larger).toEqual([]);
+    await context.close();
+  }, SLOW);
+
   it('fits the global runners screen (served with remote runners only) at 375 and 1280 px', async () => {
     const runners = await startRunnersServer();
     try {
