@@ -56,7 +56,7 @@ describe('console layout', () => {
     const larger: string[] = [];
     for (const [name, path] of look.routes) {
       await page.goto(server.url + path);
-      const headings = await page.$$eval('main :is(h1, h2, h3, h4, h5, h6)', (list) => list
+      const headings = await page.$$eval(':is(main, dialog) :is(h1, h2, h3, h4, h5, h6)', (list) => list
         .filter((h) => h.getClientRects().length > 0)
         .map((h) => ({ rank: Number(h.tagName[1]), size: parseFloat(getComputedStyle(h).fontSize), text: h.textContent!.trim(), inDialog: h.closest('dialog') !== null })));
       for (const lower of headings) {
