@@ -82,6 +82,24 @@ describe('console layout', () => {
     await context.close();
   }, SLOW);
 
+  it('keeps the stats chart labels readable on a phone and on a desktop screen', async () => {
+    for (const width of [375, 1280]) {
+      const { page, context } = await openPage(width, 800);
+      await page.goto(`${server.url}/project/${look.projectId}/stats`);
+      const labels = await page.$$eval('.chart svg text', (texts) => texts.map((t) => {
+        const r = t.getBoundingClientRect();
+        const svg = t.closest('svg')!.getBoundingClientRect();
+        return { text: t.textContent, height: r.height, inside: r.left >= svg.left && r.right <= svg.right && r.top >= svg.top && r.bottom <= svg.bottom };
+      }));
+      expect(labels.length, `${width} px`).toBeGreaterThan(3);
+      for (const label of labels) {
+        expect(label.height, `"${label.text}" at ${width} px`).toBeGreaterThanOrEqual(10);
+        expect(label.inside, `"${label.text}" at ${width} px`).toBe(true);
+      }
+      await context.close();
+    }
+  }, SLOW);
+
   it('fits the global runners screen (served with remote runners only) at 375 and 1280 px', async () => {
     const runners = await startRunnersServer();
     try {
