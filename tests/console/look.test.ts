@@ -100,6 +100,21 @@ describe('console layout', () => {
     }
   }, SLOW);
 
+  it('keeps the tabs of every page apart: no two tabs touch', async () => {
+    const { page, context } = await openPage(1280, 900);
+    const touching: string[] = [];
+    for (const [name, path] of look.routes) {
+      await page.goto(server.url + path);
+      touching.push(...(await page.$$eval('nav.tabs', (navs) => navs.flatMap((nav) => {
+        const tabs = [...nav.querySelectorAll('a')].map((a) => ({ text: a.textContent, box: a.getBoundingClientRect() }));
+        return tabs.slice(1).filter((tab, i) => Math.abs(tab.box.top - tabs[i]!.box.top) < 1 && tab.box.left - tabs[i]!.box.right < 4)
+          .map((tab, i) => `${tabs[i]!.text} | ${tab.text}`);
+      }))).map((pair) => `${name}: ${pair}`));
+    }
+    expect(touching).toEqual([]);
+    await context.close();
+  }, SLOW);
+
   it('fits the global runners screen (served with remote runners only) at 375 and 1280 px', async () => {
     const runners = await startRunnersServer();
     try {
