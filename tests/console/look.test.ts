@@ -38,6 +38,18 @@ const SLOW = 300_000;
 const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
 
+/** What `find` reports on each fixture page (signed in, 1280 px wide), as "page: finding" lines. */
+async function findOnEveryPage(find: (page: Page) => Promise<string[]>, routes = look.routes): Promise<string[]> {
+  const { page, context } = await openPage(1280, 900);
+  const found: string[] = [];
+  for (const [name, path] of routes) {
+    await page.goto(server.url + path);
+    found.push(...(await find(page)).map((finding) => `${name}: ${finding}`));
+  }
+  await context.close();
+  return found;
+}
+
 describe('console layout', () => {
   it('fits every page at 375, 768, 1280 and 1920 px with no sideways page scroll and no server error', async () => {
     for (const width of [375, 768, 1280, 1920]) {
@@ -52,34 +64,22 @@ describe('console layout', () => {
   }, SLOW);
 
   it('sizes the headings of every page and dialog by rank: none is larger than a heading of a higher rank', async () => {
-    const { page, context } = await openPage(1280, 900);
-    const larger: string[] = [];
-    for (const [name, path] of look.routes) {
-      await page.goto(server.url + path);
+    expect(await findOnEveryPage(async (page) => {
       const headings = await page.$$eval(':is(main, dialog) :is(h1, h2, h3, h4, h5, h6)', (list) => list
         .filter((h) => h.getClientRects().length > 0)
         .map((h) => ({ rank: Number(h.tagName[1]), size: parseFloat(getComputedStyle(h).fontSize), text: h.textContent!.trim(), inDialog: h.closest('dialog') !== null })));
-      for (const lower of headings) {
-        const higher = headings.filter((h) => h.rank < lower.rank && h.inDialog === lower.inDialog);
-        for (const h of higher.filter((h) => lower.size > h.size)) larger.push(`${name}: "${lower.text}" (h${lower.rank}, ${lower.size} px) > "${h.text}" (h${h.rank}, ${h.size} px)`);
-      }
-    }
-    expect(larger).toEqual([]);
-    await context.close();
+      return headings.flatMap((lower) => headings
+        .filter((h) => h.rank < lower.rank && h.inDialog === lower.inDialog && lower.size > h.size)
+        .map((h) => `"${lower.text}" (h${lower.rank}, ${lower.size} px) > "${h.text}" (h${h.rank}, ${h.size} px)`));
+    })).toEqual([]);
   }, SLOW);
 
   it('fits every list in its box at 1280 px: no table scrolls sideways on a desktop screen', async () => {
-    const { page, context } = await openPage(1280, 900);
-    const overflowing: string[] = [];
     // The components catalogue shows a table in a half-width card on purpose, scrolling in its box.
-    for (const [name, path] of look.routes.filter(([n]) => !n.startsWith('components'))) {
-      await page.goto(server.url + path);
-      const tables = await page.$$eval('.table-box', (boxes) => boxes.filter((b) => b.getClientRects().length > 0 && b.scrollWidth > b.clientWidth)
-        .map((b) => `${b.getAttribute('aria-label')}: ${b.scrollWidth} px in ${b.clientWidth} px`));
-      overflowing.push(...tables.map((table) => `${name}: ${table}`));
-    }
-    expect(overflowing).toEqual([]);
-    await context.close();
+    const routes = look.routes.filter(([name]) => !name.startsWith('components'));
+    expect(await findOnEveryPage((page) => page.$$eval('.table-box', (boxes) => boxes
+      .filter((b) => b.getClientRects().length > 0 && b.scrollWidth > b.clientWidth)
+      .map((b) => `${b.getAttribute('aria-label')}: ${b.scrollWidth} px in ${b.clientWidth} px`)), routes)).toEqual([]);
   }, SLOW);
 
   it('keeps the stats chart labels readable on a phone and on a desktop screen', async () => {
@@ -101,18 +101,13 @@ describe('console layout', () => {
   }, SLOW);
 
   it('keeps the tabs of every page apart: no two tabs touch', async () => {
-    const { page, context } = await openPage(1280, 900);
-    const touching: string[] = [];
-    for (const [name, path] of look.routes) {
-      await page.goto(server.url + path);
-      touching.push(...(await page.$$eval('nav.tabs', (navs) => navs.flatMap((nav) => {
-        const tabs = [...nav.querySelectorAll('a')].map((a) => ({ text: a.textContent, box: a.getBoundingClientRect() }));
-        return tabs.slice(1).filter((tab, i) => Math.abs(tab.box.top - tabs[i]!.box.top) < 1 && tab.box.left - tabs[i]!.box.right < 4)
-          .map((tab, i) => `${tabs[i]!.text} | ${tab.text}`);
-      }))).map((pair) => `${name}: ${pair}`));
-    }
-    expect(touching).toEqual([]);
-    await context.close();
+    expect(await findOnEveryPage((page) => page.$$eval('nav.tabs', (navs) => navs.flatMap((nav) => {
+      const tabs = [...nav.querySelectorAll('a')].map((a) => ({ text: a.textContent, box: a.getBoundingClientRect() }));
+      return tabs.slice(1).flatMap((tab, i) => {
+        const before = tabs[i]!;
+        return Math.abs(tab.box.top - before.box.top) < 1 && tab.box.left - before.box.right < 4 ? [`${before.text} | ${tab.text}`] : [];
+      });
+    })))).toEqual([]);
   }, SLOW);
 
   it('fits the global runners screen (served with remote runners only) at 375 and 1280 px', async () => {
