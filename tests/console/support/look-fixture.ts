@@ -1,10 +1,17 @@
 import { startConsoleServer, type ConsoleServer } from './console-server.ts';
 import { adminApi, insertScriptProject, waitForTask } from './real-tasks.ts';
 
-/** Statuses the history shows, with a start this many seconds ago and a duration (null: still running). */
-const SAMPLE_TASKS: [string, number, number | null][] = [
-  ['success', 90, 1], ['error', 3600, 125], ['stopped', 86400 * 2, 3720], ['waiting_confirmation', 600, null], ['running', 30, null], ['waiting', 0, null],
-];
+/**
+ * Statuses the history shows, with a start this many seconds ago and a duration (null: still running).
+ * The failed task started ten minutes before today (UTC) began: "N minutes/hours ago" with a date,
+ * the widest start cell, at whatever time of day the tests run.
+ */
+function sampleTasks(now: number): [string, number, number | null][] {
+  const beforeToday = (now % 86_400_000) / 1000 + 600;
+  return [
+    ['success', 90, 1], ['error', beforeToday, 125], ['stopped', 86400 * 2, 3720], ['waiting_confirmation', 600, null], ['running', 30, null], ['waiting', 0, null],
+  ];
+}
 
 /**
  * A project with one real finished task (a log to open) and tasks of every kind of status, and
@@ -20,7 +27,7 @@ export async function insertLookProject(server: ConsoleServer) {
   await server.engine.stop();
   const now = Date.now();
   const iso = (secondsAgo: number) => new Date(now - secondsAgo * 1000).toISOString();
-  await server.deps.db.insertInto('task').values(SAMPLE_TASKS.map(([status, ago, lasted], i) => ({
+  await server.deps.db.insertInto('task').values(sampleTasks(now).map(([status, ago, lasted], i) => ({
     project_id: fx.project.id, template_id: fx.template.id, status, user_id: fx.adminId, playbook: '', environment: '{}',
     message: `Release ${i + 1}`, commit_message: 'Bump the web server to the next minor version', git_branch: 'main', params: '{}',
     created: iso(ago), start: status === 'waiting' ? null : iso(ago), end: lasted === null ? null : iso(ago - lasted),
