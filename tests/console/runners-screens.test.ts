@@ -64,11 +64,11 @@ describe('runners screens', { timeout: 120_000 }, () => {
     await page.goto(`${server.url}/runners`);
     await Promise.all([page.waitForURL(/flash=runner_saved/), page.click('button[role=switch]')]);
     expect(await page.locator('button[role=switch]').getAttribute('aria-checked')).toBe('false');
-    await page.click('.runners-actions a:has-text("Edit")');
+    await page.click('.res-actions a:has-text("Edit")');
     await page.fill('#runner-form input[name=name]', 'edge-2');
     await Promise.all([page.waitForURL(/flash=runner_saved/), page.click('dialog[open] button[type=submit]')]);
     expect(await page.locator('td', { hasText: 'edge-2' }).count()).toBe(1);
-    await Promise.all([page.waitForURL(/flash=runner_cache_cleared/), page.click('.runners-actions button:has-text("Clear cache")')]);
+    await Promise.all([page.waitForURL(/flash=runner_cache_cleared/), page.click('.res-actions button:has-text("Clear cache")')]);
     await page.click('.runners-delete');
     await page.waitForSelector('dialog[open].delete-dialog');
     await Promise.all([page.waitForURL(/flash=runner_deleted/), page.click('dialog[open] button:has-text("Yes")')]);
