@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, chownSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
@@ -31,6 +31,16 @@ const PLAYBOOK = `- hosts: all
         msg: "ansible-key-rc={{ key.rc }}"
 `;
 
+/** The first run holds the clone until the test drops go.flag in it, then writes there; a second run only passes. */
+const PARALLEL = `if mkdir slow.lock 2>/dev/null; then
+  echo slow-started
+  i=0; while [ ! -e go.flag ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+  echo late > written-late.txt && echo wrote-late
+else
+  echo quick
+fi
+`;
+
 describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)', () => {
   let user: OsUser;
   let e: EngineServer;
@@ -58,6 +68,7 @@ describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)
       'placeholder.sh': 'echo other-task-file > left-behind.txt\n',
       'probe.sh': probe({ 'key-file': keyFile, database: e.s.config.db.host, wal: `${e.s.config.db.host}-wal`, 'other-clone': join(tmpPath, `repository_${fixture.repository.id}_${other.id}`, 'left-behind.txt') }),
       'site.yml': PLAYBOOK,
+      'parallel.sh': PARALLEL,
     });
     // the source repository belongs to the task user, as git refuses to clone another user's
     chownTree(repoPath, user.uid, user.gid);
@@ -116,4 +127,26 @@ describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)
     expect(statSync(join(clone, 'build', 'index.html')).uid).toBe(process.getuid!());
     expect(statSync(repo.git_url.replace('file://', '')).uid).toBe(process.getuid!());
   }, 120_000);
+
+  it('keeps a shared clone lent to the task user until the last parallel run of its template ends', async () => {
+    const db = e.s.deps.db;
+    const parallel = await insertTemplate(db, fixture.project.id, { name: 'Parallel', playbook: 'parallel.sh', repository_id: fixture.repository.id, allow_parallel_tasks: 1 });
+    const start = async () => (await e.s.call('POST', `/api/project/${fixture.project.id}/tasks`, { template_id: parallel.id }, e.admin)).body.id as number;
+    const slow = await start();
+    const deadline = Date.now() + 60_000;
+    while (!(await taskLog(db, slow)).includes('slow-started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await taskLog(db, slow)).toContain('slow-started');
+    const quick = await start();
+    const quickDone = await waitForTask(db, quick, undefined, 60_000);
+    expect(quickDone.status, (await taskLog(db, quick)).join('\n')).toBe('success');
+    expect(await taskLog(db, quick)).toContain('quick');
+    // the quick run has ended; the slow one still works in the same clone
+    const clone = join(e.s.config.tmp_path, `repository_${fixture.repository.id}_${parallel.id}`);
+    writeFileSync(join(clone, 'go.flag'), '');
+    const slowDone = await waitForTask(db, slow, undefined, 60_000);
+    const log = await taskLog(db, slow);
+    expect(slowDone.status, log.join('\n')).toBe('success');
+    expect(log).toContain('wrote-late');
+    expect(statSync(clone).uid).toBe(process.getuid!());
+  }, 150_000);
 });

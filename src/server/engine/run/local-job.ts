@@ -197,11 +197,14 @@ export class LocalJob {
   #lendRepository(gitUrl: string, cloneDir: string): void {
     if (!this.#user) return;
     const source = gitUrl.startsWith('file://') ? gitUrl.slice('file://'.length) : gitUrl;
-    if (source.startsWith('/') && isInside(this.#deps.config.tmp_path, source)) {
-      this.#lent.push(source);
-      giveToTaskUser(source, this.#user);
-    }
-    if (!gitUrl.startsWith('/')) this.#lent.push(cloneDir);
+    if (source.startsWith('/') && isInside(this.#deps.config.tmp_path, source)) this.#lend(source);
+    // the clone may not exist yet: prepareRepository hands it over once made; the count starts here
+    if (!gitUrl.startsWith('/')) this.#lend(cloneDir);
+  }
+
+  #lend(path: string): void {
+    this.#lent.push(path);
+    lendToTaskUser(path, this.#user);
   }
 
   async #exec(spec: ExecSpec): Promise<void> {
