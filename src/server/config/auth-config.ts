@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { PROJECT_ROLES, type ProjectRole } from '../auth/permissions.ts';
-import { ConfigError } from './config.ts';
+import { ConfigError } from './config-error.ts';
 
 /** Second factor, as Semaphore's `auth.totp` section. */
 export interface TotpConfig {

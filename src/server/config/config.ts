@@ -1,6 +1,7 @@
 import { trustedProxyList } from '../http/client-facts.ts';
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
+import { ConfigError } from './config-error.ts';
 import { readGroupMappings, readOidcProviders, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
@@ -73,8 +74,8 @@ export interface ProcessSettings {
   chroot: string;
 }
 
-/** A setting that cannot be used; start-up stops with its one-line message. */
-export class ConfigError extends Error {}
+
+export { ConfigError };
 
 type Source = Record<string, unknown>;
 

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../../src/server/db/database.ts';
-import { groupHasLiveMembers, isProcessAlive } from '../../../src/server/engine/queue/task-processes.ts';
+import { groupHasLiveMembers } from '../../../src/server/engine/queue/task-processes.ts';
+import { isProcessAlive } from '../../../src/server/engine/queue/this-machine.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { taskLog, waitForTask, hasStatus } from '../../support/engine.ts';
 import { ADMIN } from '../../support/harness.ts';

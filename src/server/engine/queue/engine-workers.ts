@@ -1,7 +1,6 @@
-import { hostname } from 'node:os';
 import type { Db } from '../../db/database.ts';
 import { now } from '../../lib/time.ts';
-import { isProcessAlive } from './task-processes.ts';
+import { isProcessAlive } from './this-machine.ts';
 
 /** How often a running engine renews its heartbeat. */
 export const HEARTBEAT_MS = 10_000;
@@ -50,8 +49,4 @@ export async function findLiveWorkers(db: Db, self: WorkerIdentity): Promise<Set
   }
   if (dead.length) await db.deleteFrom('engine_worker').where('id', 'in', dead).execute();
   return alive;
-}
-
-export function thisHost(): string {
-  return hostname();
 }

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Db } from '../../db/database.ts';
-import { thisHost } from './engine-workers.ts';
+import { bootId, processStat, thisHost } from './this-machine.ts';
 
 /**
  * Every task process carries `SIGNALBOX_TASK_ID=<id>` in its environment, so recovery ends a
@@ -12,46 +12,12 @@ export const TASK_MARKER_VAR = 'SIGNALBOX_TASK_ID';
 /** How long a surviving task group gets between SIGTERM and SIGKILL during recovery. */
 export const RECOVERY_GRACE_MS = 3000;
 
-/** This boot of this machine: a process group recorded under another boot id is long gone. */
-export function bootId(): string {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
-
 /**
  * Notes the process group of the command a task runs now, with host and boot id.
  * @example await recordProcessGroup(db, 12, child.pid);
  */
 export async function recordProcessGroup(db: Db, taskId: number, pgid: number): Promise<void> {
   await db.updateTable('task').set({ process_group: pgid, process_host: thisHost(), process_boot_id: bootId() }).where('id', '=', taskId).execute();
-}
-
-/**
- * True while the process exists and is not a zombie: a server killed with -9 stays a zombie
- * until its parent reaps it, and `kill(pid, 0)` alone counts that as alive.
- * @example isProcessAlive(1234) === false // after kill -9, even before the reap
- */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  return processState(pid) !== 'Z';
-}
-
-/** `/proc/<pid>/stat` state letter (R, S, Z, ...), or null when it cannot be read. */
-function processState(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name is in parentheses and may itself hold spaces or parentheses.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** True while a live (non-zombie) process of the task (by its environment marker) is in the group. */
@@ -65,10 +31,9 @@ export function groupHasLiveMembers(pgid: number, taskId: number): boolean {
   const marker = `${TASK_MARKER_VAR}=${taskId}`;
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
+    const fields = processStat(entry);
+    if (!fields || Number(fields[2]) !== pgid || fields[0] === 'Z') continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== pgid || fields[0] === 'Z') continue;
       if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(marker)) return true;
     } catch { /* gone meanwhile */ }
   }

@@ -3,10 +3,9 @@ import { DIALECTS } from '../../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../../support/harness.ts';
 import { insertProjectWithTemplate } from '../../../support/fixtures.ts';
 import { recoverInterruptedTasks } from '../../../../src/server/engine/queue/recover-tasks.ts';
-import { thisHost } from '../../../../src/server/engine/queue/engine-workers.ts';
 import { now } from '../../../../src/server/lib/time.ts';
 import { spawn } from 'node:child_process';
-import { bootId, isProcessAlive } from '../../../../src/server/engine/queue/task-processes.ts';
+import { bootId, isProcessAlive, thisHost } from '../../../../src/server/engine/queue/this-machine.ts';
 
 for (const dialect of DIALECTS) {
   describe(`crash recovery rules (${dialect})`, () => {
