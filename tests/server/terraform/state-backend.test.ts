@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIALECTS } from '../../support/dialects.ts';
-import { startEngineServer, taskLog, waitForTask, hasStatus, type EngineServer } from '../../support/engine.ts';
+import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { createGitRepo } from '../../support/git-repo.ts';
 import { listenOnLoopback } from '../../support/listen.ts';
@@ -59,8 +59,8 @@ for (const dialect of DIALECTS) {
       const first = await run();
       // The first apply holds the lock until the test releases it.
       const deadline = Date.now() + 30_000;
-      let lock;
-      while (!(lock = await e.s.deps.db.selectFrom('terraform_lock').select('info').where('inventory_id', '=', workspaceId).executeTakeFirst())?.info.includes('OperationTypeApply')) {
+      const applyLock = () => e.s.deps.db.selectFrom('terraform_lock').select('info').where('inventory_id', '=', workspaceId).executeTakeFirst();
+      while (!(await applyLock())?.info.includes('OperationTypeApply')) {
         if (Date.now() > deadline) throw new Error(`no apply lock; log:\n${(await taskLog(e.s.deps.db, first)).join('\n')}`);
         await new Promise((r) => setTimeout(r, 25));
       }
