@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { createTestProject, signInMember } from '../../support/project-members.ts';
-import { resolveAppCommand } from '../../../src/server/domain/apps/app-catalog.ts';
+import { appCommandOverride } from '../../../src/server/domain/apps/app-catalog.ts';
 
 for (const dialect of DIALECTS) {
   describe(`apps (${dialect})`, () => {
@@ -63,10 +63,16 @@ for (const dialect of DIALECTS) {
         { key: 'apps.ansible.title', value: 'Ansible' },
       ]);
       expect((await s.call('GET', '/api/apps/ansible', undefined, admin)).body).toMatchObject({ path: '/opt/ansible/bin/ansible-playbook', args: ['-v'], title: 'Ansible' });
-      expect(await resolveAppCommand(s.deps.db, s.deps.config, 'ansible')).toMatchObject({ path: '/opt/ansible/bin/ansible-playbook', args: ['-v'] });
-      expect(await resolveAppCommand(s.deps.db, s.deps.config, 'python')).toMatchObject({ path: 'python3', args: [] });
+      expect(await appCommandOverride(s.deps.db, s.deps.config, 'ansible')).toEqual({ path: '/opt/ansible/bin/ansible-playbook', args: ['-v'] });
+      expect(await appCommandOverride(s.deps.db, s.deps.config, 'python')).toEqual({ path: null, args: [] });
       await s.call('POST', '/api/apps/ansible', { path: '', args: [] }, admin);
       expect((await s.call('GET', '/api/apps/ansible', undefined, admin)).body).toMatchObject({ path: 'ansible-playbook', args: [] });
+      expect(await appCommandOverride(s.deps.db, s.deps.config, 'ansible')).toEqual({ path: null, args: [] });
+      // config `apps` (SEMAPHORE_APPS) is the fallback; an admin's option wins over it
+      const config = { ...s.deps.config, apps: { bash: { path: '/usr/bin/env', args: ['bash'] } } };
+      expect(await appCommandOverride(s.deps.db, config, 'bash')).toEqual({ path: '/usr/bin/env', args: ['bash'] });
+      await s.call('PUT', '/api/apps/bash', { id: 'bash', path: '/bin/bash', args: [] }, admin);
+      expect(await appCommandOverride(s.deps.db, config, 'bash')).toEqual({ path: '/bin/bash', args: ['bash'] });
     });
 
     it('switches an app on and off with POST /active', async () => {

@@ -139,11 +139,12 @@ export async function findApp(db: Db, config: Config, id: string): Promise<App |
 }
 
 /**
- * The command the task engine runs for an app: the admin's path/args when set, else the
- * built-in binary. Unknown ids fall back to the id itself as the command.
- * @example const { path, args } = await resolveAppCommand(deps.db, deps.config, 'ansible'); // ansible-playbook
+ * How an admin changed an app's command (its options, else config `apps`; reference §5.8): the
+ * task engine runs `path` instead of the app's own command line when set, and puts `args` first.
+ * @example const { path, args } = await appCommandOverride(deps.db, deps.config, 'bash'); // { path: null, args: [] } untouched
  */
-export async function resolveAppCommand(db: Db, config: Config, appId: string): Promise<{ path: string; args: string[]; active: boolean }> {
-  const app = (await findApp(db, config, appId)) ?? effectiveApp(appId, config, undefined);
-  return { path: app.path, args: app.args, active: app.active };
+export async function appCommandOverride(db: Db, config: Config, appId: string): Promise<{ path: string | null; args: string[] }> {
+  const options = (await readAppOptions(db)).get(appId) ?? {};
+  const fromConfig = configAppSettings(config, appId);
+  return { path: options.path || fromConfig.path || null, args: parseArgs(options.args) ?? fromConfig.args ?? [] };
 }

@@ -8,12 +8,12 @@ import { startProcess, type RunningProcess } from '../process/run-process.ts';
 import { setTaskStatus, type TaskStatus } from '../task-status.ts';
 import { appFor } from '../apps/app-factory.ts';
 import type { AppContext, AppOutcome, ExecSpec } from '../apps/app.ts';
-import { readAppOptions } from '../apps/app-options.ts';
 import { mergeRunVariables, surveyVarsOf } from '../apps/extra-vars.ts';
 import { prepareRepository } from '../git/prepare-repository.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
 import { stateBackendEnv } from '../../domain/terraform/task-state-credentials.ts';
+import { appCommandOverride } from '../../domain/apps/app-catalog.ts';
 import { giveToTaskUser, lendToTaskUser, returnFromTaskUser, type TaskUser } from '../process/task-user.ts';
 import { secretValuesOf } from './secret-values.ts';
 import { recordProcessGroup, TASK_MARKER_VAR } from '../queue/task-processes.ts';
@@ -169,7 +169,7 @@ export class LocalJob {
       });
       inventoryRepoDir = checkout.dir;
     }
-    const options = await readAppOptions(deps.db, deps.config, template.app || 'ansible');
+    const options = await appCommandOverride(deps.db, deps.config, template.app || 'ansible');
     const ctx: AppContext = {
       config: deps.config, details, repoDir, inventoryRepoDir, taskDir,
       params: parseObject(task.params), templateParams: parseObject(template.task_params),
