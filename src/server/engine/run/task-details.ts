@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { InventoryTable, ProjectRow, RepositoryTable, TaskRow, TemplateRow } from '../../db/schema.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import { findIncomingVersion } from '../queue/build-version.ts';
+import { readEnvironmentSecrets } from '../../domain/keys/key-secret.ts';
 
 export type InventoryRow = Selectable<InventoryTable>;
 export type RepositoryRow = Selectable<RepositoryTable>;
@@ -131,16 +132,8 @@ async function loadVariableGroup(db: Db, box: SecretBox, environmentId: number |
   if (!row) return group;
   group.json = parseObject(row.json);
   for (const [k, v] of Object.entries(parseObject(row.env))) group.env[k] = typeof v === 'string' ? v : JSON.stringify(v);
-  const secrets = await db.selectFrom('access_key').selectAll().where('environment_id', '=', environmentId).where('owner', '=', 'environment').execute();
-  for (const s of secrets) {
-    const dot = s.name.indexOf('.');
-    const kind = dot > 0 ? s.name.slice(0, dot) : 'var';
-    const name = dot > 0 ? s.name.slice(dot + 1) : s.name;
-    const value = openKey(box, s.id, 'string', s.secret).text;
-    if (kind === 'env') group.envSecrets[name] = value;
-    else group.varSecrets[name] = value;
-  }
-  return group;
+  const secrets = await readEnvironmentSecrets(db, box, environmentId);
+  return { ...group, varSecrets: secrets.vars, envSecrets: secrets.env };
 }
 
 /** Parses a JSON object column; anything else reads as `{}`. */
