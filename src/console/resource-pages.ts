@@ -1,4 +1,3 @@
-import type { AstroGlobal } from 'astro';
 import { PERMISSION, type ProjectRole, type User } from './types.ts';
 
 /**
@@ -21,7 +20,3 @@ export function resourceDialog(url: URL): { edit: 'new' | number | null; del: nu
   return { edit: edit === 'new' ? 'new' : id(edit), del: id(del) };
 }
 
-/** The list page's own path without dialog parameters (where dialogs close to). */
-export function listPath(astro: Pick<AstroGlobal, 'url'>): string {
-  return astro.url.pathname;
-}
