@@ -39,9 +39,9 @@ const SLOW = 300_000;
 const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
 
-/** What `find` reports on each fixture page (signed in, 1280 px wide), as "page: finding" lines. */
-async function findOnEveryPage(find: (page: Page) => Promise<string[]>, routes = look.routes, lang = 'en'): Promise<string[]> {
-  const { page, context } = await openPage(1280, 900, 'light', lang);
+/** What `find` reports on each fixture page (signed in, 1280 px wide unless told), as "page: finding" lines. */
+async function findOnEveryPage(find: (page: Page) => Promise<string[]>, routes = look.routes, { lang = 'en', width = 1280 } = {}): Promise<string[]> {
+  const { page, context } = await openPage(width, 900, 'light', lang);
   const found: string[] = [];
   for (const [name, path] of routes) {
     await page.goto(server.url + path);
@@ -49,6 +49,21 @@ async function findOnEveryPage(find: (page: Page) => Promise<string[]>, routes =
   }
   await context.close();
   return found;
+}
+
+/** `find` on every page in each language but English, as "lang page: finding" lines. */
+async function findInOtherLanguages(find: (page: Page) => Promise<string[]>, routes: typeof look.routes, width = 1280): Promise<string[]> {
+  const found: string[] = [];
+  for (const { code } of LANGUAGES.filter(({ code }) => code !== 'en')) {
+    found.push(...(await findOnEveryPage(find, routes, { lang: code, width })).map((finding) => `${code} ${finding}`));
+  }
+  return found;
+}
+
+/** Each screen once: a dialog's route shows the page under it, already visited. */
+function screensOf(routes: typeof look.routes): typeof look.routes {
+  const pathOf = (route: readonly [string, string]) => route[1].split('?')[0];
+  return routes.filter((route, i) => routes.findIndex((other) => pathOf(other) === pathOf(route)) === i);
 }
 
 describe('console layout', () => {
@@ -80,21 +95,38 @@ describe('console layout', () => {
       .filter((b) => b.getClientRects().length > 0 && b.scrollWidth > b.clientWidth)
       .map((b) => `${b.getAttribute('aria-label')}: ${b.scrollWidth} px in ${b.clientWidth} px`));
     // The components catalogue shows a table in a half-width card on purpose, scrolling in its box.
-    // Each screen once (a dialog's route shows the same list as its page), in English first...
-    const pathOf = (route: readonly [string, string]) => route[1].split('?')[0];
-    const screens = look.routes.filter((route, i) => !route[0].startsWith('components')
-      && look.routes.findIndex((other) => pathOf(other) === pathOf(route)) === i);
+    const screens = screensOf(look.routes.filter(([name]) => !name.startsWith('components')));
     expect(await findOnEveryPage(overflowingTables, screens)).toEqual([]);
-    // ...then the screens that have a list, in the other languages: their words are longer.
+    // Other languages' words are longer: the screens that have a list, in each of them.
     const withLists = (await findOnEveryPage(async (page) => (await page.locator('.table-box').count()) ? ['list'] : [], screens))
       .map((found) => found.split(':')[0]);
     const listScreens = screens.filter(([name]) => withLists.includes(name));
     expect(listScreens.length).toBeGreaterThan(10);
-    const found: string[] = [];
-    for (const { code } of LANGUAGES.filter(({ code }) => code !== 'en')) {
-      found.push(...(await findOnEveryPage(overflowingTables, listScreens, code)).map((finding) => `${code} ${finding}`));
-    }
+    const found = await findInOtherLanguages(overflowingTables, listScreens);
     expect(found).toEqual([]);
+  }, SLOW);
+
+  it('fits every screen on a 375 px phone in every language: no sideways page scroll, no status cut short, a task list\'s task, status and start in view', async () => {
+    const phoneFaults = (page: Page) => page.evaluate(() => {
+      const faults: string[] = [];
+      const overflow = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+      if (overflow > 0) faults.push(`page scrolls ${overflow} px sideways`);
+      for (const chip of document.querySelectorAll<HTMLElement>('.chip')) {
+        if (chip.scrollWidth > chip.clientWidth + 1) faults.push(`status "${chip.textContent!.trim()}" cut: ${chip.scrollWidth} px in ${chip.clientWidth} px`);
+      }
+      for (const table of document.querySelectorAll('.table-box:has(.chip)')) {
+        const right = table.getBoundingClientRect().right;
+        for (const th of [...table.querySelectorAll('thead th')].slice(0, 3)) {
+          const text = document.createRange();
+          text.selectNodeContents(th);
+          if (text.getBoundingClientRect().right > right) faults.push(`column "${th.textContent!.trim()}" out of view`);
+        }
+      }
+      return faults;
+    });
+    const screens = screensOf(look.routes);
+    expect(await findOnEveryPage(phoneFaults, screens, { width: 375 })).toEqual([]);
+    expect(await findInOtherLanguages(phoneFaults, screens, 375)).toEqual([]);
   }, SLOW);
 
   it('keeps the stats chart labels readable on a phone and on a desktop screen', async () => {
