@@ -1,8 +1,6 @@
 /** Words of a duration in the user's language: the `duration` section of the locale files. */
 export interface DurationUnits { h: string; min: string; s: string }
 
-const ENGLISH_UNITS: DurationUnits = { h: 'h', min: 'min', s: 's' };
-
 /**
  * Seconds between start and end (or now, while running); null when the task has not started.
  * @example durationSeconds('2026-01-01T00:00:00Z', '2026-01-01T00:01:05Z') // 65
@@ -17,15 +15,16 @@ export function durationSeconds(start: string | null | undefined, end: string | 
 
 /**
  * A task's duration in at most two units ("1 s", "2 min 5 s", "1 h 2 min"); '' before it starts.
- * @example formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:01:05Z') // '1 min 5 s'
+ * The units are the reader's words (durationUnits(t)): there is no English default to forget them for.
+ * @example formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:01:05Z', units) // '1 min 5 s'
  */
-export function formatDuration(start: string | null | undefined, end: string | null | undefined, units: DurationUnits = ENGLISH_UNITS, now = Date.now()): string {
+export function formatDuration(start: string | null | undefined, end: string | null | undefined, units: DurationUnits, now = Date.now()): string {
   const total = durationSeconds(start, end, now);
   return total === null ? '' : formatSeconds(total, units);
 }
 
 /** @example formatSeconds(3720, units) // '1 h 2 min' */
-export function formatSeconds(total: number, units: DurationUnits = ENGLISH_UNITS): string {
+export function formatSeconds(total: number, units: DurationUnits): string {
   const h = Math.floor(total / 3600);
   const min = Math.floor((total % 3600) / 60);
   const s = total % 60;

@@ -96,13 +96,14 @@ describe('stats chart', () => {
 
 describe('small helpers', () => {
   it('formats durations', () => {
-    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z')).toBe('1 s');
-    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:02:05Z')).toBe('2 min 5 s');
-    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T01:02:09Z')).toBe('1 h 2 min');
-    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T03:00:00Z')).toBe('3 h');
+    const units = { h: 'h', min: 'min', s: 's' };
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z', units)).toBe('1 s');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:02:05Z', units)).toBe('2 min 5 s');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T01:02:09Z', units)).toBe('1 h 2 min');
+    expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T03:00:00Z', units)).toBe('3 h');
     expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:04:00Z', { h: 'ч', min: 'мин', s: 'с' })).toBe('4 мин');
-    expect(formatDuration('2026-01-01T00:00:00Z', null, undefined, Date.parse('2026-01-01T00:00:42Z'))).toBe('42 s');
-    expect(formatDuration(null, null)).toBe('');
+    expect(formatDuration('2026-01-01T00:00:00Z', null, units, Date.parse('2026-01-01T00:00:42Z'))).toBe('42 s');
+    expect(formatDuration(null, null, units)).toBe('');
   });
 
   it('says how long ago in the user\'s language, with the clock time today and the date before', () => {

@@ -59,6 +59,17 @@ describe('the Summary tab of the task log dialog, in Chromium', () => {
     await page.close();
   });
 
+  it('says the stage durations in the reader\'s language', { timeout: 60_000 }, async () => {
+    const russian = await browser.newContext({ locale: 'en-US' });
+    await russian.addCookies([{ name: 'lang', value: 'ru', url: server.url }]);
+    const page = await russian.newPage();
+    await signIn(page, server.url, `/project/${projectId}/history?t=${taskId}&tab=summary`);
+    const durations = await page.$$eval('dialog [data-stage] td:last-child', (cells) => cells.map((td) => td.textContent));
+    expect(durations).toHaveLength(3);
+    for (const text of durations) expect(text).toMatch(/^(\d+ (ч|мин|с) ?)+$/);
+    await russian.close();
+  });
+
   it('says the summary is empty for a task that wrote none, with no page reload timer', async () => {
     const { db } = server.deps;
     const quiet = await db.insertInto('task').values({
