@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, SCREENSHOTS, signIn } from './support/browser.ts';
+import { launchBrowser, screenshot, SCREENSHOTS, signIn } from './support/browser.ts';
 import { insertLookProject, startRunnersServer } from './support/look-fixture.ts';
 import { insertScriptProject } from './support/real-tasks.ts';
 import { measurePageCss } from './support/css-weight.ts';
@@ -294,8 +294,7 @@ describe('screenshots', () => {
         for (const [name, path] of screens) {
           await page.goto(server.url + path);
           if (name.startsWith('task-')) await page.waitForSelector('dialog astro-island:not([ssr])');
-          const file = new URL(`look-${name}-${width}-${theme}.png`, SCREENSHOTS).pathname;
-          await page.screenshot({ path: file, fullPage: !name.startsWith('task-') });
+          await screenshot(page, `look-${name}-${width}-${theme}`, { fullPage: !name.startsWith('task-') });
         }
         await context.close();
       }
@@ -330,7 +329,7 @@ describe('wall screen', () => {
     expect(size.height).toBeLessThanOrEqual(size.screenHeight);
     expect(size.width).toBeLessThanOrEqual(size.screenWidth);
     expect(await page.getByRole('button', { name: 'Exit wall-screen mode' }).isVisible()).toBe(true);
-    await page.screenshot({ path: new URL('look-wall-screen-1920-dark.png', SCREENSHOTS).pathname });
+    await screenshot(page, 'look-wall-screen-1920-dark', { fullPage: false });
 
     await page.goto(`${server.url}/project/${fx.project.id}/stats?kiosk=1`);
     expect((await box(page, '.chart svg')).width).toBeGreaterThan(1800);

@@ -14,9 +14,20 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Writes a full-page screenshot to tests/screenshots/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+/**
+ * Writes a screenshot to tests/screenshots/<name>.png, the whole page unless told. On a loaded
+ * machine Chromium now and then refuses a capture ("Unable to capture screenshot": its compositor,
+ * not the page), so a refused one is tried again once, a moment later.
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  const options = { path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage };
+  try {
+    await page.screenshot(options);
+  } catch (err) {
+    if (!String(err).includes('Unable to capture screenshot')) throw err;
+    await page.waitForTimeout(1000);
+    await page.screenshot(options);
+  }
 }
 
 /** Signs in through the sign-in form as the env admin and waits for the redirect. */
