@@ -20,6 +20,12 @@ describe('reading key secrets for the task engine', () => {
   it('reads a legacy bare private key as an ssh key', () => {
     const pem = '-----BEGIN KEY-----\nabc\n-----END KEY-----\n';
     expect(readKeySecret(box, { type: 'ssh', secret: box.seal(pem) })).toEqual({ type: 'ssh', login: '', passphrase: '', private_key: pem });
+    expect(readKeySecret(box, { type: 'ssh', secret: box.seal(pem.trimEnd()) })).toEqual({ type: 'ssh', login: '', passphrase: '', private_key: pem.trimEnd() });
+  });
+
+  it('reads a login and password that is not JSON as empty instead of throwing', () => {
+    expect(readKeySecret(box, { type: 'login_password', secret: box.seal('ops:hunter2') })).toEqual({ type: 'login_password', login: '', password: '' });
+    expect(readKeySecret(box, { type: 'login_password', secret: box.seal('"text"') })).toEqual({ type: 'login_password', login: '', password: '' });
   });
 });
 

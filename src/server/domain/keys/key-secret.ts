@@ -13,19 +13,28 @@ export type KeySecret =
 
 /**
  * Opens a key row's secret into its typed parts. Legacy Semaphore rows holding a bare private
- * key (text ending in a newline) read as an ssh key.
+ * key (text that is not JSON) read as an ssh key; other text that is not JSON reads as empty.
  * @example const secret = readKeySecret(deps.secrets, row); if (secret.type === 'ssh') writeKeyFile(secret.private_key);
  */
 export function readKeySecret(box: SecretBox, row: Pick<AccessKeyRow, 'type' | 'secret'>): KeySecret {
   const plain = openSecret(box, row.secret) ?? '';
   if (row.type === 'string') return { type: 'string', value: plain };
   if (row.type !== 'ssh' && row.type !== 'login_password') return { type: 'none' };
-  let parsed: Record<string, unknown> = {};
-  if (row.type === 'ssh' && plain.endsWith('\n') && !plain.trimStart().startsWith('{')) parsed = { private_key: plain };
-  else if (plain) parsed = JSON.parse(plain) as Record<string, unknown>;
+  const parsed = parseKeyText(row.type, plain);
   const text = (field: string) => (typeof parsed[field] === 'string' ? (parsed[field] as string) : '');
   if (row.type === 'ssh') return { type: 'ssh', login: text('login'), passphrase: text('passphrase'), private_key: text('private_key') };
   return { type: 'login_password', login: text('login'), password: text('password') };
+}
+
+/** The fields of a key's text; a legacy bare private key (not JSON) is an ssh key's, any other text none. */
+function parseKeyText(type: 'ssh' | 'login_password', plain: string): Record<string, unknown> {
+  if (type === 'ssh' && !plain.trimStart().startsWith('{')) return plain ? { private_key: plain } : {};
+  try {
+    const value: unknown = JSON.parse(plain);
+    return value && typeof value === 'object' ? value as Record<string, unknown> : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
