@@ -130,6 +130,10 @@ for (const dialect of DIALECTS) {
       const stale = taskStateCredentials(e.s.deps.secrets, finished, workspaceId);
       expect((await backend('GET', url, undefined, basic(stale.user, stale.password))).status).toBe(403);
       expect((await backend('GET', url, undefined, basic(`task-${finished}`, 'forged'))).status).toBe(403);
+
+      // A key whose text is not JSON (written by hand, or by an old tool) refuses, it does not fail.
+      await e.s.deps.db.updateTable('access_key').set({ secret: e.s.deps.secrets.seal('ci:state-pass-1') }).where('id', '=', key.body.id).execute();
+      expect((await backend('GET', url, undefined, auth)).status).toBe(403);
     });
 
     it('manages aliases and state versions, refusing other inventories and bad keys', async () => {
