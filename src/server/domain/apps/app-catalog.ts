@@ -57,9 +57,12 @@ export function isOnPath(command: string, pathVar = process.env.PATH ?? ''): boo
   });
 }
 
-/** Option rows `apps.<id>.<field>` grouped by app id. */
-async function readAppOptions(db: Db): Promise<Map<string, Partial<Record<AppField, string>>>> {
-  const rows = await db.selectFrom('option').select(['key', 'value']).where('key', 'like', `${APP_OPTION_PREFIX}%`).execute();
+/** Option rows `apps.<id>.<field>` grouped by app id; only one app's rows when `onlyId` is given (a task start). */
+async function readAppOptions(db: Db, onlyId?: string): Promise<Map<string, Partial<Record<AppField, string>>>> {
+  const query = db.selectFrom('option').select(['key', 'value']);
+  const rows = await (onlyId === undefined
+    ? query.where('key', 'like', `${APP_OPTION_PREFIX}%`)
+    : query.where('key', 'in', APP_FIELDS.map((field) => `${APP_OPTION_PREFIX}${onlyId}.${field}`))).execute();
   const byApp = new Map<string, Partial<Record<AppField, string>>>();
   for (const { key, value } of rows) {
     const rest = key.slice(APP_OPTION_PREFIX.length);
@@ -144,7 +147,7 @@ export async function findApp(db: Db, config: Config, id: string): Promise<App |
  * @example const { path, args } = await appCommandOverride(deps.db, deps.config, 'bash'); // { path: null, args: [] } untouched
  */
 export async function appCommandOverride(db: Db, config: Config, appId: string): Promise<{ path: string | null; args: string[] }> {
-  const options = (await readAppOptions(db)).get(appId) ?? {};
+  const options = (await readAppOptions(db, appId)).get(appId) ?? {};
   const fromConfig = configAppSettings(config, appId);
   return { path: options.path || fromConfig.path || null, args: parseArgs(options.args) ?? fromConfig.args ?? [] };
 }
