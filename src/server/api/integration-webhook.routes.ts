@@ -16,14 +16,19 @@ import { recordDelivery, resolveAlias } from '../integrations/integration.reposi
  *   (`GET /api/project/{id}/integrations/{iid}/deliveries`), not in the answer, so callers
  *   cannot probe secrets or matchers;
  * - OPTIONS gets 204 with `Allow` and is not treated as a delivery (CORS preflights must not start tasks);
- *   HEAD (which Hono would hand to the GET handler) gets 405, so link checkers start nothing.
+ * - GET and HEAD get 405 and are not recorded: only a POST delivers, so a link checker, a
+ *   preview bot or a crafted `<img>` starts nothing.
  */
 export const integrationWebhookRoutes = new Hono<AppEnv>();
 
-integrationWebhookRoutes.options('/:alias', (c) => c.body(null, 204, { Allow: 'GET, POST, OPTIONS' }));
+const ALLOW = { Allow: 'POST, OPTIONS' };
 
-integrationWebhookRoutes.on(['GET', 'POST'], '/:alias', async (c) => {
-  if (c.req.raw.method === 'HEAD') return c.body(null, 405, { Allow: 'GET, POST, OPTIONS' });
+integrationWebhookRoutes.options('/:alias', (c) => c.body(null, 204, ALLOW));
+
+// Hono hands HEAD to the GET handler.
+integrationWebhookRoutes.get('/:alias', (c) => c.json({ error: 'a webhook is delivered with POST' }, 405, ALLOW));
+
+integrationWebhookRoutes.post('/:alias', async (c) => {
   const { deps } = c.var;
   const integrations = await resolveAlias(deps.db, deps.config, c.req.param('alias'));
   if (!integrations) throw notFound();

@@ -29,7 +29,8 @@ function integrationOf(c: Context<AppEnv>, db: Db | Tx = c.var.deps.db) {
 }
 
 // Project-level aliases come first: "aliases" must not be read as an integration id.
-integrationsRoutes.get('/aliases', async (c) => c.json(await listAliases(c.var.deps.db, c.var.deps.config.web_host, c.var.project.id, null)));
+// An alias URL is the webhook's credential: only those who may change the webhooks see it.
+integrationsRoutes.get('/aliases', manage, async (c) => c.json(await listAliases(c.var.deps.db, c.var.deps.config.web_host, c.var.project.id, null)));
 
 integrationsRoutes.post('/aliases', manage, async (c) => {
   const row = await c.var.deps.db.transaction().execute((tx) => createAlias(tx, actorOf(c), null));
@@ -127,7 +128,7 @@ integrationsRoutes.delete('/:integration_id/values/:value_id', manage, async (c)
 });
 
 // Aliases of one integration
-integrationsRoutes.get('/:integration_id/aliases', async (c) =>
+integrationsRoutes.get('/:integration_id/aliases', manage, async (c) =>
   c.json(await listAliases(c.var.deps.db, c.var.deps.config.web_host, c.var.project.id, (await integrationOf(c)).id)));
 
 integrationsRoutes.post('/:integration_id/aliases', manage, async (c) => {

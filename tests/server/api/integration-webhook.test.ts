@@ -166,20 +166,21 @@ for (const dialect of DIALECTS) {
         .toEqual(['request body larger than 1048576 bytes', 'request body larger than 1048576 bytes']);
 
       expect((await deliver('no-such-alias', body)).status).toBe(404);
-      expect((await deliver('no-such-alias', body, {}, 'GET')).status).toBe(404);
+      expect((await deliver('no-such-alias', body, {}, 'GET')).status).toBe(405);
       expect(await tasks()).toHaveLength(0);
       expect((await server.call('GET', '/api/ping')).status).toBe(200);
     });
 
-    it('takes GET deliveries, and answers OPTIONS and HEAD without starting anything', async () => {
+    it('takes only POST deliveries: OPTIONS, HEAD and GET start nothing and record nothing', async () => {
       const open = await hook({});
       const preflight = await deliver(open.alias, '', {}, 'OPTIONS');
       expect(preflight.status).toBe(204);
-      expect(preflight.headers.get('allow')).toBe('GET, POST, OPTIONS');
-      expect(await tasks()).toHaveLength(0);
+      expect(preflight.headers.get('allow')).toBe('POST, OPTIONS');
       expect((await server.api.request(`/api/integrations/${open.alias}`, { method: 'HEAD' })).status).toBe(405);
+      expect((await deliver(open.alias, '', {}, 'GET')).status).toBe(405);
       expect(await tasks()).toHaveLength(0);
-      expect((await deliver(open.alias, '', {}, 'GET')).status).toBe(204);
+      expect(await listDeliveryRows(server.deps.db, open.integration.id)).toEqual([]);
+      expect((await deliver(open.alias, '{}')).status).toBe(204);
       expect(await tasks()).toHaveLength(1);
     });
   });

@@ -23,8 +23,9 @@ export const INTEGRATIONS_MATRIX: MatrixRow[] = [
   read('GET /api/project/{id}/integrations/{i}/matchers/{m}', (ids) => `/integrations/${ids.integration}/matchers/${ids.matcher}`),
   read('GET /api/project/{id}/integrations/{i}/values', (ids) => `/integrations/${ids.integration}/values`),
   read('GET /api/project/{id}/integrations/{i}/values/{v}', (ids) => `/integrations/${ids.integration}/values/${ids.value}`),
-  read('GET /api/project/{id}/integrations/{i}/aliases', (ids) => `/integrations/${ids.integration}/aliases`),
-  read('GET /api/project/{id}/integrations/aliases', () => '/integrations/aliases'),
+  // alias URLs are the webhooks' credentials: listed only to those who may change the webhooks
+  write('GET /api/project/{id}/integrations/{i}/aliases', 200, (ids) => `/integrations/${ids.integration}/aliases`),
+  write('GET /api/project/{id}/integrations/aliases', 200, () => '/integrations/aliases'),
   write('POST /api/project/{id}/integrations', 201, () => '/integrations', (ids) => ({ name: 'x', template_id: ids.template })),
   write('PUT /api/project/{id}/integrations/{i}', 204, (ids) => `/integrations/${ids.integration}`, () => ({ name: 'x' })),
   write('DELETE /api/project/{id}/integrations/{i}', 204, (ids) => `/integrations/${ids.integration}`),
@@ -39,7 +40,7 @@ export const INTEGRATIONS_MATRIX: MatrixRow[] = [
   write('POST /api/project/{id}/integrations/{i}/aliases', 200, (ids) => `/integrations/${ids.integration}/aliases`),
   write('DELETE /api/project/{id}/integrations/{i}/aliases/{a}', 204, (ids) => `/integrations/${ids.integration}/aliases/${ids.integrationAlias}`),
   { route: 'POST /api/integrations/{alias}', setup, path: (w) => `/api/integrations/${aliasOf(w.projectId, 'integration')}`, body: () => ({ ref: 'main' }), expect: publicRoute(204) },
-  { route: 'GET /api/integrations/{alias}', setup, path: (w) => `/api/integrations/${aliasOf(w.projectId, 'project')}`, expect: publicRoute(204) },
+  { route: 'GET /api/integrations/{alias}', setup, path: (w) => `/api/integrations/${aliasOf(w.projectId, 'project')}`, expect: publicRoute(405) },
   { route: 'OPTIONS /api/integrations/{alias}', setup, path: (w) => `/api/integrations/${aliasOf(w.projectId, 'project')}`, expect: publicRoute(204) },
   { route: 'POST /api/integrations/{unknown alias}', path: () => '/api/integrations/no-such-alias', body: () => ({}), expect: publicRoute(404) },
 ];
