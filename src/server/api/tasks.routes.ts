@@ -46,8 +46,8 @@ tasksRoutes.get('/tasks/last', async (c) => {
 
 tasksRoutes.post('/tasks', can(Permission.RunTasks), async (c) => {
   const input = await readJson(c, taskInputSchema);
-  const freeVariables = Boolean(c.var.user.admin) || hasPermission(c.var.permissions, Permission.ManageResources);
-  const task = await createTask(c.var.deps, c.var.project, c.var.user, input, { freeVariables });
+  const mayEditTemplate = Boolean(c.var.user.admin) || hasPermission(c.var.permissions, Permission.ManageResources);
+  const task = await createTask(c.var.deps, c.var.project, c.var.user, input, { mayEditTemplate });
   return c.json(taskRowToTask(task), 201);
 });
 

@@ -345,6 +345,8 @@ export interface TaskTable {
   process_boot_id: string | null;
   /** the remote runner the task was handed to; null when it runs in a server */
   runner_id: Generated<number | null>;
+  /** 1 when its values came from someone who may edit the template; others reach Ansible marked unsafe */
+  trusted_values: Generated<Flag>;
 }
 
 /** A remote runner (global when project_id is null); tokens only as SHA-256 hashes. */

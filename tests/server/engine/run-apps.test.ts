@@ -157,7 +157,8 @@ describe('running real tasks (sqlite)', () => {
       const calls = readFileSync(tfLog, 'utf8').trim().split('\n').slice(-4);
       expect(calls[0]).toMatch(new RegExp(`^${app} init -input=false`));
       expect(calls[1]).toBe(`${app} workspace select -or-create=true default`);
-      expect(calls[2]).toMatch(new RegExp(`^${app} plan -input=false .*-var region=eu`));
+      expect(calls[2]).toMatch(new RegExp(`^${app} plan -input=false .*-var-file=/\\S+\\.tfvars\\.json`));
+      expect(log).toContain('var-file: {"region":"eu"}');
       expect(calls[3]).toMatch(new RegExp(`^${app} apply -auto-approve -input=false`));
     });
   }

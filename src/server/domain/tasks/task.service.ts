@@ -14,27 +14,32 @@ const TERRAFORM_APPS = ['terraform', 'tofu'];
  * Validates a run request against its template and queues it: survey answers (required, int,
  * enum), overrides only where the template allows them (arguments, branch, inventory, limit/
  * tags/skip-tags, auto_approve), survey secrets kept in memory only. A caller who may not
- * manage the project's resources passes only the template's survey variables: free extra vars
- * (`ansible_python_interpreter`, `ansible_ssh_common_args` …) run commands on the server.
- * @example const task = await createTask(deps, project, user, { template_id: 3, message: 'hi' }, { freeVariables: true });
+ * manage the project's resources (and so may not edit the template) passes only the template's
+ * survey variables and no command-line arguments: free extra vars (`ansible_python_interpreter`,
+ * `ansible_ssh_common_args` …) and arguments (`-e`, `--ssh-common-args`) run commands on the
+ * server. Such a caller's values are marked untrusted: the engine keeps Jinja in them from running.
+ * @example const task = await createTask(deps, project, user, { template_id: 3, message: 'hi' }, { mayEditTemplate: true });
  */
-export async function createTask(deps: Deps, project: ProjectRow, user: UserRow, input: TaskInput, caller: { freeVariables: boolean }): Promise<TaskRow> {
+export async function createTask(deps: Deps, project: ProjectRow, user: UserRow, input: TaskInput, caller: { mayEditTemplate: boolean }): Promise<TaskRow> {
   const template = await findTemplate(deps, project.id, input);
   const templateParams = parseObject(template.task_params);
   const environment = parseJsonObject(input.environment, 'environment');
   const secretValues = parseJsonObject(input.secret, 'secret');
   const secret: Record<string, string> = {};
   for (const [k, v] of Object.entries(secretValues)) secret[k] = typeof v === 'string' ? v : JSON.stringify(v);
-  if (!caller.freeVariables) refuseUndeclaredVariables(template, { environment, secret });
+  if (!caller.mayEditTemplate) refuseUndeclaredVariables(template, { environment, secret });
   validateSurvey(template, environment, secret);
 
   let args: string | null = null;
   if (template.allow_override_args_in_task && input.arguments) {
+    let list: unknown;
     try {
-      if (!Array.isArray(JSON.parse(input.arguments))) throw new Error();
+      list = JSON.parse(input.arguments);
+      if (!Array.isArray(list)) throw new Error();
     } catch {
       throw badRequest('arguments: must be a JSON array of strings');
     }
+    if (list.length && !caller.mayEditTemplate) throw badRequest('arguments: only someone who may manage the project\'s resources may pass arguments');
     args = input.arguments;
   }
   const gitBranch = template.allow_override_branch_in_task && input.git_branch?.trim() ? checkGitBranch(input.git_branch) : null;
@@ -55,7 +60,7 @@ export async function createTask(deps: Deps, project: ProjectRow, user: UserRow,
 
   return enqueueTask(deps, {
     projectId: project.id, templateId: template.id, userId: user.id,
-    message: input.message ?? '', environment, secret,
+    message: input.message ?? '', environment, secret, trustedValues: caller.mayEditTemplate,
     params: allowedParams(template, templateParams, input),
     arguments: args, gitBranch, commitHash, inventoryId, buildTaskId,
   });

@@ -3,6 +3,7 @@ import type { App, AppContext } from './app.ts';
 import { listParam, parseArgList, taskArgsOf } from './app.ts';
 import { buildTaskEnv } from './task-env.ts';
 import { installGalaxyRequirements } from './galaxy.ts';
+import { ansibleVarsFile } from './ansible-unsafe.ts';
 
 const DEFAULT_DEBUG_LEVEL = 4;
 
@@ -28,9 +29,10 @@ function ansibleWorkDir(ctx: AppContext): string {
 
 /**
  * ansible-playbook's arguments in Semaphore's order: inventory, user/become, verbosity,
- * --diff/--check, vault ids, --extra-vars JSON, secrets file, template args, limit/tags/skip-tags,
- * task args, playbook. Passwords go into 0600 files, never onto the command line.
- * @example buildAnsibleCommand(ctx, env).args // ['-i', '/tmp/semaphore/inventory_5', '--extra-vars', '{...}', 'site.yml']
+ * --diff/--check, vault ids, --extra-vars file, secrets file, template args, limit/tags/skip-tags,
+ * task args, playbook. Passwords go into 0600 files, never onto the command line. Both vars
+ * files mark the values of callers who may not edit the template unsafe (ansible-unsafe.ts).
+ * @example buildAnsibleCommand(ctx, env).args // ['-i', '/tmp/semaphore/inventory_5', '--extra-vars', '@/tmp/semaphore/task_5/extra_vars.json', ..., 'site.yml']
  */
 export function buildAnsibleCommand(ctx: AppContext, baseEnv: Record<string, string>): { args: string[]; env: Record<string, string> } {
   const { details, params, templateParams, files } = ctx;
@@ -71,8 +73,10 @@ export function buildAnsibleCommand(ctx: AppContext, baseEnv: Record<string, str
     }
   }
 
-  args.push('--extra-vars', JSON.stringify(ctx.vars.extraVars));
-  if (Object.keys(secretVars).length) args.push('--extra-vars', `@${files.write('secret-vars', JSON.stringify(secretVars))}`);
+  const { untrusted } = ctx.vars;
+  // in the task's own directory: the task user reads it, and it goes with the directory
+  args.push('--extra-vars', `@${files.writeAt(join(ctx.taskDir, 'extra_vars.json'), ansibleVarsFile(ctx.vars.extraVars, untrusted))}`);
+  if (Object.keys(secretVars).length) args.push('--extra-vars', `@${files.write('secret-vars', ansibleVarsFile(secretVars, untrusted))}`);
 
   args.push(...parseArgList(details.template.arguments));
   const limit = listParam(params.limit ?? templateParams.limit);

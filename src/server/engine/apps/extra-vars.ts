@@ -28,13 +28,19 @@ export interface RunVariables {
   secretVars: Record<string, string>;
   /** survey values whose target is `env` */
   envVars: Record<string, string>;
+  /**
+   * Names in `extraVars` and `secretVars` whose values came from someone who may not edit the
+   * template (a task_runner, a webhook sender): Ansible gets them marked unsafe.
+   */
+  untrusted: Set<string>;
 }
 
 /**
  * Merges the variables of a run (reference §5.4). Decision: the task's values (survey answers,
  * webhook values) override the variable group's — a survey answer is the more specific choice
  * (2.10 lets the group win, which surprises users). Survey secrets come from the in-memory
- * `secret` values; `semaphore_vars.task_details` describes the task.
+ * `secret` values; `semaphore_vars.task_details` describes the task. The task's values are
+ * `untrusted` unless someone who may edit the template gave them (`task.trusted_values`).
  * @example const { extraVars } = mergeRunVariables(details, { token: 's3' }, 'https://sb.example');
  */
 export function mergeRunVariables(details: TaskDetails, secret: Record<string, string>, webHost: string): RunVariables {
@@ -43,17 +49,25 @@ export function mergeRunVariables(details: TaskDetails, secret: Record<string, s
   const envTargets = new Set(survey.filter((v) => v.target === 'env').map((v) => v.name));
   const extraVars: Record<string, unknown> = { ...variables.json };
   const envVars: Record<string, string> = {};
+  const untrusted = new Set<string>();
+  const given = (name: string) => { if (!task.trusted_values) untrusted.add(name); };
   for (const [name, value] of Object.entries(parseObject(task.environment))) {
     if (envTargets.has(name)) envVars[name] = typeof value === 'string' ? value : JSON.stringify(value);
-    else extraVars[name] = value;
+    else {
+      extraVars[name] = value;
+      given(name);
+    }
   }
   const secretVars: Record<string, string> = { ...variables.varSecrets };
   for (const [name, value] of Object.entries(secret)) {
     if (envTargets.has(name)) envVars[name] = value;
-    else secretVars[name] = value;
+    else {
+      secretVars[name] = value;
+      given(name);
+    }
   }
   extraVars.semaphore_vars = { task_details: taskDetailsVars(details, webHost) };
-  return { extraVars, secretVars, envVars };
+  return { extraVars, secretVars, envVars, untrusted };
 }
 
 /** `semaphore_vars.task_details` (reference §5.4, with the newer commit/inventory/repository keys). */

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { App, AppContext } from './app.ts';
 import { taskArgsOf } from './app.ts';
-import { formatVarValue } from './extra-vars.ts';
 import { buildTaskEnv } from './task-env.ts';
 
 /**
@@ -49,14 +48,15 @@ export function terraformApp(binary: 'terraform' | 'tofu'): App {
   };
 }
 
-/** `-var name=value` for every extra variable except semaphore_vars. */
+/**
+ * Every extra variable except semaphore_vars, in a JSON `-var-file` in the task's directory:
+ * terraform takes its strings as strings, where a `-var` value for a variable of type `any` is
+ * parsed as an expression (and values stay off the command line).
+ */
 function varArgs(ctx: AppContext): string[] {
-  const args: string[] = [];
-  for (const [name, value] of Object.entries(ctx.vars.extraVars)) {
-    if (name === 'semaphore_vars') continue;
-    args.push('-var', `${name}=${formatVarValue(value)}`);
-  }
-  return args;
+  const vars = Object.fromEntries(Object.entries(ctx.vars.extraVars).filter(([name]) => name !== 'semaphore_vars'));
+  if (!Object.keys(vars).length) return [];
+  return [`-var-file=${ctx.files.writeAt(join(ctx.taskDir, 'terraform_vars.tfvars.json'), JSON.stringify(vars))}`];
 }
 
 function workspaceOf(ctx: AppContext): string {

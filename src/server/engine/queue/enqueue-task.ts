@@ -20,6 +20,11 @@ export interface NewTaskInput {
   environment?: Record<string, unknown>;
   /** survey-secret values: used for the run, never stored */
   secret?: Record<string, string>;
+  /**
+   * `environment` and `secret` came from someone who may edit the template: Ansible may
+   * template them. Otherwise (the default) they reach it marked unsafe.
+   */
+  trustedValues?: boolean;
   /** app task params (ansible: debug, dry_run, diff, limit, tags...; terraform: plan, destroy, auto_approve...) */
   params?: Record<string, unknown>;
   arguments?: string | null;
@@ -63,6 +68,7 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
       start: null,
       end: null,
       locked_by: null,
+      trusted_values: input.trustedValues ? 1 : 0,
     }).returningAll().executeTakeFirstOrThrow();
     await recordEvent(tx, {
       projectId: row.project_id, userId: row.user_id, integrationId: row.integration_id,

@@ -30,7 +30,10 @@ function context(): { ctx: AppContext; files: SecretFiles } {
     config, details, repoDir: '/repo', inventoryRepoDir: null, taskDir: tmp,
     params: { debug: true, debug_level: 2, diff: true, dry_run: true, limit: ['web1'], tags: ['deploy'] },
     templateParams: { skip_tags: ['slow'] },
-    vars: { extraVars: { region: 'eu', semaphore_vars: { task_details: { id: 42 } } }, secretVars: { api_token: 'survey-secret-1' }, envVars: {} },
+    vars: {
+      extraVars: { region: 'eu', release: '{{ x }}', semaphore_vars: { task_details: { id: 42, message: '{{ y }}' } } },
+      secretVars: { api_token: 'survey-secret-1' }, envVars: {}, untrusted: new Set(['release', 'api_token']),
+    },
     files, appPath: null, appArgs: [], log: () => {}, exec: async () => {}, setStatus: async () => true, beginStage: () => {}, waitForDecision: async () => 'confirmed' as const, stateBackendEnv: async () => ({}),
   } satisfies AppContext;
   return { ctx, files };
@@ -49,11 +52,25 @@ describe('ansible-playbook command line', () => {
     expect(args[9]).toMatch(/^--vault-id=default@\//);
     expect(args[10]).toBe('--vault-id=prod@/repo/vault-client.py');
     expect(args[11]).toBe('--extra-vars');
-    expect(JSON.parse(args[12]!)).toEqual({ region: 'eu', semaphore_vars: { task_details: { id: 42 } } });
+    expect(args[12]).toBe(`@${join(tmp, 'extra_vars.json')}`);
     expect(args[13]).toBe('--extra-vars');
     expect(args[14]).toMatch(/^@\//);
     expect(at('--timeout=5')).toBeLessThan(at('--limit=web1'));
     expect(args.slice(-7)).toEqual(['--timeout=5', '--limit=web1', '--tags=deploy', '--skip-tags=slow', '--forks=2', '--', 'site.yml']);
+  });
+
+  it('passes extra vars in a file in the task directory, untrusted values and semaphore_vars marked unsafe', () => {
+    const { ctx, files } = context();
+    const { args } = buildAnsibleCommand(ctx, {});
+    const varsFile = join(tmp, 'extra_vars.json');
+    expect(JSON.parse(readFileSync(varsFile, 'utf8'))).toEqual({
+      region: 'eu', release: { __ansible_unsafe: '{{ x }}' },
+      semaphore_vars: { task_details: { id: 42, message: { __ansible_unsafe: '{{ y }}' } } },
+    });
+    expect(JSON.parse(readFileSync(args[14]!.slice(1), 'utf8')).api_token).toEqual({ __ansible_unsafe: 'survey-secret-1' });
+    expect(statSync(varsFile).mode & 0o777).toBe(0o600);
+    files.removeAll();
+    expect(existsSync(varsFile)).toBe(false);
   });
 
   it('keeps every password off the command line, in 0600 files removed after the run', () => {
@@ -62,7 +79,7 @@ describe('ansible-playbook command line', () => {
     const joined = args.join(' ');
     for (const secret of ['ssh-pass-1', 'sudo-pass-1', 'vault-pass-1', 'survey-secret-1']) expect(joined).not.toContain(secret);
     const secretFile = args[14]!.slice(1);
-    expect(JSON.parse(readFileSync(secretFile, 'utf8'))).toEqual({ api_token: 'survey-secret-1', ansible_password: 'ssh-pass-1', ansible_become_password: 'sudo-pass-1' });
+    expect(JSON.parse(readFileSync(secretFile, 'utf8'))).toEqual({ api_token: { __ansible_unsafe: 'survey-secret-1' }, ansible_password: 'ssh-pass-1', ansible_become_password: 'sudo-pass-1' });
     expect(statSync(secretFile).mode & 0o777).toBe(0o600);
     const vaultFile = args[9]!.split('@')[1]!;
     expect(readFileSync(vaultFile, 'utf8')).toBe('vault-pass-1');

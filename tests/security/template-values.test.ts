@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { DIALECTS } from '../support/dialects.ts';
+import { buildWorld, type Caller, type World } from '../support/world.ts';
+import { insertTemplate } from '../support/fixtures.ts';
+import { insertEnvironment, insertInventory, insertKey, insertRepository } from '../support/project-rows.ts';
+import { insertIntegration } from '../support/trigger-fixtures.ts';
+import { createGitRepo } from '../support/git-repo.ts';
+import { startHttpTestServer } from '../support/http-test-server.ts';
+import { taskLog, waitForTask } from '../support/engine.ts';
+import { startEngine, type Engine } from '../../src/server/engine/engine.ts';
+
+/** What an attacker types where a value is expected: Jinja that runs `id` on the server. */
+const PAYLOAD = "{{ lookup('pipe','id') }}";
+
+const PLAYBOOK = `- hosts: all
+  gather_facts: false
+  tasks:
+    - debug: msg="Deploying version {{ version | default('none') }}"
+    - debug: msg="Message {{ semaphore_vars.task_details.message | default('none') }}"
+    - debug: msg="Token {{ token | default('none') }}"
+`;
+
+const SURVEY = [
+  { name: 'version', title: 'Version', type: 'string' },
+  { name: 'token', title: 'Token', type: 'secret' },
+];
+
+for (const dialect of DIALECTS) {
+  describe(`values from callers who may not edit the template never become code (${dialect}, real ansible-playbook)`, () => {
+    let server: Awaited<ReturnType<typeof startHttpTestServer>>;
+    let engine: Engine;
+    let w: World;
+    let templateId = 0;
+
+    beforeAll(async () => {
+      server = await startHttpTestServer(dialect);
+      engine = await startEngine(server.s.deps);
+      const { db } = server.s.deps;
+      w = await buildWorld(db);
+      const repo = createGitRepo(join(server.s.tmp, `repo-${w.projectId}`), { 'site.yml': PLAYBOOK }, 'Add playbook');
+      const key = await insertKey(db, w.projectId, 'None');
+      const repository = await insertRepository(db, w.projectId, key.id, 'Playbooks', `file://${repo.path}`);
+      const inventory = await insertInventory(db, w.projectId, { name: 'Local', inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3' });
+      const environment = await insertEnvironment(db, w.projectId, 'Empty');
+      templateId = (await insertTemplate(db, w.projectId, {
+        name: 'Deploy', app: 'ansible', playbook: 'site.yml', repository_id: repository.id, inventory_id: inventory.id,
+        environment_id: environment.id, survey_vars: JSON.stringify(SURVEY), allow_override_args_in_task: 1,
+      })).id;
+    }, 60_000);
+    afterAll(async () => {
+      await engine.stop();
+      await server.close();
+    });
+
+    const post = async (who: Caller, body: Record<string, unknown>) => {
+      const res = await fetch(`${server.url}/api/project/${w.projectId}/tasks`, {
+        method: 'POST', headers: { ...w.auth[who], 'content-type': 'application/json' }, body: JSON.stringify({ template_id: templateId, ...body }),
+      });
+      return { status: res.status, body: (await res.json()) as { id?: number; error?: string } };
+    };
+    /** The finished task's log, without colour codes. */
+    const logOf = async (taskId: number) => {
+      const done = await waitForTask(server.s.deps.db, taskId, undefined, 120_000);
+      const log = (await taskLog(server.s.deps.db, taskId)).map((l) => l.replace(/\x1b\[[0-9;]*m/g, '')).join('\n');
+      expect(done.status, log).toBe('success');
+      return log;
+    };
+    const taskCount = async () => (await server.s.deps.db.selectFrom('task').select('id').where('project_id', '=', w.projectId).execute()).length;
+
+    it('prints a task_runner\'s survey value, secret and message literally: no command runs', async () => {
+      const res = await post('task_runner', { environment: JSON.stringify({ version: PAYLOAD }), secret: JSON.stringify({ token: `s3 ${PAYLOAD}` }), message: PAYLOAD });
+      expect(res.status).toBe(201);
+      const log = await logOf(res.body.id!);
+      expect(log).toContain(`"msg": "Deploying version ${PAYLOAD}"`);
+      expect(log).toContain(`"msg": "Message ${PAYLOAD}"`);
+      // the secret itself is masked in the log; evaluated, it would have printed the output of `id`
+      expect(log).toContain('"msg": "Token ');
+      expect(log).not.toContain('uid=');
+    }, 150_000);
+
+    it('prints values a webhook extracts literally, whoever sends them', async () => {
+      const { integration, alias } = await insertIntegration(server.s, w.projectId, templateId, {
+        name: 'Push', values: [
+          { value_source: 'body', key: 'head_commit.message', variable: 'version' },
+          { value_source: 'body', key: 'head_commit.message', variable: 'message', variable_type: 'task' },
+        ],
+      });
+      const res = await fetch(`${server.url}/api/integrations/${alias}`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ head_commit: { message: PAYLOAD } }),
+      });
+      expect(res.status).toBe(204);
+      const delivery = await server.s.deps.db.selectFrom('integration_delivery').selectAll().where('integration_id', '=', integration.id).executeTakeFirstOrThrow();
+      expect(delivery.reason).toBe('matched');
+      const log = await logOf(delivery.task_id!);
+      expect(log).toContain(`"msg": "Deploying version ${PAYLOAD}"`);
+      expect(log).toContain(`"msg": "Message ${PAYLOAD}"`);
+      expect(log).not.toContain('uid=');
+    }, 150_000);
+
+    it('still templates the values of someone who may edit the template, as before', async () => {
+      const res = await post('manager', { environment: JSON.stringify({ version: '{{ 6 * 7 }}' }) });
+      expect(res.status).toBe(201);
+      const log = await logOf(res.body.id!);
+      expect(log).toContain('"msg": "Deploying version 42"');
+    }, 150_000);
+
+    it('refuses command-line arguments from a task_runner (400, no task), and takes them from a manager', async () => {
+      const before = await taskCount();
+      const refused = await post('task_runner', { environment: JSON.stringify({ version: '1' }), arguments: JSON.stringify(['-e', 'version={{ lookup("pipe","id") }}']) });
+      expect(refused).toEqual({ status: 400, body: { error: 'arguments: only someone who may manage the project\'s resources may pass arguments' } });
+      expect(await taskCount()).toBe(before);
+      const allowed = await post('manager', { environment: JSON.stringify({ version: '1' }), arguments: JSON.stringify(['--forks=2']) });
+      expect(allowed.status).toBe(201);
+      await logOf(allowed.body.id!);
+    }, 150_000);
+  });
+}
