@@ -21,6 +21,16 @@ const PLAYBOOK = `- hosts: all
     - debug: msg="Token {{ token | default('none') }}"
 `;
 
+/** An input of type `any`: a `-var` value for it is parsed as an expression, a JSON var-file's string is a string. */
+const TERRAFORM = `variable "release" {
+  type = any
+}
+output "release" {
+  value = var.release
+}
+`;
+const TF_PAYLOAD = '${file("/etc/hostname")}';
+
 const SURVEY = [
   { name: 'version', title: 'Version', type: 'string' },
   { name: 'token', title: 'Token', type: 'secret' },
@@ -32,13 +42,14 @@ for (const dialect of DIALECTS) {
     let engine: Engine;
     let w: World;
     let templateId = 0;
+    let terraformId = 0;
 
     beforeAll(async () => {
       server = await startHttpTestServer(dialect);
       engine = await startEngine(server.s.deps);
       const { db } = server.s.deps;
       w = await buildWorld(db);
-      const repo = createGitRepo(join(server.s.tmp, `repo-${w.projectId}`), { 'site.yml': PLAYBOOK }, 'Add playbook');
+      const repo = createGitRepo(join(server.s.tmp, `repo-${w.projectId}`), { 'site.yml': PLAYBOOK, 'infra/main.tf': TERRAFORM }, 'Add playbook');
       const key = await insertKey(db, w.projectId, 'None');
       const repository = await insertRepository(db, w.projectId, key.id, 'Playbooks', `file://${repo.path}`);
       const inventory = await insertInventory(db, w.projectId, { name: 'Local', inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3' });
@@ -46,6 +57,10 @@ for (const dialect of DIALECTS) {
       templateId = (await insertTemplate(db, w.projectId, {
         name: 'Deploy', app: 'ansible', playbook: 'site.yml', repository_id: repository.id, inventory_id: inventory.id,
         environment_id: environment.id, survey_vars: JSON.stringify(SURVEY), allow_override_args_in_task: 1,
+      })).id;
+      terraformId = (await insertTemplate(db, w.projectId, {
+        name: 'Infra', app: 'terraform', playbook: 'infra', repository_id: repository.id, environment_id: environment.id,
+        survey_vars: JSON.stringify([{ name: 'release', title: 'Release', type: 'string' }]),
       })).id;
     }, 60_000);
     afterAll(async () => {
@@ -103,6 +118,13 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(201);
       const log = await logOf(res.body.id!);
       expect(log).toContain('"msg": "Deploying version 42"');
+    }, 150_000);
+
+    it('hands a task_runner\'s value to real terraform as a string, never an expression', async () => {
+      const res = await post('task_runner', { template_id: terraformId, environment: JSON.stringify({ release: TF_PAYLOAD }), params: { plan: true } });
+      expect(res.status).toBe(201);
+      const log = await logOf(res.body.id!);
+      expect(log).toContain(`+ release = ${JSON.stringify(TF_PAYLOAD)}`);
     }, 150_000);
 
     it('refuses command-line arguments from a task_runner (400, no task), and takes them from a manager', async () => {
