@@ -143,7 +143,8 @@ for (const dialect of DIALECTS) {
 
     it('answers every GET route of the API, so the search below covers them all', () => {
       expect(visited.length).toBeGreaterThan(50);
-      expect(visited.filter((line) => !/^(200|204) /.test(line))).toEqual([]);
+      // the webhook receiver takes only POST: its GET answers 405
+      expect(visited.filter((line) => !/^(200|204) /.test(line) && !/^405 \/api\/integrations\/[^/]+$/.test(line))).toEqual([]);
     });
 
     it('shows no key, password, token or variable secret (plain, base64 or sealed) in any response', async () => {
