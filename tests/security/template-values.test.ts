@@ -57,6 +57,7 @@ for (const dialect of DIALECTS) {
       templateId = (await insertTemplate(db, w.projectId, {
         name: 'Deploy', app: 'ansible', playbook: 'site.yml', repository_id: repository.id, inventory_id: inventory.id,
         environment_id: environment.id, survey_vars: JSON.stringify(SURVEY), allow_override_args_in_task: 1,
+        task_params: JSON.stringify({ allow_override_limit: true }),
       })).id;
       terraformId = (await insertTemplate(db, w.projectId, {
         name: 'Infra', app: 'terraform', playbook: 'infra', repository_id: repository.id, environment_id: environment.id,
@@ -118,6 +119,18 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(201);
       const log = await logOf(res.body.id!);
       expect(log).toContain('"msg": "Deploying version 42"');
+    }, 150_000);
+
+    it('refuses a task_runner\'s limit that would make ansible read a file on the server (@path), and takes host patterns', async () => {
+      const before = await taskCount();
+      for (const given of [{ limit: '@/etc/hostname' }, { limit: 'web1,@/etc/hostname' }, { params: { limit: ['localhost', ' @/etc/hostname'] } }]) {
+        const refused = await post('task_runner', { environment: JSON.stringify({ version: '1' }), ...given });
+        expect([given, refused]).toEqual([given, { status: 400, body: { error: 'limit: a host pattern must not start with "@" (ansible reads it as a file on the server)' } }]);
+      }
+      expect(await taskCount()).toBe(before);
+      const allowed = await post('task_runner', { environment: JSON.stringify({ version: '1' }), limit: 'localhost' });
+      expect(allowed.status).toBe(201);
+      expect(await logOf(allowed.body.id!)).toContain('"msg": "Deploying version 1"');
     }, 150_000);
 
     it('hands a task_runner\'s value to real terraform as a string, never an expression', async () => {

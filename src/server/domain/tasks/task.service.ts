@@ -61,7 +61,7 @@ export async function createTask(deps: Deps, project: ProjectRow, user: UserRow,
   return enqueueTask(deps, {
     projectId: project.id, templateId: template.id, userId: user.id,
     message: input.message ?? '', environment, secret, trustedValues: caller.mayEditTemplate,
-    params: allowedParams(template, templateParams, input),
+    params: allowedParams(template, templateParams, input, caller),
     arguments: args, gitBranch, commitHash, inventoryId, buildTaskId,
   });
 }
@@ -108,8 +108,12 @@ function refuseUndeclaredVariables(template: TemplateRow, given: Record<'environ
   }
 }
 
-/** The task params the template lets this run choose; flat 2.10 flags fold into them. */
-function allowedParams(template: TemplateRow, templateParams: Record<string, unknown>, input: TaskInput): Record<string, unknown> {
+/**
+ * The task params the template lets this run choose; flat 2.10 flags fold into them. Ansible
+ * reads a `--limit` pattern starting with `@` as a file of host names and prints the ones it
+ * cannot match: only those who may edit the template may point it at a file.
+ */
+function allowedParams(template: TemplateRow, templateParams: Record<string, unknown>, input: TaskInput, caller: { mayEditTemplate: boolean }): Record<string, unknown> {
   const given: Record<string, unknown> = { ...(input.params ?? {}) };
   for (const flag of ['debug', 'dry_run', 'diff', 'debug_level'] as const) if (input[flag] !== undefined) given[flag] = input[flag];
   if (input.limit) given.limit = input.limit;
@@ -129,6 +133,10 @@ function allowedParams(template: TemplateRow, templateParams: Record<string, unk
     if (given[key] === undefined || !templateParams[allow]) continue;
     const value = given[key];
     params[key] = (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((s) => s.trim()).filter(Boolean);
+  }
+  const limit = (params.limit ?? []) as string[];
+  if (!caller.mayEditTemplate && limit.some((pattern) => pattern.startsWith('@'))) {
+    throw badRequest('limit: a host pattern must not start with "@" (ansible reads it as a file on the server)');
   }
   return params;
 }
