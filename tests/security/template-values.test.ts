@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { DIALECTS } from '../support/dialects.ts';
 import { buildWorld, type Caller, type World } from '../support/world.ts';
 import { insertTemplate } from '../support/fixtures.ts';
@@ -30,6 +31,10 @@ output "release" {
 }
 `;
 const TF_PAYLOAD = '${file("/etc/hostname")}';
+
+/** Terraform cannot be installed everywhere; where the machine has the real one, it is the judge. */
+const hasTerraform = spawnSync('terraform', ['version'], { stdio: 'ignore' }).status === 0;
+if (!hasTerraform) console.warn('\n*** terraform is not on PATH: the real-terraform value test is SKIPPED ***\n');
 
 const SURVEY = [
   { name: 'version', title: 'Version', type: 'string' },
@@ -133,7 +138,7 @@ for (const dialect of DIALECTS) {
       expect(await logOf(allowed.body.id!)).toContain('"msg": "Deploying version 1"');
     }, 150_000);
 
-    it('hands a task_runner\'s value to real terraform as a string, never an expression', async () => {
+    it.skipIf(!hasTerraform)('hands a task_runner\'s value to real terraform as a string, never an expression', async () => {
       const res = await post('task_runner', { template_id: terraformId, environment: JSON.stringify({ release: TF_PAYLOAD }), params: { plan: true } });
       expect(res.status).toBe(201);
       const log = await logOf(res.body.id!);
