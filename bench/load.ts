@@ -26,16 +26,17 @@ const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 50);
 const PAIR_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 12);
 const PHASE_SECONDS = 1.5;
 const WARM_SECONDS = 2;
-const HISTORY_TASKS = 2_000;
+export const HISTORY_TASKS = 2_000;
 const TARGETS = { idleMb: 100, peakMb: 200, p99OverP50: 4 };
 const PASSWORD = 'bench-password-1';
 /** What Chromium sends. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 /** The V8 flags scripts/start.sh starts the server with. */
-const START_FLAGS = '--max-semi-space-size=4 --heap-growing-percent=20';
+export const START_FLAGS = '--max-semi-space-size=4 --heap-growing-percent=20';
 
 /** The server process under test, whose CPU time each phase reads. */
 let serverPid = 0;
+export const measureCpuOf = (pid: number) => { serverPid = pid; };
 
 interface Pair {
   page: string;
@@ -144,8 +145,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-function startServer(tmp: string, port: number): ChildProcess {
-  const extra = (process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS).split(' ').filter(Boolean);
+export function startServer(tmp: string, port: number, flags = process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS): ChildProcess {
+  const extra = flags.split(' ').filter(Boolean);
   // the bundle npm start runs (scripts/install.sh builds it), else the sources
   const entry = existsSync(new URL('../dist/signalbox/server.mjs', import.meta.url)) ? 'dist/signalbox/server.mjs' : 'src/server/cli/main.ts';
   return spawn(process.execPath, [...extra, entry, 'server'], {
@@ -165,13 +166,13 @@ function cpuMsOf(pid: number): number {
 }
 
 /** Resident set size of a process, from /proc (Linux). */
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
   return Number(line?.match(/\d+/)?.[0] ?? 0) * 1024;
 }
 
 /** CLIENTS loops calling `url` for `seconds`; each request's body is read in full; any other status than `expected` fails. */
-async function hammer(url: string, cookie: string, seconds: number, expected = 200): Promise<Served> {
+export async function hammer(url: string, cookie: string, seconds: number, expected = 200): Promise<Served> {
   const until = performance.now() + seconds * 1000;
   const served: Served = { requests: 0, failed: 0, seconds: 0, latencies: [], cpuMs: 0 };
   const headers = { cookie, 'accept-encoding': BROWSER_ACCEPT_ENCODING };
@@ -200,7 +201,7 @@ async function hammer(url: string, cookie: string, seconds: number, expected = 2
   return served;
 }
 
-async function signIn(base: string): Promise<string> {
+export async function signIn(base: string): Promise<string> {
   const res = await fetch(`${base}/api/auth/login`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: PASSWORD }),
   });
@@ -208,7 +209,7 @@ async function signIn(base: string): Promise<string> {
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 
-async function createProject(base: string, cookie: string): Promise<number> {
+export async function createProject(base: string, cookie: string): Promise<number> {
   const res = await fetch(`${base}/api/projects`, {
     method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ name: 'Load', demo: true }),
   });
@@ -217,7 +218,7 @@ async function createProject(base: string, cookie: string): Promise<number> {
 }
 
 /** Finished tasks written straight into the server's database (WAL allows a second writer). */
-async function insertHistory(file: string, projectId: number, count: number): Promise<void> {
+export async function insertHistory(file: string, projectId: number, count: number): Promise<void> {
   const db = openDatabase({ dialect: 'sqlite', host: file });
   try {
     const template = await db.selectFrom('template').select('id').where('project_id', '=', projectId).executeTakeFirstOrThrow();
@@ -238,7 +239,7 @@ async function insertHistory(file: string, projectId: number, count: number): Pr
   }
 }
 
-async function waitUntilUp(base: string, server: ChildProcess): Promise<void> {
+export async function waitUntilUp(base: string, server: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
     try {
@@ -249,7 +250,7 @@ async function waitUntilUp(base: string, server: ChildProcess): Promise<void> {
   throw new Error('the server did not start in 30 s');
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number };
