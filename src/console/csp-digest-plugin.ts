@@ -17,6 +17,8 @@ export function memoisedCspDigest() {
   return {
     name: 'signalbox-memoised-csp-digest',
     enforce: 'pre' as const,
+    // `astro dev` runs Astro's pipeline outside Vite: nothing to replace there
+    apply: 'build' as const,
     resolveId(source: string, importer: string | undefined) {
       if (source !== ASTRO_DIGEST_IMPORT || !importer?.replaceAll('\\', '/').endsWith(ASTRO_PAGE_STATE)) return null;
       replaced = true;
