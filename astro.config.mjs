@@ -7,6 +7,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { fileURLToPath } from 'node:url';
 import { precompressDirectory } from './src/server/host/precompress.ts';
+import { memoisedCspDigest } from './src/console/csp-digest-plugin.ts';
 
 /** Static assets are compressed once here (`.br`, `.gz` beside each); the host server picks one per request. */
 const precompress = {
@@ -26,6 +27,7 @@ export default defineConfig({
   // SEMAPHORE_WEB_ROOT. The Content-Security-Policy header: Astro hashes every script and style
   // it emits (bundled, inlined, island bootstrap), so new <script>s and islands need nothing;
   // inline event handlers need src/console/inline-handler.ts. style="" attributes stay allowed.
+  // Astro digests each page's head elements per request: memoisedCspDigest makes that once per text.
   security: {
     checkOrigin: false,
     csp: {
@@ -38,5 +40,5 @@ export default defineConfig({
   },
   // @mdi/js is bundled, not loaded from node_modules at run time: the package holds all ~7,000
   // icons (20 MB of memory once required); bundled, only the few the console names remain.
-  vite: { ssr: { external: ['better-sqlite3', 'pg'], noExternal: ['@mdi/js'] } },
+  vite: { plugins: [memoisedCspDigest()], ssr: { external: ['better-sqlite3', 'pg'], noExternal: ['@mdi/js'] } },
 });

@@ -1,30 +1,63 @@
 /**
  * Load figures of `npm run bench`: the real server started as its own process (SQLite, a fresh
- * temp folder), a loopback client in this process, 50 concurrent clients:
+ * temp folder), 50 keep-alive clients in this process sending a browser's Accept-Encoding:
  *  1. RSS of the idle server once it has started and answered a sign-in;
- *  2. peak RSS while the clients call `/api/projects`, then `/project/{id}/history` (which holds
- *     HISTORY_TASKS tasks), WARM_SECONDS each to warm up, then LOAD_SECONDS each;
- *  3. the history page's throughput as a share of the JSON call's, and beside it the share of a
- *     signed-in 404 page (the console's shell with no data of its own: the floor of any page).
- * Targets: idle ≤ 120 MB, peak ≤ 250 MB, history ≥ 40 %. Run alone with
- * `bash scripts/with-node.sh node bench/load.ts`. The server gets the V8 flags `npm start` gives
- * it (scripts/start.sh); SIGNALBOX_NODE_OPTIONS replaces them, to compare.
+ *  2. each page against the API call that carries its data (the signed-in 404 page, the
+ *     console's shell and nothing else, against `GET /api/user`; the history page, HISTORY_TASKS
+ *     tasks, against its 20-task call; the templates page against `GET …/templates`), served
+ *     alternately page / call / page / call in PHASE_SECONDS phases after a warm-up, so both
+ *     sides of a ratio see the same machine; the page's throughput as a share of the call's;
+ *  3. the history page's p50 and p99 latency under that load, and the peak RSS meanwhile.
+ * Each figure is printed beside its target with ✔ or ✘, with the load average of the machine
+ * (shared machines: the ratios hold better than the request rates), and beside each ratio the
+ * same ratio of the server's CPU time per request, which a busy machine disturbs least. Run alone with
+ * `bash scripts/with-node.sh node bench/load.ts`; BENCH_LOAD_SECONDS (per pair, default 12),
+ * BENCH_LOAD_CLIENTS (50). The server gets the V8 flags `npm start` gives it (scripts/start.sh);
+ * SIGNALBOX_NODE_OPTIONS replaces them, to compare (`--cpu-prof --cpu-prof-dir=DIR` profiles it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/server/db/database.ts';
 
 const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 50);
-const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 15);
-const WARM_SECONDS = 3;
-const HISTORY_TASKS = 2_000;
-const TARGETS = { idleMb: 120, peakMb: 250, historyShare: 40 };
+const PAIR_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 12);
+const PHASE_SECONDS = 1.5;
+const WARM_SECONDS = 2;
+export const HISTORY_TASKS = 2_000;
+const TARGETS = { idleMb: 100, peakMb: 200, p99OverP50: 4 };
 const PASSWORD = 'bench-password-1';
+/** What Chromium sends. */
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 /** The V8 flags scripts/start.sh starts the server with. */
-const START_FLAGS = '--max-semi-space-size=4 --heap-growing-percent=20';
+export const START_FLAGS = '--max-semi-space-size=4 --heap-growing-percent=20';
+
+/** The server process under test, whose CPU time each phase reads. */
+let serverPid = 0;
+export const measureCpuOf = (pid: number) => { serverPid = pid; };
+
+interface Pair {
+  page: string;
+  /** the page's URL and the status it answers with */
+  pageUrl: string;
+  pageStatus: number;
+  call: string;
+  callUrl: string;
+  /** the page's throughput as a share of the call's, at least (%) */
+  target: number;
+}
+
+interface Served {
+  requests: number;
+  failed: number;
+  seconds: number;
+  /** each request's time in ms */
+  latencies: number[];
+  /** the server's CPU time meanwhile (ms) */
+  cpuMs: number;
+}
 
 /** Prints the load figures; starts and stops its own server process. */
 export async function runLoadBench(): Promise<void> {
@@ -32,6 +65,8 @@ export async function runLoadBench(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = startServer(tmp, port);
+  serverPid = server.pid!;
+  const loadBefore = loadavg()[0]!;
   try {
     await waitUntilUp(base, server);
     const cookie = await signIn(base);
@@ -42,27 +77,42 @@ export async function runLoadBench(): Promise<void> {
 
     let peak = idle;
     const sampler = setInterval(() => { peak = Math.max(peak, rssOf(server.pid!)); }, 100);
-    // Both URLs are served WARM_SECONDS before they are counted, so each figure is the server's
-    // steady state rather than its JIT warming up (the page's renderer warms far slower).
-    await hammer(`${base}/api/projects`, cookie, WARM_SECONDS);
-    await hammer(`${base}/project/${projectId}/history`, cookie, WARM_SECONDS);
-    await hammer(`${base}/no-such-page`, cookie, WARM_SECONDS, 404);
-    const json = await hammer(`${base}/api/projects`, cookie);
-    const history = await hammer(`${base}/project/${projectId}/history`, cookie);
-    const shell = await hammer(`${base}/no-such-page`, cookie, LOAD_SECONDS, 404);
+    const project = `/project/${projectId}`;
+    const pairs: Pair[] = [
+      { page: 'signed-in 404 page', pageUrl: `${base}/no-such-page`, pageStatus: 404, call: 'GET /api/user', callUrl: `${base}/api/user`, target: 35 },
+      { page: 'history page', pageUrl: `${base}${project}/history`, pageStatus: 200, call: 'GET …/tasks?offset=0&limit=20', callUrl: `${base}/api${project}/tasks?offset=0&limit=20`, target: 40 },
+      { page: 'templates page', pageUrl: `${base}${project}/templates`, pageStatus: 200, call: 'GET …/templates', callUrl: `${base}/api${project}/templates`, target: 35 },
+    ];
+    // every URL is served before it is counted, so each figure is the server's steady state
+    // rather than its JIT warming up (a page's renderer warms far slower than an API route)
+    for (const pair of pairs) {
+      await hammer(pair.pageUrl, cookie, WARM_SECONDS, pair.pageStatus);
+      await hammer(pair.callUrl, cookie, WARM_SECONDS);
+    }
+    const results = [];
+    for (const pair of pairs) results.push({ pair, ...(await alternate(pair, cookie)) });
     clearInterval(sampler);
     await sleep(3000);
     const after = rssOf(server.pid!);
+    const loadAfter = loadavg()[0]!;
 
     const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-    const share = (perSecond: number) => ((perSecond / json.perSecond) * 100).toFixed(0);
-    console.log(`signalbox load benchmark (sqlite, ${CLIENTS} concurrent clients, ${LOAD_SECONDS} s a URL, ${HISTORY_TASKS.toLocaleString('en')} tasks)`);
-    console.log(`  idle RSS after start: ${mb(idle)} MB (target ≤ ${TARGETS.idleMb} MB)`);
-    console.log(`  peak RSS under load:  ${mb(peak)} MB (target ≤ ${TARGETS.peakMb} MB; ${mb(after)} MB 3 s after)`);
-    console.log(`  /api/projects: ${Math.round(json.perSecond)} req/s; /project/${projectId}/history: ${Math.round(history.perSecond)} req/s`
-      + ` (${json.failed + history.failed + shell.failed} failed)`);
-    console.log(`  history page throughput: ${share(history.perSecond)} % of the JSON call's (target ≥ ${TARGETS.historyShare} %)`);
-    console.log(`  the shell alone (a signed-in 404 page, no data of its own): ${Math.round(shell.perSecond)} req/s, ${share(shell.perSecond)} % of the JSON call's`);
+    const mark = (ok: boolean) => (ok ? '✔' : '✘');
+    const rate = (s: Served) => s.requests / s.seconds;
+    const failed = results.reduce((n, r) => n + r.page.failed + r.call.failed, 0);
+    console.log(`signalbox load benchmark (sqlite, ${CLIENTS} keep-alive clients sending "${BROWSER_ACCEPT_ENCODING}", ${PAIR_SECONDS} s a pair in ${PHASE_SECONDS} s phases, ${HISTORY_TASKS.toLocaleString('en')} tasks; load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}${failed ? `; ${failed} requests FAILED` : ''})`);
+    const cpuPer = (s: Served) => s.cpuMs / s.requests;
+    for (const { pair, page, call } of results) {
+      const share = (rate(page) / rate(call)) * 100;
+      console.log(`  ${mark(share >= pair.target)} ${pair.page} ${Math.round(rate(page))} req/s, ${pair.call} ${Math.round(rate(call))} req/s: ${share.toFixed(0)} % (target ≥ ${pair.target} %)`
+        + `; server CPU per request ${cpuPer(page).toFixed(2)} / ${cpuPer(call).toFixed(2)} ms: ${((cpuPer(call) / cpuPer(page)) * 100).toFixed(0)} %`);
+    }
+    const history = results[1]!.page.latencies.sort((a, b) => a - b);
+    const p50 = percentile(history, 50);
+    const p99 = percentile(history, 99);
+    console.log(`  ${mark(p99 <= TARGETS.p99OverP50 * p50)} history page under load: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, p99 = ${(p99 / p50).toFixed(1)} × p50 (target ≤ ${TARGETS.p99OverP50} ×)`);
+    console.log(`  ${mark(mb(idle) <= TARGETS.idleMb)} idle RSS after start: ${mb(idle)} MB (target ≤ ${TARGETS.idleMb} MB)`);
+    console.log(`  ${mark(mb(peak) <= TARGETS.peakMb)} peak RSS under load: ${mb(peak)} MB (target ≤ ${TARGETS.peakMb} MB; ${mb(after)} MB 3 s after)`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
@@ -70,8 +120,33 @@ export async function runLoadBench(): Promise<void> {
   }
 }
 
-function startServer(tmp: string, port: number): ChildProcess {
-  const extra = (process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS).split(' ').filter(Boolean);
+/** The pair served page / call / page / call…, PHASE_SECONDS each, PAIR_SECONDS in all. */
+async function alternate(pair: Pair, cookie: string): Promise<{ page: Served; call: Served }> {
+  const page: Served = { requests: 0, failed: 0, seconds: 0, latencies: [], cpuMs: 0 };
+  const call: Served = { requests: 0, failed: 0, seconds: 0, latencies: [], cpuMs: 0 };
+  const rounds = Math.max(1, Math.round(PAIR_SECONDS / (2 * PHASE_SECONDS)));
+  for (let i = 0; i < rounds; i++) {
+    add(page, await hammer(pair.pageUrl, cookie, PHASE_SECONDS, pair.pageStatus));
+    add(call, await hammer(pair.callUrl, cookie, PHASE_SECONDS));
+  }
+  return { page, call };
+}
+
+function add(total: Served, phase: Served): void {
+  total.requests += phase.requests;
+  total.failed += phase.failed;
+  total.seconds += phase.seconds;
+  total.cpuMs += phase.cpuMs;
+  for (const ms of phase.latencies) total.latencies.push(ms);
+}
+
+/** The p-th percentile of ascending `sorted`. */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export function startServer(tmp: string, port: number, flags = process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS): ChildProcess {
+  const extra = flags.split(' ').filter(Boolean);
   // the bundle npm start runs (scripts/install.sh builds it), else the sources
   const entry = existsSync(new URL('../dist/signalbox/server.mjs', import.meta.url)) ? 'dist/signalbox/server.mjs' : 'src/server/cli/main.ts';
   return spawn(process.execPath, [...extra, entry, 'server'], {
@@ -84,35 +159,49 @@ function startServer(tmp: string, port: number): ChildProcess {
   });
 }
 
+/** CPU time (user and system) a process has used, in ms, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Resident set size of a process, from /proc (Linux). */
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
   return Number(line?.match(/\d+/)?.[0] ?? 0) * 1024;
 }
 
 /** CLIENTS loops calling `url` for `seconds`; each request's body is read in full; any other status than `expected` fails. */
-async function hammer(url: string, cookie: string, seconds = LOAD_SECONDS, expected = 200): Promise<{ perSecond: number; failed: number }> {
-  const until = Date.now() + seconds * 1000;
-  let done = 0;
-  let failed = 0;
+export async function hammer(url: string, cookie: string, seconds: number, expected = 200): Promise<Served> {
+  const until = performance.now() + seconds * 1000;
+  const served: Served = { requests: 0, failed: 0, seconds: 0, latencies: [], cpuMs: 0 };
+  const headers = { cookie, 'accept-encoding': BROWSER_ACCEPT_ENCODING };
   const client = async () => {
-    while (Date.now() < until) {
+    while (performance.now() < until) {
+      const sent = performance.now();
       try {
-        const res = await fetch(url, { headers: { cookie } });
+        const res = await fetch(url, { headers });
         await res.arrayBuffer();
-        if (res.status === expected) done++;
-        else failed++;
+        if (res.status !== expected) {
+          served.failed++;
+          continue;
+        }
+        served.requests++;
+        served.latencies.push(performance.now() - sent);
       } catch {
-        failed++; // a reset connection counts as a failed request, not the end of the run
+        served.failed++; // a reset connection counts as a failed request, not the end of the run
       }
     }
   };
-  const started = Date.now();
+  const started = performance.now();
+  const cpuBefore = cpuMsOf(serverPid);
   await Promise.all(Array.from({ length: CLIENTS }, client));
-  return { perSecond: done / ((Date.now() - started) / 1000), failed };
+  served.seconds = (performance.now() - started) / 1000;
+  served.cpuMs = cpuMsOf(serverPid) - cpuBefore;
+  return served;
 }
 
-async function signIn(base: string): Promise<string> {
+export async function signIn(base: string): Promise<string> {
   const res = await fetch(`${base}/api/auth/login`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: PASSWORD }),
   });
@@ -120,7 +209,7 @@ async function signIn(base: string): Promise<string> {
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 
-async function createProject(base: string, cookie: string): Promise<number> {
+export async function createProject(base: string, cookie: string): Promise<number> {
   const res = await fetch(`${base}/api/projects`, {
     method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ name: 'Load', demo: true }),
   });
@@ -129,7 +218,7 @@ async function createProject(base: string, cookie: string): Promise<number> {
 }
 
 /** Finished tasks written straight into the server's database (WAL allows a second writer). */
-async function insertHistory(file: string, projectId: number, count: number): Promise<void> {
+export async function insertHistory(file: string, projectId: number, count: number): Promise<void> {
   const db = openDatabase({ dialect: 'sqlite', host: file });
   try {
     const template = await db.selectFrom('template').select('id').where('project_id', '=', projectId).executeTakeFirstOrThrow();
@@ -150,7 +239,7 @@ async function insertHistory(file: string, projectId: number, count: number): Pr
   }
 }
 
-async function waitUntilUp(base: string, server: ChildProcess): Promise<void> {
+export async function waitUntilUp(base: string, server: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
     try {
@@ -161,7 +250,7 @@ async function waitUntilUp(base: string, server: ChildProcess): Promise<void> {
   throw new Error('the server did not start in 30 s');
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number };

@@ -24,7 +24,7 @@ import { boot } from '../src/server/boot.ts';
 import { createApi } from '../src/server/app.ts';
 import { startEngine } from '../src/server/engine/engine.ts';
 import { insertOutputLines, type OutputLine } from '../src/server/engine/output/insert-output.ts';
-import { isFinished } from '../src/server/engine/task-status.ts';
+import { isFinished } from '../src/server/domain/tasks/task-status.ts';
 import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../tests/support/fixtures.ts';
 import { runConsoleBench } from './console.ts';

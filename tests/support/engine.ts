@@ -1,7 +1,7 @@
 import type { Db } from '../../src/server/db/database.ts';
 import type { TaskRow } from '../../src/server/db/schema.ts';
 import { startEngine, type Engine } from '../../src/server/engine/engine.ts';
-import { isFinished } from '../../src/server/engine/task-status.ts';
+import { isFinished } from '../../src/server/domain/tasks/task-status.ts';
 import type { DialectName } from './dialects.ts';
 import { ADMIN, startTestServer, type Auth, type TestServer } from './harness.ts';
 

@@ -4,7 +4,7 @@ import { forbidden } from '../http/errors.ts';
 import { idParam } from '../http/validation.ts';
 import { listTaskPool } from '../domain/tasks/task-pool.ts';
 import { stopTask } from '../domain/tasks/task.service.ts';
-import { isFinished } from '../engine/task-status.ts';
+import { isFinished } from '../domain/tasks/task-status.ts';
 
 /**
  * `/api/tasks` (system admins): the global task pool in Semaphore's shape, and

@@ -9,7 +9,7 @@ import { newRunnerKeyPair, newRunnerToken, tokenHash } from '../domain/runners/r
 import { deleteRunner } from '../domain/runners/runner.service.ts';
 import { smallCount } from '../domain/shared/project-refs.ts';
 import { insertOutputLines } from '../engine/output/insert-output.ts';
-import { canMove, isFinished, setTaskStatus, TASK_STATUSES } from '../engine/task-status.ts';
+import { canMove, isFinished, setTaskStatus, TASK_STATUSES } from '../domain/tasks/task-status.ts';
 import { runnerHub } from '../engine/remote/runner-hub.ts';
 import { forgetSealedJob, pollRunner } from '../engine/remote/remote-dispatch.ts';
 import { callRunnerWebhook } from '../engine/remote/runner-webhook.ts';

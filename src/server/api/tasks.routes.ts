@@ -8,7 +8,7 @@ import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks
 import { countProjectTasks, listTasksWithTpl, readOutputWindow } from '../domain/tasks/task.repository.ts';
 import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
-import { isFinished } from '../engine/task-status.ts';
+import { isFinished } from '../domain/tasks/task-status.ts';
 import { limitQuery, taskOf, templateOf } from './route-context.ts';
 import { SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, searchTaskOutput } from '../domain/tasks/task-output-search.ts';
 

@@ -3,13 +3,13 @@ import type { Deps } from '../deps.ts';
 import type { TaskRow } from '../db/schema.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { LocalJob } from './run/local-job.ts';
-import { claimTaskSecrets, dropTaskSecrets, takeTaskSecrets } from './queue/task-secrets.ts';
+import { claimTaskSecrets, dropTaskSecrets, takeTaskSecrets } from '../domain/tasks/task-secrets.ts';
 import { recoverInterruptedTasks } from './queue/recover-tasks.ts';
 import { beatHeartbeat, HEARTBEAT_MS, retireWorker, STALE_AFTER_MS, type WorkerIdentity } from './queue/engine-workers.ts';
 import { thisHost } from './queue/this-machine.ts';
 import { pruneTemplateTasks } from './queue/prune-template-tasks.ts';
 import { autorunDeploys } from './queue/autorun-deploys.ts';
-import { isFinished, publishTaskUpdate } from './task-status.ts';
+import { isFinished, publishTaskUpdate } from '../domain/tasks/task-status.ts';
 import { resolveTaskUser } from './process/task-user.ts';
 import { startRunnerMonitor } from './remote/runner-monitor.ts';
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { loadPg, postgresClientConfig, type Db, type DbSettings } from '../db/database.ts';
-import { isFinished } from '../engine/task-status.ts';
+import { isFinished } from '../domain/tasks/task-status.ts';
 import type { BusMessage, EventBus } from './event-bus.ts';
 
 /** The PostgreSQL channel all Signalbox servers of one database share. */

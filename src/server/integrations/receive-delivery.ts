@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { enqueueTask } from '../engine/queue/enqueue-task.ts';
+import { enqueueTask } from '../domain/tasks/enqueue-task.ts';
 import { recordEvent } from '../domain/events/event.repository.ts';
 import { parseJsonObject } from '../lib/json-object.ts';
 import type { Delivery } from './delivery.ts';

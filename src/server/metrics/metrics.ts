@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { STALE_AFTER_MS } from '../engine/queue/engine-workers.ts';
-import { isFinished } from '../engine/task-status.ts';
+import { isFinished } from '../domain/tasks/task-status.ts';
 
 /** Seconds buckets from a second to a few hours: tasks run from quick scripts to long applies. */
 const DURATION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400];

@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/database.ts';
-import { FINISHED_STATUSES } from '../engine/task-status.ts';
+import { FINISHED_STATUSES } from '../domain/tasks/task-status.ts';
 
 /** What a purge removed: task rows, and output lines (of removed tasks and of kept ones). */
 export interface PurgeResult { tasks: number; output_lines: number }

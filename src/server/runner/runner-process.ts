@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Deps } from '../deps.ts';
 import { LocalJob } from '../engine/run/local-job.ts';
-import { isFinished } from '../engine/task-status.ts';
+import { isFinished } from '../domain/tasks/task-status.ts';
 import { resolveTaskUser } from '../engine/process/task-user.ts';
 import { openSealed, type SealedBox } from '../domain/runners/runner-crypto.ts';
 import type { JobPayload } from '../engine/remote/job-payload.ts';

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { TaskRow } from '../db/schema.ts';
-import { enqueueTask } from '../engine/queue/enqueue-task.ts';
+import { enqueueTask } from '../domain/tasks/enqueue-task.ts';
 import { recordEvent } from '../domain/events/event.repository.ts';
 import { parseJsonObject } from '../lib/json-object.ts';
 import { RUN_AT_TYPE } from './due-time.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { listenOnLoopback } from '../../support/listen.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
-import { enqueueTask } from '../../../src/server/engine/queue/enqueue-task.ts';
+import { enqueueTask } from '../../../src/server/domain/tasks/enqueue-task.ts';
 import { now } from '../../../src/server/lib/time.ts';
 import { insertStartingTask, registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerChild } from '../../support/runner-process.ts';
 

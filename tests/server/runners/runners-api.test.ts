@@ -3,7 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { startHttpReceiver, eventually } from '../../support/http-receiver.ts';
-import { enqueueTask } from '../../../src/server/engine/queue/enqueue-task.ts';
+import { enqueueTask } from '../../../src/server/domain/tasks/enqueue-task.ts';
 import { openSealed } from '../../../src/server/domain/runners/runner-crypto.ts';
 
 /**

@@ -5,7 +5,7 @@ import { insertProjectWithTemplate, insertTemplate } from '../../support/fixture
 import { isPostgresReachable } from '../../support/dialects.ts';
 import { hasStatus, taskLog, waitForTask } from '../../support/engine.ts';
 import { openTaskSocket, startServerCluster, type ServerCluster } from '../../support/server-cluster.ts';
-import { ACTIVE_STATUSES } from '../../../src/server/engine/task-status.ts';
+import { ACTIVE_STATUSES } from '../../../src/server/domain/tasks/task-status.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LONG_LINE = `long-${'x'.repeat(6000)}-end`;

@@ -1,6 +1,12 @@
-import type { CreateTableBuilder } from 'kysely';
+import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 
-export { isPostgres } from '../dialect.ts';
+// Migrations never change once released: this folder imports nothing from live code, so a
+// later change elsewhere cannot change what an old upgrade does.
+
+/** True on PostgreSQL (as db/dialect.ts asked when these migrations were written). */
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
 
 /** The one place where the schema differs by dialect: auto-increment primary keys. */
 export function withId<T extends string>(table: CreateTableBuilder<T, never>, postgres: boolean) {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { ACTIVE_STATUSES } from '../../engine/task-status.ts';
+import { ACTIVE_STATUSES } from './task-status.ts';
 
 /** One task of the global pool, in Semaphore's shape (`GET /api/tasks`). */
 export interface PoolTask {

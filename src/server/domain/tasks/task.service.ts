@@ -1,10 +1,10 @@
 import type { Deps } from '../../deps.ts';
 import type { ProjectRow, TaskRow, TemplateRow, UserRow } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { enqueueTask } from '../../engine/queue/enqueue-task.ts';
-import { isFinished, setTaskStatus } from '../../engine/task-status.ts';
-import { parseObject } from '../../engine/run/task-details.ts';
-import { surveyVarsOf } from '../../engine/apps/extra-vars.ts';
+import { enqueueTask } from './enqueue-task.ts';
+import { isFinished, setTaskStatus } from './task-status.ts';
+import { parseJsonObject as readJsonColumn } from '../../lib/json-object.ts';
+import { surveyVarsOf } from '../templates/stored-survey-vars.ts';
 import type { TaskInput } from './task.ts';
 import { checkCommitHash, checkGitBranch } from './git-refs.ts';
 
@@ -22,7 +22,7 @@ const TERRAFORM_APPS = ['terraform', 'tofu'];
  */
 export async function createTask(deps: Deps, project: ProjectRow, user: UserRow, input: TaskInput, caller: { mayEditTemplate: boolean }): Promise<TaskRow> {
   const template = await findTemplate(deps, project.id, input);
-  const templateParams = parseObject(template.task_params);
+  const templateParams = readJsonColumn(template.task_params);
   const environment = parseJsonObject(input.environment, 'environment');
   const secretValues = parseJsonObject(input.secret, 'secret');
   const secret: Record<string, string> = {};

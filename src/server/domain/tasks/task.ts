@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TaskRow } from '../../db/schema.ts';
-import { parseObject } from '../../engine/run/task-details.ts';
+import { parseJsonObject } from '../../lib/json-object.ts';
 import { fields, INT32_MAX } from '../../http/validation.ts';
 
 /** A task as the API returns it: 2.10's flat debug/dry_run/diff/limit next to the newer `params`. */
@@ -48,7 +48,7 @@ export interface TaskWithTpl extends Task {
  * @example c.json(taskRowToTask(row))
  */
 export function taskRowToTask(row: TaskRow): Task {
-  const params = parseObject(row.params);
+  const params = parseJsonObject(row.params);
   const limit = Array.isArray(params.limit) ? params.limit.join(',') : typeof params.limit === 'string' ? params.limit : '';
   return {
     id: row.id,

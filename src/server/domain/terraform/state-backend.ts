@@ -4,7 +4,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
 import { readKeySecret } from '../keys/key-secret.ts';
-import { isFinished } from '../../engine/task-status.ts';
+import { isFinished } from '../tasks/task-status.ts';
 import { verifyTaskStateCredentials } from './task-state-credentials.ts';
 
 /** The workspace an alias opens, and who is writing (a task of ours, or a key holder). */

@@ -1,25 +1,6 @@
 import type { TaskDetails } from '../run/task-details.ts';
 import { parseObject } from '../run/task-details.ts';
-
-export interface SurveyVar {
-  name: string;
-  title?: string;
-  type?: string;
-  target?: string;
-  required?: boolean;
-  /** the choices of an `enum` variable */
-  values?: ({ name?: string | null; value?: string | null } | null)[] | null;
-}
-
-/** The template's survey variables (JSON column), tolerating junk. */
-export function surveyVarsOf(surveyJson: string): SurveyVar[] {
-  try {
-    const list = JSON.parse(surveyJson);
-    return Array.isArray(list) ? list.filter((v) => v && typeof v.name === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+import { surveyVarsOf } from '../../domain/templates/stored-survey-vars.ts';
 
 export interface RunVariables {
   /** ansible --extra-vars / terraform -var / script name=value (without secrets) */

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.ts';
 import type { TaskRow } from '../../db/schema.ts';
-import { enqueueTask } from './enqueue-task.ts';
+import { enqueueTask } from '../../domain/tasks/enqueue-task.ts';
 
 /**
  * After a SUCCESSFUL build, queues every deploy template of the project that names this build

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { isPostgres } from '../../db/dialect.ts';
 import type { TaskRow } from '../../db/schema.ts';
-import { ACTIVE_STATUSES } from '../task-status.ts';
+import { ACTIVE_STATUSES } from '../../domain/tasks/task-status.ts';
 
 /**
  * Claims the oldest waiting task that the limits allow, in one conditional UPDATE: status

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { FINISHED_STATUSES } from '../task-status.ts';
+import { FINISHED_STATUSES } from '../../domain/tasks/task-status.ts';
 
 /**
  * Retention (`max_tasks_per_template`): keeps the newest `keep` finished tasks of a template

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { EventBus } from '../../events/event-bus.ts';
 import { insertOutputLines } from '../output/insert-output.ts';
-import { ACTIVE_STATUSES, setTaskStatus } from '../task-status.ts';
+import { ACTIVE_STATUSES, setTaskStatus } from '../../domain/tasks/task-status.ts';
 import { now } from '../../lib/time.ts';
 import { findLiveWorkers, type WorkerIdentity } from './engine-workers.ts';
 import { endSurvivingGroup } from './task-processes.ts';

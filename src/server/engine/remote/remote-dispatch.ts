@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.ts';
 import type { RunnerRow, TaskRow } from '../../db/schema.ts';
 import { claimNextTask } from '../queue/claim-task.ts';
-import { claimTaskSecrets, takeTaskSecrets } from '../queue/task-secrets.ts';
-import { ACTIVE_STATUSES, publishTaskUpdate } from '../task-status.ts';
+import { claimTaskSecrets, takeTaskSecrets } from '../../domain/tasks/task-secrets.ts';
+import { ACTIVE_STATUSES, publishTaskUpdate } from '../../domain/tasks/task-status.ts';
 import { insertOutputLines } from '../output/insert-output.ts';
 import { now } from '../../lib/time.ts';
 import { parseTags } from '../../domain/runners/runner.ts';

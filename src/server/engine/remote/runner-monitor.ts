@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
-import { ACTIVE_STATUSES, publishTaskUpdate, setTaskStatus } from '../task-status.ts';
+import { ACTIVE_STATUSES, publishTaskUpdate, setTaskStatus } from '../../domain/tasks/task-status.ts';
 import { parseTags } from '../../domain/runners/runner.ts';
 import { appendTaskLine, forgetSealedJob, onlineSince } from './remote-dispatch.ts';
 

@@ -2,8 +2,12 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { InventoryTable, ProjectRow, RepositoryTable, TaskRow, TemplateRow } from '../../db/schema.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
-import { findIncomingVersion } from '../queue/build-version.ts';
+import { parseJsonObject as parseObject } from '../../lib/json-object.ts';
+import { findIncomingVersion } from '../../domain/tasks/build-version.ts';
 import { readEnvironmentSecrets } from '../../domain/keys/key-secret.ts';
+
+/** A JSON object column; anything else reads as `{}` (the engine's name for lib's parseJsonObject). */
+export { parseObject };
 
 export type InventoryRow = Selectable<InventoryTable>;
 export type RepositoryRow = Selectable<RepositoryTable>;
@@ -134,15 +138,4 @@ async function loadVariableGroup(db: Db, box: SecretBox, environmentId: number |
   for (const [k, v] of Object.entries(parseObject(row.env))) group.env[k] = typeof v === 'string' ? v : JSON.stringify(v);
   const secrets = await readEnvironmentSecrets(db, box, environmentId);
   return { ...group, varSecrets: secrets.vars, envSecrets: secrets.env };
-}
-
-/** Parses a JSON object column; anything else reads as `{}`. */
-export function parseObject(text: string | null | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
 }

@@ -1,8 +1,8 @@
-import type { Db } from '../db/database.ts';
-import type { TaskRow } from '../db/schema.ts';
-import type { EventBus } from '../events/event-bus.ts';
-import { recordEvent } from '../domain/events/event.repository.ts';
-import { now } from '../lib/time.ts';
+import type { Db } from '../../db/database.ts';
+import type { TaskRow } from '../../db/schema.ts';
+import type { EventBus } from '../../events/event-bus.ts';
+import { recordEvent } from '../events/event.repository.ts';
+import { now } from '../../lib/time.ts';
 
 /** Every status a task can hold (seed 000 §4, reference §4.1). */
 export const TASK_STATUSES = [

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.ts';
 import type { TaskRow } from '../../db/schema.ts';
-import { recordEvent } from '../../domain/events/event.repository.ts';
+import { recordEvent } from '../events/event.repository.ts';
 import { now } from '../../lib/time.ts';
 import { holdTaskSecrets } from './task-secrets.ts';
 import { computeBuildVersion } from './build-version.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIVE_STATUSES, FINISHED_STATUSES, TASK_STATUSES, canMove, isFinished } from '../../../src/server/engine/task-status.ts';
+import { ACTIVE_STATUSES, FINISHED_STATUSES, TASK_STATUSES, canMove, isFinished } from '../../../../src/server/domain/tasks/task-status.ts';
 
 describe('task status guard', () => {
   it('treats stopped, success, error, rejected and canceled as finished and terminal', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextBuildVersion } from '../../../../src/server/engine/queue/build-version.ts';
+import { nextBuildVersion } from '../../../../src/server/domain/tasks/build-version.ts';
 
 describe('build version numbering', () => {
   it('starts at start_version and counts up the last number', () => {

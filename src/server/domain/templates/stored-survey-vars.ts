@@ -1,0 +1,20 @@
+/** A survey variable as a template's `survey_vars` column holds it, read leniently. */
+export interface StoredSurveyVar {
+  name: string;
+  title?: string;
+  type?: string;
+  target?: string;
+  required?: boolean;
+  /** the choices of an `enum` variable */
+  values?: ({ name?: string | null; value?: string | null } | null)[] | null;
+}
+
+/** The template's survey variables (JSON column), tolerating junk. */
+export function surveyVarsOf(surveyJson: string): StoredSurveyVar[] {
+  try {
+    const list = JSON.parse(surveyJson);
+    return Array.isArray(list) ? list.filter((v) => v && typeof v.name === 'string') : [];
+  } catch {
+    return [];
+  }
+}
