@@ -108,6 +108,8 @@ function droppableKeys(issue: z.core.$ZodIssue, body: unknown): { at: readonly P
 
 function expectsNullableKind(issue: z.core.$ZodIssue): boolean {
   if (issue.code === 'invalid_type') return NULL_MEANS_ABSENT.has(issue.expected);
+  // an enum of strings (a key's type): a string field to Go's decoder
+  if (issue.code === 'invalid_value') return issue.values.every((value) => typeof value === 'string');
   if (issue.code === 'invalid_union') return issue.errors.every((branch) => branch.every((inner) => inner.path.length === 0 && expectsNullableKind(inner)));
   return false;
 }
