@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIALECTS } from '../support/dialects.ts';
 import { ADMIN, run, startCompatServer, type CompatServer } from './support/compat-server.ts';
@@ -13,6 +14,9 @@ async function curl(...args: string[]): Promise<{ status: number; body: any; tex
   try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
   return { status: Number(stdout.slice(cut + 1)), body, text };
 }
+
+/** The `semaphore` cookie's value in a curl cookie jar (tab-separated Netscape format). */
+const sessionCookie = (jar: string) => /\tsemaphore\t(\S+)/.exec(readFileSync(jar, 'utf8'))?.[1];
 
 const REFUSED = { error: 'Content-Type must be application/json' };
 
@@ -109,11 +113,14 @@ for (const dialect of DIALECTS) {
       for (const extra of [[], ['-d', 'bye=1']]) {
         const jar = await signIn();
         expect((await curl('-b', jar, `${server.url}/api/user`)).body?.username).toBe(ADMIN.login);
+        const before = sessionCookie(jar);
+        expect(before).toMatch(/.{20,}/);
         const out = await curl('-b', jar, '-c', jar, '-X', 'POST', ...extra, `${server.url}/api/auth/logout`);
         expect([out.status, out.text]).toEqual([204, '']);
-        const cookie = /semaphore\t(\S+)/.exec(await (await import('node:fs/promises')).readFile(jar, 'utf8'));
-        expect(cookie).toBeNull();
+        expect(sessionCookie(jar)).toBeUndefined();
         expect((await curl('-b', jar, `${server.url}/api/user`)).status).toBe(401);
+        // the server ended the session: the cookie it had is refused too, not only forgotten by curl
+        expect((await curl('-H', `Cookie: semaphore=${before}`, `${server.url}/api/user`)).status).toBe(401);
       }
     });
   });
