@@ -12,7 +12,10 @@ import { ADMIN, startCompatServer, type CompatServer } from './support/compat-se
  */
 class WebUi {
   private cookie = '';
-  constructor(private readonly server: CompatServer) {}
+  private readonly server: CompatServer;
+  constructor(server: CompatServer) {
+    this.server = server;
+  }
 
   /** One axios call; answers status and parsed body (null when empty). */
   async axios(method: 'get' | 'post' | 'put' | 'delete', url: string, data?: unknown): Promise<[number, any]> {
