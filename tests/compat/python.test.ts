@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DIALECTS } from '../support/dialects.ts';
 import { ADMIN, run, startCompatServer, type CompatServer } from './support/compat-server.ts';
 
 const CLIENT = fileURLToPath(new URL('./clients/python_client.py', import.meta.url));
+/** Debian's interpreter, where `python3-requests` installs `requests`; another `python3` elsewhere. */
+const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
 /**
  * What every step of python_client.py must answer, whichever library sends it: the same
@@ -34,7 +37,7 @@ for (const dialect of DIALECTS) {
 
     for (const library of ['urllib', 'requests']) {
       it(`${library}: signs in, makes a token with a bodyless POST, creates and deletes a project by bearer, signs out`, async () => {
-        const { code, stdout, stderr } = await run('python3', [CLIENT, library, server.url, ADMIN.login, ADMIN.password]);
+        const { code, stdout, stderr } = await run(PYTHON, [CLIENT, library, server.url, ADMIN.login, ADMIN.password]);
         expect(stderr).toBe('');
         expect(code).toBe(0);
         const steps = stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown[]);
