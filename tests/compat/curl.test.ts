@@ -91,6 +91,10 @@ for (const dialect of DIALECTS) {
       expect([chunked.status, typeof chunked.body?.id]).toEqual([201, 'string']);
       const chunkedForm = await curl('-b', jar, '-H', 'Transfer-Encoding: chunked', '-d', 'name=Forged chunk', `${server.url}/api/projects`);
       expect([chunkedForm.status, chunkedForm.body]).toEqual([415, REFUSED]);
+      // a label with nothing under it: a bodyless DELETE that says text/plain
+      const tokenId = (await curl('-b', jar, `${server.url}/api/user/tokens`)).body.find((t: { id: string }) => empty.body.id.startsWith(t.id)).id;
+      const labelled = await curl('-b', jar, '-X', 'DELETE', '-H', 'Content-Type: text/plain', `${server.url}/api/user/tokens/${tokenId}`);
+      expect([labelled.status, labelled.text]).toEqual([204, '']);
     });
 
     it('stops a running task with a bodyless POST …/stop, and another from the active tasks list with a bodyless DELETE /api/tasks/{id}', async () => {
