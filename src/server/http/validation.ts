@@ -12,8 +12,8 @@ export const MAX_JSON_DEPTH = 64;
  * Reads and validates a JSON body. Malformed JSON, nesting deeper than MAX_JSON_DEPTH, wrong
  * types, unknown enum values and missing fields all become 400 `{"error": "<field>: <problem>"}`;
  * so do NUL characters in any string or key (PostgreSQL refuses them, which would otherwise
- * surface as a 500). Fields the schema does not know are dropped, as Semaphore's decoder does
- * (see `dropUnknownFields`).
+ * surface as a 500). Fields the schema does not know are dropped and a `null` string or id is
+ * "not given", as Semaphore's decoder reads them (see `readAsSemaphoreDecodes`).
  * @example const input = await readJson(c, userCreateSchema);
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -25,7 +25,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     throw badRequest('body: not valid JSON');
   }
   if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`body: nested deeper than ${MAX_JSON_DEPTH} levels`);
-  const input = parseWith(schema, dropUnknownFields(schema, body));
+  const input = parseWith(schema, readAsSemaphoreDecodes(schema, body));
   const path = findNul(input);
   if (path !== null) throw badRequest(`${path || 'body'}: must not contain NUL characters`);
   return input;
@@ -77,7 +77,7 @@ function findNul(value: unknown): string | null {
  * a list item or the whole body is still refused. The schemas stay strict, so their own
  * findings name exactly what to drop, for every route in this one place.
  */
-function dropUnknownFields(schema: z.ZodType, body: unknown): unknown {
+function readAsSemaphoreDecodes(schema: z.ZodType, body: unknown): unknown {
   let current = body;
   // each pass drops what the schema named; nested objects surface in the same pass, so one or two suffice
   for (let pass = 0; pass < 3; pass++) {
