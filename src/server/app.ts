@@ -72,8 +72,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
     await next();
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
-  api.use('*', refuseForeignWrites());
   api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
+  api.use('*', refuseForeignWrites());
 
   api.route('/api', systemRoutes);
   api.get('/api/metrics', serveMetrics);

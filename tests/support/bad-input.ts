@@ -176,6 +176,37 @@ export function describeBadInput(area: string, routes: WriteRoute[], env: Record
         }
         expect(JSON.stringify(await snapshotDatabase(s.deps.db))).not.toContain(UNKNOWN_MARK);
       });
+
+      it('reads a JSON null in any field but a boolean as "not given", as Semaphore\'s decoder does, one field at a time and all at once', async () => {
+        expect(await nullFieldProblems(s, routes, x)).toEqual([]);
+      });
     });
   }
+}
+
+/**
+ * Each non-boolean field of each route sent as `null` beside the rest of its valid body is read
+ * as a value left out (accepted, or a 400 saying what is missing) or as "none" where the route
+ * knows one (a view id), never refused for its type ("expected string, received null"); then
+ * every field it accepted as null, all null in one body, is accepted too, or answered as when
+ * they are all left out. Answers what went wrong, one line each.
+ */
+async function nullFieldProblems(s: TestServer, routes: WriteRoute[], x: BadInputContext): Promise<string[]> {
+  const problems: string[] = [];
+  for (const r of routes) {
+    const send = (body: Record<string, unknown>) => s.call(r.route.split(' ')[0]!, r.path(x), withForeignFields(r, x, body), x.w.auth.admin);
+    const accepted: string[] = [];
+    for (const [field, type] of Object.entries(r.fields)) {
+      if (type === 'boolean') continue;
+      const res = await send({ ...r.valid(x), [field]: null });
+      if (res.status < 300) accepted.push(field);
+      else if (res.status !== 400 || /null|expected/i.test(String(res.body?.error))) problems.push(`${r.route} ${field} = null: ${res.status} ${res.text.slice(0, 120)}`);
+    }
+    const res = await send({ ...r.valid(x), ...Object.fromEntries(accepted.map((field) => [field, null])) });
+    if (res.status < 300) continue;
+    // fields optional alone may be needed together (an ansible template needs an inventory): left out, they answer the same
+    const leftOut = await send(Object.fromEntries(Object.entries(r.valid(x)).filter(([field]) => !accepted.includes(field))));
+    if (leftOut.text !== res.text) problems.push(`${r.route} with ${accepted.join(', ')} all null: ${res.status} ${res.text.slice(0, 120)}; left out: ${leftOut.status} ${leftOut.text.slice(0, 120)}`);
+  }
+  return problems;
 }

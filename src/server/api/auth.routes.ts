@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
 import type { Config } from '../config/config.ts';
 import type { UserRow } from '../db/schema.ts';
-import { ApiError, badRequest, unauthorized } from '../http/errors.ts';
+import { ApiError, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { setSessionCookie } from '../auth/session-cookie.ts';
 import { apiClientFacts } from '../http/api-client-facts.ts';
@@ -51,7 +51,7 @@ authRoutes.post('/verify', async (c) => {
   const { passcode } = await readJson(c, verifySchema);
   const pending = await pendingSession(c);
   if (!pending) return c.body(null, 204);
-  await proveSecondFactor(c, pending, 'Incorrect verification code',
+  await proveSecondFactor(c, pending, 'INVALID_PASSCODE',
     (totp) => acceptPasscode(db, totp, pending.user, passcode.trim(), secrets, config.totp));
   return c.body(null, 204);
 });
@@ -62,15 +62,16 @@ authRoutes.post('/recovery', async (c) => {
   if (!config.totp.allow_recovery) throw new ApiError('forbidden', 'TOTP_DISABLED');
   const pending = await pendingSession(c);
   if (!pending) return c.body(null, 204);
-  await proveSecondFactor(c, pending, 'Incorrect recovery code', (totp) => redeemRecoveryCode(db, totp, recovery_code));
+  await proveSecondFactor(c, pending, 'INVALID_RECOVERY_CODE', (totp) => redeemRecoveryCode(db, totp, recovery_code));
   return c.json({ totp_removed: true });
 });
 
 /**
  * The second step of a sign-in: throttled like passwords (per user and address); a passing
- * `check` of the user's TOTP marks the pending session verified, a failing one is a 400.
+ * `check` of the user's TOTP marks the pending session verified, a failing one is Semaphore's
+ * 401 `{"error": "INVALID_PASSCODE"}` (or `INVALID_RECOVERY_CODE`), which its clients read.
  */
-async function proveSecondFactor(c: Context<AppEnv>, pending: { user: UserRow; sessionId: string }, wrongMessage: string,
+async function proveSecondFactor(c: Context<AppEnv>, pending: { user: UserRow; sessionId: string }, refusal: 'INVALID_PASSCODE' | 'INVALID_RECOVERY_CODE',
   check: (totp: NonNullable<Awaited<ReturnType<typeof findTotp>>>) => Promise<boolean>): Promise<void> {
   const { db } = c.var.deps;
   const ip = apiClientFacts(c).address;
@@ -79,7 +80,7 @@ async function proveSecondFactor(c: Context<AppEnv>, pending: { user: UserRow; s
   const totp = await findTotp(db, pending.user.id);
   if (!totp || !(await check(totp))) {
     await recordLoginFailure(db, account, ip);
-    throw badRequest(wrongMessage);
+    throw unauthorized(refusal);
   }
   await clearLoginFailures(db, account, ip);
   await markSessionVerified(db, pending.sessionId);

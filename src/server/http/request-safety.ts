@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.ts';
 import { ApiError } from './errors.ts';
 import { isForeignRequest, isStateChanging } from './same-origin.ts';
@@ -7,16 +7,25 @@ import { isForeignRequest, isStateChanging } from './same-origin.ts';
 const WEBHOOK_RECEIVER = /^\/api\/integrations\//;
 
 /**
- * Cross-site request forgery guard for the JSON API: bodies must be `application/json` (415
- * otherwise: a form or `text/plain` body is what a foreign page can send without asking), and
- * a state-changing call that a browser made from another origin is refused (403) unless it is
- * authenticated by a bearer token alone, which no foreign page can attach.
- * @example api.use('*', refuseForeignWrites());
+ * Sign-out reads no body and only ever ends a session, so what a client sends with it must not
+ * keep the session alive (a refusal that clients ignore would).
+ */
+const LOGOUT = /^\/api\/auth\/logout\/?$/;
+
+/**
+ * Cross-site request forgery guard for the JSON API: a non-empty body must be `application/json`
+ * (415 otherwise: a form or `text/plain` body is what a foreign page can send without asking),
+ * and a state-changing call that a browser made from another origin is refused (403) unless it
+ * is authenticated by a bearer token alone, which no foreign page can attach. A request without
+ * a body (curl's bodyless DELETE, a POST with `Content-Length: 0`, an empty chunked body) has
+ * nothing to forge and passes whatever its Content-Type. Runs after the body-size limit, which
+ * bounds what reading an unannounced body may hold.
+ * @example api.use('*', bodyLimit(...)); api.use('*', refuseForeignWrites());
  */
 export function refuseForeignWrites(): MiddlewareHandler<AppEnv> {
   return async function refuseForeignWrite(c, next) {
     if (WEBHOOK_RECEIVER.test(c.req.path)) return next();
-    if (hasBody(c.req.raw) && !isJson(c.req.header('content-type'))) {
+    if (!LOGOUT.test(c.req.path) && !isJson(c.req.header('content-type')) && await hasBody(c)) {
       throw new ApiError('unsupported_media_type', 'Content-Type must be application/json');
     }
     const bearerOnly = /bearer/i.test(c.req.header('authorization') ?? '') && !c.req.header('cookie');
@@ -27,10 +36,17 @@ export function refuseForeignWrites(): MiddlewareHandler<AppEnv> {
   };
 }
 
-function hasBody(request: Request): boolean {
-  const length = request.headers.get('content-length');
-  if (length !== null) return Number(length) > 0;
-  return request.headers.has('transfer-encoding') || request.body !== null;
+/**
+ * Whether the request carries at least one byte. A declared length answers it; otherwise (a
+ * chunked body, or a request built in-process) the body is read, and Hono keeps what it read
+ * for the route. Node hands every POST and DELETE a body stream, empty or not, so the stream's
+ * presence alone says nothing.
+ */
+async function hasBody(c: Context<AppEnv>): Promise<boolean> {
+  const length = c.req.header('content-length');
+  if (length !== undefined && !c.req.header('transfer-encoding')) return Number(length) > 0;
+  if (!c.req.raw.body) return false;
+  return (await c.req.arrayBuffer()).byteLength > 0;
 }
 
 function isJson(contentType: string | undefined): boolean {

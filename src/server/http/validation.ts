@@ -12,8 +12,8 @@ export const MAX_JSON_DEPTH = 64;
  * Reads and validates a JSON body. Malformed JSON, nesting deeper than MAX_JSON_DEPTH, wrong
  * types, unknown enum values and missing fields all become 400 `{"error": "<field>: <problem>"}`;
  * so do NUL characters in any string or key (PostgreSQL refuses them, which would otherwise
- * surface as a 500). Fields the schema does not know are dropped, as Semaphore's decoder does
- * (see `dropUnknownFields`).
+ * surface as a 500). Fields the schema does not know are dropped and a `null` string or id is
+ * "not given", as Semaphore's decoder reads them (see `readAsSemaphoreDecodes`).
  * @example const input = await readJson(c, userCreateSchema);
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -25,7 +25,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     throw badRequest('body: not valid JSON');
   }
   if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`body: nested deeper than ${MAX_JSON_DEPTH} levels`);
-  const input = parseWith(schema, dropUnknownFields(schema, body));
+  const input = parseWith(schema, readAsSemaphoreDecodes(schema, body));
   const path = findNul(input);
   if (path !== null) throw badRequest(`${path || 'body'}: must not contain NUL characters`);
   return input;
@@ -71,24 +71,51 @@ function findNul(value: unknown): string | null {
 /**
  * Semaphore's clients send fields we do not know: its web UI adds `project_id` to every form,
  * newer and older versions add or miss fields. Bodies are read like Semaphore's decoder reads
- * them: unknown fields are dropped at any depth, never stored or echoed. The schemas stay strict,
- * so their own unknown-key findings name exactly what to drop, for every route in this one place.
+ * them: unknown fields are dropped at any depth, never stored or echoed, and a `null` where a
+ * string, number, list or object goes means "not given" (Go decodes it as the empty value; the
+ * web UI sends `"project_id": null` for a global runner). A `null` that stands for a boolean,
+ * a list item or the whole body is still refused. The schemas stay strict, so their own
+ * findings name exactly what to drop, for every route in this one place.
  */
-function dropUnknownFields(schema: z.ZodType, body: unknown): unknown {
+function readAsSemaphoreDecodes(schema: z.ZodType, body: unknown): unknown {
   let current = body;
   // each pass drops what the schema named; nested objects surface in the same pass, so one or two suffice
   for (let pass = 0; pass < 3; pass++) {
     const result = schema.safeParse(current);
     if (result.success) return current;
-    const unknown = result.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
-    if (!unknown.length) return current;
+    const droppable = result.error.issues.flatMap((issue) => droppableKeys(issue, current));
+    if (!droppable.length) return current;
     current = structuredClone(current);
-    for (const issue of unknown) {
-      const holder = valueAt(current, issue.path);
-      if (holder && typeof holder === 'object') for (const key of issue.keys) delete (holder as Record<string, unknown>)[key];
+    for (const { at, key } of droppable) {
+      const holder = valueAt(current, at);
+      if (isPlainObject(holder)) delete holder[key];
     }
   }
   return current;
+}
+
+/** Expected types whose `null` Go's decoder reads as the empty value (booleans are left strict). */
+const NULL_MEANS_ABSENT = new Set(['string', 'number', 'int', 'array', 'object', 'record']);
+
+/** The keys an issue says to drop: unknown ones, and ones holding a `null` that means "not given". */
+function droppableKeys(issue: z.core.$ZodIssue, body: unknown): { at: readonly PropertyKey[]; key: PropertyKey }[] {
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ at: issue.path, key }));
+  const at = issue.path.slice(0, -1);
+  const key = issue.path.at(-1);
+  if (key === undefined || valueAt(body, issue.path) !== null || !isPlainObject(valueAt(body, at))) return [];
+  return expectsNullableKind(issue) ? [{ at, key }] : [];
+}
+
+function expectsNullableKind(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === 'invalid_type') return NULL_MEANS_ABSENT.has(issue.expected);
+  // an enum of strings (a key's type): a string field to Go's decoder
+  if (issue.code === 'invalid_value') return issue.values.every((value) => typeof value === 'string');
+  if (issue.code === 'invalid_union') return issue.errors.every((branch) => branch.every((inner) => inner.path.length === 0 && expectsNullableKind(inner)));
+  return false;
+}
+
+function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
