@@ -1,7 +1,6 @@
-import { memo, useEffect, useLayoutEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { TaskOutputLine } from '../console/types.ts';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { FETCH_SETTLE_MS, FIRST_VIEW_ROWS, LOG_ROW_PX, MAX_SCROLL_PX, OVERSCAN_ROWS, lineTime, scrollPosition, scrollTopForLine } from './task-log-model.ts';
+import { FETCH_SETTLE_MS, FIRST_VIEW_ROWS, LOG_ROW_PX, lineTime, scrollTopForLine, visibleWindow } from './task-log-model.ts';
 import { useLogLines } from './task-log-lines.ts';
 import AnsiLine from './AnsiLine.tsx';
 
@@ -26,63 +25,24 @@ interface Props {
 }
 
 /**
- * A task log of any length as numbered fixed-height rows, windowed by @tanstack/react-virtual:
- * only the rows on screen exist, and only their lines are fetched, so End, Home, a scrollbar drag
- * or a jump anywhere costs one or two requests. Browsers cap an element's height, so the scroll
- * area stops at MAX_SCROLL_PX and the virtualizer is told the position in lines
- * (scrollPosition), not the raw scroll top. Following the tail ends when the reader scrolls up
- * and resumes at the bottom.
+ * A task log of any length as numbered fixed-height rows: only the rows on screen exist, and
+ * only their lines are fetched, so End, Home, a scrollbar drag or a jump anywhere costs one or
+ * two requests. Following the tail ends when the reader scrolls up and resumes at the bottom.
  */
 export default function LogView({ apiBase, initialLines, initialTotal, followTail, liveTick, onTotal, label, emptyText, jumpText, hidden = false, jump = null }: Props) {
   const log = useLogLines(apiBase, initialLines, initialTotal);
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(followTail);
+  const [view, setView] = useState({ top: 0, height: FIRST_VIEW_ROWS * LOG_ROW_PX });
   // The jump button works only with scripts, so the server render leaves it out.
   const [hydrated, setHydrated] = useState(false);
-  const totalNow = useRef(log.total);
-  totalNow.current = log.total;
-  // The clamped scroll top of the last position told to the virtualizer, and how to tell it now.
-  const top = useRef(0);
-  const report = useRef(() => {});
-  const [atEnd, setAtEnd] = useState(true);
-  // Where the scroll area is shorter than the log, rows move against the scroll between the
-  // virtualizer's range changes: each scroll renders then.
-  const [, rendered] = useReducer((n: number) => n + 1, 0);
-  const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
-    // Until hydrated (and on the server) only the first screen: the virtualizer keeps two numbers
-    // per line, which a server render of a 1,000,000-line log has no use for.
-    count: hydrated ? log.total : Math.min(log.total, FIRST_VIEW_ROWS + OVERSCAN_ROWS + 1),
-    estimateSize: () => LOG_ROW_PX,
-    overscan: OVERSCAN_ROWS,
-    getScrollElement: () => scroller.current,
-    initialRect: { width: 0, height: FIRST_VIEW_ROWS * LOG_ROW_PX },
-    observeElementOffset: (instance, notify) => {
-      const el = instance.scrollElement;
-      if (!el) return undefined;
-      report.current = () => {
-        const position = scrollPosition(el.scrollTop, el.clientHeight, totalNow.current);
-        top.current = position.top;
-        notify(position.topLine * LOG_ROW_PX, false);
-        setAtEnd(position.top + el.clientHeight >= Math.min(totalNow.current * LOG_ROW_PX, MAX_SCROLL_PX) - LOG_ROW_PX * 3);
-        if (totalNow.current * LOG_ROW_PX > MAX_SCROLL_PX) rendered();
-      };
-      report.current();
-      el.addEventListener('scroll', report.current, { passive: true });
-      const listener = report.current;
-      return () => el.removeEventListener('scroll', listener);
-    },
-    // Positions are set here (End, Home, a jump), never by the virtualizer.
-    scrollToFn: () => undefined,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? -1;
+  const win = visibleWindow(view.top, view.height, log.total);
   const { want, refreshTail } = log;
 
   useEffect(() => {
-    const timer = setTimeout(() => want(first, last), FETCH_SETTLE_MS);
+    const timer = setTimeout(() => want(win.first, win.last), FETCH_SETTLE_MS);
     return () => clearTimeout(timer);
-  }, [want, first, last]);
+  }, [want, win.first, win.last]);
 
   useEffect(() => {
     if (liveTick) refreshTail();
@@ -90,16 +50,18 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
 
   useEffect(() => onTotal?.(log.total), [log.total]);
 
-  // Before the first paint: the server's first screen of rows is cut to the box at once.
+  // Measured before the first paint: the server's first screen of rows is cut to the box at once.
   useLayoutEffect(() => {
     setHydrated(true);
     const el = scroller.current;
     if (!el) return;
-    // The dialog's header and buttons change height as a task ends; a view that follows the tail stays on it.
-    const observer = new ResizeObserver(() => {
+    const measure = () => {
+      // The dialog's header and buttons change height as a task ends; a view that follows the tail stays on it.
       if (follow.current) el.scrollTop = el.scrollHeight;
-      report.current();
-    });
+      setView({ top: el.scrollTop, height: el.clientHeight });
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
@@ -107,12 +69,12 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
   useLayoutEffect(() => {
     const el = scroller.current;
     if (follow.current && el) el.scrollTop = el.scrollHeight;
-    report.current();
-  }, [log.total, hydrated]);
+  }, [log.total]);
 
   const onScroll = () => {
     const el = scroller.current!;
     follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < LOG_ROW_PX * 3;
+    setView({ top: el.scrollTop, height: el.clientHeight });
   };
 
   useEffect(() => {
@@ -120,16 +82,15 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
     if (!jump || !el) return;
     follow.current = false;
     el.scrollTop = scrollTopForLine(jump.line - 1, el.clientHeight, log.total);
-    report.current();
+    onScroll();
     // a new jump (seq) moves the view; the log growing meanwhile does not
   }, [jump?.seq]);
 
   const scrollTo = (end: boolean) => {
     const el = scroller.current!;
     el.scrollTop = end ? el.scrollHeight : 0;
-    onScroll();
     // The scroll event comes a frame or more later; the lines are asked for now.
-    report.current();
+    onScroll();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -138,19 +99,18 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
     scrollTo(event.key === 'End');
   };
 
-  const contentHeight = Math.min(log.total * LOG_ROW_PX, MAX_SCROLL_PX);
-  // Line i sits at top + (its start − the virtualizer's offset): rows stay LOG_ROW_PX apart
-  // even where the scroll area is shorter than the log.
-  const windowTop = items.length ? top.current + items[0]!.start - (virtualizer.scrollOffset ?? 0) : 0;
+  const rows = [];
+  for (let index = win.first; index <= win.last; index++) {
+    rows.push(<LogRow key={index} index={index} line={log.line(index)} marked={jump?.line === index + 1} />);
+  }
+  const atEnd = view.top + view.height >= win.contentHeight - LOG_ROW_PX * 3;
   return (
     <div className="log-frame" hidden={hidden}>
       <div className="log" ref={scroller} onScroll={onScroll} onKeyDown={onKeyDown} tabIndex={0} role="log" aria-label={label}>
-        <div className="log-rows" style={{ height: contentHeight }}>
+        <div className="log-rows" style={{ height: win.contentHeight }}>
           {/* One positioned block of rows in normal flow: a transform per row made the browser
               paint and layerize each row on its own, frames of tens of ms at every scroll. */}
-          <div className="log-window" style={{ transform: `translateY(${windowTop}px)` }}>
-            {items.map((item) => <LogRow key={item.index} index={item.index} line={log.line(item.index)} marked={jump?.line === item.index + 1} />)}
-          </div>
+          <div className="log-window" style={{ transform: `translateY(${win.originPx + win.first * LOG_ROW_PX}px)` }}>{rows}</div>
         </div>
         {log.total === 0 ? <p className="empty">{emptyText}</p> : null}
       </div>

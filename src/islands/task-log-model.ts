@@ -30,29 +30,20 @@ export interface LogWindow {
 }
 
 /**
- * Where a scroll position is in the log: the clamped scroll top and the (fractional) line at the
- * top of the screen. Up to MAX_SCROLL_PX a row is LOG_ROW_PX; above it the position maps
- * proportionally, and at the bottom of the scroll area the last line touches the bottom of the
- * screen, at any length.
- * @example scrollPosition(0, 440, 1_000_000) // { top: 0, topLine: 0 }
- */
-export function scrollPosition(scrollTop: number, viewHeight: number, total: number): { top: number; topLine: number } {
-  const maxScroll = Math.max(0, Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX) - viewHeight);
-  const top = Math.min(Math.max(scrollTop, 0), maxScroll);
-  const topLine = maxScroll > 0 ? (top / maxScroll) * Math.max(0, total - viewHeight / LOG_ROW_PX) : 0;
-  return { top, topLine };
-}
-
-/**
- * The lines on screen for a scroll position, for a log of `total` fixed-height rows.
+ * The lines on screen for a scroll position, for a log of `total` fixed-height rows. At the
+ * bottom of the scroll area the last line touches the bottom of the screen, at any length.
  * @example visibleWindow(0, 440, 1_000_000) // { first: 0, last: 30, contentHeight: 15000000, originPx: 0 }
  */
 export function visibleWindow(scrollTop: number, viewHeight: number, total: number): LogWindow {
-  const { top, topLine } = scrollPosition(scrollTop, viewHeight, total);
+  const contentHeight = Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX);
+  const maxScroll = Math.max(0, contentHeight - viewHeight);
+  const top = Math.min(Math.max(scrollTop, 0), maxScroll);
+  const viewRows = viewHeight / LOG_ROW_PX;
+  const topLine = maxScroll > 0 ? (top / maxScroll) * Math.max(0, total - viewRows) : 0;
   return {
     first: Math.max(0, Math.floor(topLine) - OVERSCAN_ROWS),
-    last: Math.min(total - 1, Math.ceil(topLine + viewHeight / LOG_ROW_PX) + OVERSCAN_ROWS),
-    contentHeight: Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX),
+    last: Math.min(total - 1, Math.ceil(topLine + viewRows) + OVERSCAN_ROWS),
+    contentHeight,
     originPx: top - topLine * LOG_ROW_PX,
   };
 }

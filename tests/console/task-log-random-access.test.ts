@@ -115,11 +115,8 @@ describe('task log: any line of a long log', () => {
     await page.close();
   }, SLOW_MS);
 
-  it('windows its rows with @tanstack/react-virtual at 1280 and 375 px: End, the middle and the rows kept, within 90 KB of gzip script', async () => {
+  it('windows its rows at 1280 and 375 px: End, a quarter down, only the rows near the screen, within 90 KB of gzip script', async () => {
     const pageJs = await measurePageJs(`${server.url}/project/${fx.project.id}/history?t=${longTaskId}`, api.cookie);
-    const scripts = await Promise.all(pageJs.modules.map(async (url) => (await fetch(url)).text()));
-    // the library's own option names survive minification
-    expect(scripts.some((code) => code.includes('getVirtualItems') && code.includes('observeElementOffset'))).toBe(true);
     expect(pageJs.bytes).toBeLessThan(90 * 1024);
     for (const width of [1280, 375]) {
       const { page, outputRequests, errors } = await openTask(longTaskId, width);
