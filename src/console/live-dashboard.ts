@@ -2,7 +2,7 @@
 // the page's own server-rendered table, so no rendering code ships), and mirrors the
 // preferences the server rendered into localStorage.
 
-import { taskFeed } from '../islands/task-feed.ts';
+import { listenTaskFeed } from '../islands/task-feed.ts';
 
 const REFRESH_DEBOUNCE_MS = 500;
 
@@ -17,8 +17,8 @@ export function startLiveDashboard(projectId: number): () => void {
     clearTimeout(pending);
     pending = setTimeout(() => void replaceLiveRegion(), REFRESH_DEBOUNCE_MS);
   };
-  const unsubscribe = taskFeed.listen((event) => {
-    if (event?.type === 'update' && (projectId === 0 || event.project_id === projectId)) refresh();
+  const unsubscribe = listenTaskFeed((event) => {
+    if (event.type === 'update' && (projectId === 0 || event.project_id === projectId)) refresh();
   });
   return () => {
     unsubscribe();

@@ -5,7 +5,7 @@ import { map, type MapStore } from 'nanostores';
 import type { AnsibleTaskError, AnsibleTaskHost, Task, TaskStage } from '../console/types.ts';
 import { SUMMARY_PARTS, summaryOf, type TaskSummaryData } from '../console/task-summary-model.ts';
 import { isActive } from '../console/task-status.ts';
-import { taskFeed, type TaskFeedEvent } from './task-feed.ts';
+import { listenTaskFeed, type TaskFeedEvent } from './task-feed.ts';
 import { FLUSH_EVERY_MS } from './task-log-model.ts';
 
 export interface TaskLiveState {
@@ -65,12 +65,12 @@ export function useTaskFeed(live: TaskLive): void {
     if (!active) return;
     let logged = false;
     const grew = () => live.setKey('logTick', live.get().logTick + 1);
-    const onEvent = (event: TaskFeedEvent | null) => {
-      if (event?.type === 'open') {
+    const onEvent = (event: TaskFeedEvent) => {
+      if (event.type === 'open') {
         logged = true;
         void reloadTask(live);
       }
-      if (event?.task_id !== taskId) return;
+      if (event.task_id !== taskId) return;
       if (event.type === 'log') logged = true;
       if (event.type !== 'update') return;
       const { status, start, end, version } = event;
@@ -79,7 +79,10 @@ export function useTaskFeed(live: TaskLive): void {
       grew();
       void reloadTask(live);
     };
-    const unsubscribe = taskFeed.listen(onEvent);
+    const unsubscribe = listenTaskFeed(onEvent);
+    // The socket may have been open already (the list behind the dialog listens too): what
+    // happened since the server render is read now rather than at its opening.
+    onEvent({ type: 'open' });
     const flush = setInterval(() => {
       if (!logged) return;
       logged = false;
