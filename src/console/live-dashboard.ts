@@ -2,38 +2,27 @@
 // the page's own server-rendered table, so no rendering code ships), and mirrors the
 // preferences the server rendered into localStorage.
 
-const RECONNECT_AFTER_MS = 2000;
+import { listenTaskFeed } from '../islands/task-feed.ts';
+
 const REFRESH_DEBOUNCE_MS = 500;
 
 /**
- * Starts live updates of the element `#live-region` for the project; returns a stop function.
+ * Keeps the element `#live-region` current for the project (0: every project) from the page's
+ * task feed, the socket the task dialog listens to as well; returns a stop function.
  * @example startLiveDashboard(3)
  */
 export function startLiveDashboard(projectId: number): () => void {
-  let socket: WebSocket | null = null;
-  let stopped = false;
   let pending: ReturnType<typeof setTimeout> | undefined;
-  let reconnect: ReturnType<typeof setTimeout> | undefined;
   const refresh = () => {
     clearTimeout(pending);
     pending = setTimeout(() => void replaceLiveRegion(), REFRESH_DEBOUNCE_MS);
   };
-  const open = () => {
-    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`);
-    socket.onmessage = (event) => {
-      const message = JSON.parse(String(event.data)) as { type?: string; project_id?: number };
-      if (message.type === 'update' && (projectId === 0 || message.project_id === projectId)) refresh();
-    };
-    socket.onclose = () => {
-      if (!stopped) reconnect = setTimeout(open, RECONNECT_AFTER_MS);
-    };
-  };
-  open();
+  const unsubscribe = listenTaskFeed((event) => {
+    if (event.type === 'update' && (projectId === 0 || event.project_id === projectId)) refresh();
+  });
   return () => {
-    stopped = true;
+    unsubscribe();
     clearTimeout(pending);
-    clearTimeout(reconnect);
-    socket?.close();
   };
 }
 

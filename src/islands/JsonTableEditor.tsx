@@ -3,12 +3,13 @@
 // name; once hydrated it loads CodeMirror (dynamic import, so only an open dialog downloads it)
 // and offers a key/value table. The posted field keeps the same name and carries the JSON text.
 import { useEffect, useRef, useState } from 'react';
-import { fromRows, toRows, type JsonRow } from './json-table.ts';
+import { emptyRow, fromRows, toRows, type JsonRow } from './json-table.ts';
+import JsonTableRow, { type JsonRowMessages } from './JsonTableRow.tsx';
+import './json-table.css';
 import type { JsonEditor } from './codemirror-json.ts';
 
-export interface JsonTableMessages {
-  json: string; table: string; tooComplex: string; invalid: string; key: string; value: string;
-  addRow: string; removeRow: string; mode: string;
+export interface JsonTableMessages extends JsonRowMessages {
+  json: string; table: string; tooComplex: string; invalid: string; addRow: string; mode: string;
 }
 
 interface Props { name: string; label: string; initial: string; error?: string; messages: JsonTableMessages }
@@ -45,7 +46,7 @@ export default function JsonTableEditor({ name, label, initial, error, messages 
     if (result.kind === 'invalid') { setWarning(`${messages.invalid} ${result.error}`); return; }
     if (result.kind === 'complex') { setWarning(messages.tooComplex); return; }
     setWarning('');
-    setRows(result.rows.length ? result.rows : [{ key: '', value: '' }]);
+    setRows(result.rows.length ? result.rows : [emptyRow()]);
     setMode('table');
   }
 
@@ -54,9 +55,13 @@ export default function JsonTableEditor({ name, label, initial, error, messages 
     setMode('json');
   }
 
+  // Only an edit rewrites the text: Table and back without one leaves the JSON as it was typed.
+  // While a number cell holds no number the text keeps its last value (and the form, its
+  // pattern, refuses to submit).
   function changeRows(next: JsonRow[]) {
     setRows(next);
     const json = fromRows(next);
+    if (json === null) return;
     textRef.current = json;
     setText(json);
   }
@@ -86,22 +91,17 @@ export default function JsonTableEditor({ name, label, initial, error, messages 
           <input type="hidden" name={name} value={text} />
           <div className="table-box">
             <table className="data-table json-editor-table">
-              <thead><tr><th scope="col">{messages.key}</th><th scope="col">{messages.value}</th><th scope="col"><span className="json-editor-sr">{messages.removeRow}</span></th></tr></thead>
+              <thead><tr><th scope="col">{messages.key}</th><th scope="col">{messages.valueType}</th><th scope="col">{messages.value}</th><th scope="col"><span className="json-editor-sr">{messages.removeRow}</span></th></tr></thead>
               <tbody>
                 {rows.map((row, i) => (
-                  <tr key={i}>
-                    <td><input aria-label={`${messages.key} ${i + 1}`} value={row.key}
-                      onChange={(e) => changeRows(rows.map((r, j) => (j === i ? { ...r, key: e.target.value } : r)))} /></td>
-                    <td><input aria-label={`${messages.value} ${i + 1}`} value={row.value}
-                      onChange={(e) => changeRows(rows.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))} /></td>
-                    <td><button type="button" className="btn btn-outline" aria-label={`${messages.removeRow} ${i + 1}`}
-                      onClick={() => changeRows(rows.filter((_, j) => j !== i))}>×</button></td>
-                  </tr>
+                  <JsonTableRow key={i} row={row} index={i} m={messages} onEditJson={showJson}
+                    onChange={(next) => changeRows(rows.map((r, j) => (j === i ? next : r)))}
+                    onRemove={() => changeRows(rows.filter((_, j) => j !== i))} />
                 ))}
               </tbody>
             </table>
           </div>
-          <button type="button" className="btn btn-secondary" onClick={() => setRows([...rows, { key: '', value: '' }])}>{messages.addRow}</button>
+          <button type="button" className="btn btn-secondary" onClick={() => setRows([...rows, emptyRow()])}>{messages.addRow}</button>
         </>
       )}
     </div>

@@ -13,6 +13,8 @@ interface Props {
   followTail: boolean;
   /** changes whenever the running log may have grown */
   liveTick: number;
+  /** told the log's line count whenever it changes */
+  onTotal?: (total: number) => void;
   label: string;
   emptyText: string;
   jumpText: string;
@@ -27,7 +29,7 @@ interface Props {
  * only their lines are fetched, so End, Home, a scrollbar drag or a jump anywhere costs one or
  * two requests. Following the tail ends when the reader scrolls up and resumes at the bottom.
  */
-export default function LogView({ apiBase, initialLines, initialTotal, followTail, liveTick, label, emptyText, jumpText, hidden = false, jump = null }: Props) {
+export default function LogView({ apiBase, initialLines, initialTotal, followTail, liveTick, onTotal, label, emptyText, jumpText, hidden = false, jump = null }: Props) {
   const log = useLogLines(apiBase, initialLines, initialTotal);
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(followTail);
@@ -45,6 +47,8 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
   useEffect(() => {
     if (liveTick) refreshTail();
   }, [liveTick, refreshTail]);
+
+  useEffect(() => onTotal?.(log.total), [log.total]);
 
   // Measured before the first paint: the server's first screen of rows is cut to the box at once.
   useLayoutEffect(() => {

@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
 import type { Task, TaskOutputLine } from '../console/types.ts';
 import { canStop, hasRawLog, isActive, needsConfirmation } from '../console/task-status.ts';
 import type { DurationUnits } from '../console/format.ts';
-import { mdiInboxOutline } from '@mdi/js';
-import SvgIcon from './SvgIcon.tsx';
 import TaskLogHeader, { startedText, type StartedText, type TaskLogTab } from './TaskLogHeader.tsx';
 import TaskDetails from './TaskDetails.tsx';
-import { useTaskSocket, type TaskUpdate } from './task-log-live.ts';
+import TaskSummary from './TaskSummary.tsx';
+import { createTaskLive, reloadTask, useTaskFeed } from './task-live.ts';
+import type { TaskSummaryData } from '../console/task-summary-model.ts';
 import LogView from './LogView.tsx';
 import LogSearch from './LogSearch.tsx';
 import { rerunBody } from '../console/task-rerun.ts';
@@ -39,19 +40,25 @@ interface Props {
   renderedAt: number;
   /** the start as the server wrote it at renderedAt (startedText) */
   renderedStart?: StartedText | null;
-  /** the server-rendered Summary (stages, hosts, failed tasks) */
-  children?: ReactNode;
+  /** the task's summary (stages, hosts, failed tasks) when the server rendered */
+  summary: TaskSummaryData;
+  /** the active language's `summary` messages, plus `start` (the column heading) */
+  summaryMessages: Record<string, string>;
 }
+
+/** The message function of a set of messages: `{{name}}` placeholders filled from `vars`. */
+const messageFn = (messages: Record<string, string>) => (key: string, vars: Record<string, string | number> = {}) =>
+  (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
 
 /**
  * The task log dialog body: header and tabs (Log, Details, Summary), the log (LogView: any line
  * of any length, following a running task), and the task's actions. The server renders the first screen (forms post to
  * /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', authorName, lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, children }: Props) {
-  const m = (key: string, vars: Record<string, string | number> = {}) =>
-    (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
-  const [task, setTask] = useState(initialTask);
+export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', authorName, lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, summary, summaryMessages }: Props) {
+  const m = messageFn(messages);
+  const [live] = useState(() => createTaskLive({ task: initialTask, lines: totalLines, logTick: 0, summary }));
+  const { task, logTick } = useStore(live);
   const [now, setNow] = useState(renderedAt);
   const [fullscreen, setFullscreen] = useState(false);
   const [tab, setTab] = useState(initialTab);
@@ -59,10 +66,6 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
   const [jump, setJump] = useState<{ line: number; seq: number } | null>(null);
   // A running task's log follows its tail; a finished one opens at its start.
   const [followTail] = useState(() => isActive(initialTask.status));
-  // Bumped whenever a running log may have grown: when the socket opens (lines written since the
-  // server render), on each batch of websocket lines and on each status change (the final lines).
-  const [liveTick, setLiveTick] = useState(0);
-  const logGrew = () => setLiveTick((n) => n + 1);
   const actions = useRef<HTMLFormElement>(null);
   const apiBase = `/api/project/${projectId}/tasks/${task.id}`;
   const active = isActive(task.status);
@@ -71,18 +74,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
   const serverStart = renderedStart && task.start === renderedStart.start && now === renderedAt;
   const started = serverStart ? renderedStart : task.start ? startedText(task.start, lang, now) : null;
 
-  const reloadTask = useCallback(async () => {
-    const fresh = await fetch(apiBase);
-    if (fresh.ok) setTask((await fresh.json()) as Task);
-  }, [apiBase]);
-
-  useTaskSocket(task, active, logGrew, (update: TaskUpdate) => {
-    setTask((t) => ({ ...t, ...update }));
-    logGrew();
-    // The update message carries status and times only; the commit (read at checkout) and
-    // the final fields come with the task itself.
-    void reloadTask();
-  }, () => void reloadTask());
+  useTaskFeed(live);
 
   useEffect(() => {
     setFullscreen(localStorage.getItem('dialog_fullscreen') === '1');
@@ -107,7 +99,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
     const res = await fetch(`${apiBase}/${path}`, { method: 'POST', headers: body ? { 'content-type': 'application/json' } : {}, body });
     if (!res.ok) return setError(m('actionFailed', { status: res.status }));
     setError('');
-    await reloadTask();
+    await reloadTask(live);
   };
 
   const rerun = async () => {
@@ -138,11 +130,11 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
       <TaskLogHeader task={task} templateName={templateName} templateHref={templateHref} author={author} now={now} started={started} units={units} m={m}
         fullscreen={fullscreen} onToggleFullscreen={toggleFullscreen} closeHref={closeHref} tab={tab} tabHrefs={tabHrefs} onTab={showTab} />
       {tab === 'log' ? <LogSearch apiBase={apiBase} m={m} onJump={(line) => setJump((j) => ({ line, seq: (j?.seq ?? 0) + 1 }))} /> : null}
-      <LogView apiBase={apiBase} initialLines={initialLines} initialTotal={totalLines} followTail={followTail} liveTick={liveTick} label={m('log')}
+      <LogView apiBase={apiBase} initialLines={initialLines} initialTotal={totalLines} followTail={followTail} liveTick={logTick} onTotal={(lines) => live.setKey('lines', lines)} label={m('log')}
         emptyText={m('noOutput')} jumpText={m('jumpToEnd')} hidden={tab !== 'log'} jump={jump} />
       {tab === 'details' ? <TaskDetails task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} m={m} /> : null}
       <div className="task-summary-tab" hidden={tab !== 'summary'}>
-        {children ?? <section className="empty-state"><SvgIcon path={mdiInboxOutline} /><p>{m('summaryEmpty')}</p></section>}
+        <TaskSummary live={live} lang={lang} hidden={tab !== 'summary'} now={now} units={units} m={messageFn(summaryMessages)} />
       </div>
       {error ? <p role="alert"><mark>{error}</mark></p> : null}
       <form ref={actions} className="task-actions" method="post" action={`/project/${projectId}/task-action`} onSubmit={act}>

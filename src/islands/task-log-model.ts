@@ -17,7 +17,6 @@ export const FIRST_VIEW_ROWS = 60;
  */
 export const MAX_SCROLL_PX = 15_000_000;
 export const FLUSH_EVERY_MS = 500;
-export const RECONNECT_AFTER_MS = 2000;
 
 export interface LogWindow {
   /** first and last line index to render (screen plus overscan); last < first when empty */

@@ -127,9 +127,9 @@ describe('variable groups', () => {
     await json.locator('.cm-content').waitFor();
     expect(await json.locator('.cm-content').innerText()).toContain('"app_version": "1.3"');
 
-    // A nested value cannot become a table: the warning shows and the editor stays in JSON.
+    // Only an object can become a table: the warning shows and the editor stays in JSON.
     const env = page.locator('[data-field-editor=env]');
-    await typeInto('env', '{"nested": {"level": 1}}');
+    await typeInto('env', '[{"level": 1}]');
     await env.locator('button:has-text("Table")').click();
     expect(await env.locator('[role=alert]').innerText()).toBe(TOO_COMPLEX);
     expect(await env.getAttribute('data-mode')).toBe('json');
@@ -187,6 +187,67 @@ describe('variable groups', () => {
     await page.check(`input[name="secret.${rowOf.indexOf('db_password')}.remove"]`);
     await Promise.all([page.waitForURL(/flash=environment_saved/), page.click('button:has-text("Save")')]);
     expect((await groups())[0]!.secrets.map((s) => s.name).sort()).toEqual(['API_TOKEN', 'region']);
+  });
+
+  it('keeps each value\'s JSON type in Table mode, at 1280 and 375 px', { timeout: 180_000 }, async () => {
+    // Spaced and ordered as a person types it: Table and back without an edit must not touch a byte.
+    const typed = '{"debug": true,  "count": 3, "ratio": -1.5e3,\n "nothing": null, "flag_text": "false", "nested": {"ports": [80, 443]}}';
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${server.url}/project/${projectId}/environment?edit=new`);
+      await page.fill('input[name=name]', `Typed ${width}`);
+      await typeInto('json', typed);
+      const json = page.locator('[data-field-editor=json]');
+      const posted = () => json.locator('input[type=hidden][name=json]').inputValue();
+      const row = (n: number) => json.locator(`tbody tr:nth-child(${n})`);
+      const showTable = async () => {
+        await json.locator('button:has-text("Table")').click();
+        await expect.poll(() => json.getAttribute('data-mode')).toBe('table');
+      };
+      const showJson = async () => {
+        await json.locator('.json-editor-modes button:has-text("JSON")').click();
+        await json.locator('.cm-content').waitFor();
+      };
+      await showTable();
+      expect(await json.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-type'))))
+        .toEqual(['boolean', 'number', 'number', 'null', 'string', 'json']);
+      expect(await json.locator('select[aria-label="Type 1"]').inputValue()).toBe('boolean');
+      expect(await json.locator('select[aria-label="Type 1"] option:checked').innerText()).toBe('True/false');
+      expect(await json.getByRole('switch', { name: 'Value 1' }).isChecked()).toBe(true);
+      expect(await json.locator('input[aria-label="Value 2"]').inputValue()).toBe('3');
+      expect(await row(4).locator('td:nth-child(3)').innerText()).toBe('null');
+      expect(await json.locator('input[aria-label="Value 5"]').inputValue()).toBe('false');
+      expect(await json.locator('select[aria-label="Type 5"]').inputValue()).toBe('string');
+      expect(await row(6).locator('td:nth-child(2)').innerText()).toBe('JSON');
+      expect(await row(6).locator('code').innerText()).toBe('{"ports":[80,443]}');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await screenshot(page, `environment-table-types-${width}`);
+      await showJson();
+      expect(await posted()).toBe(typed);
+
+      // An edit keeps every type: the boolean stays a boolean, the number a number.
+      await showTable();
+      await json.getByRole('switch', { name: 'Value 1' }).uncheck();
+      await json.locator('input[aria-label="Value 2"]').fill('4');
+      // a number cell holding no number is marked, leaves the JSON alone and blocks the save
+      await json.locator('input[aria-label="Value 3"]').fill('lots');
+      expect(await json.locator('input[aria-label="Value 3"]').getAttribute('aria-invalid')).toBe('true');
+      const beforeInvalid = JSON.parse(await posted());
+      expect(beforeInvalid.ratio).toBe(-1500);
+      expect(await json.locator('input[aria-label="Value 3"]').evaluate((input: HTMLInputElement) => input.checkValidity())).toBe(false);
+      await json.locator('input[aria-label="Value 3"]').fill('0.25');
+      const edited = { debug: false, count: 4, ratio: 0.25, nothing: null, flag_text: 'false', nested: { ports: [80, 443] } };
+      expect(JSON.parse(await posted())).toEqual(edited);
+      // the nested cell is read-only: its button opens JSON mode
+      await row(6).locator('button:has-text("Edit as JSON")').click();
+      await json.locator('.cm-content').waitFor();
+      expect(await json.getAttribute('data-mode')).toBe('json');
+      await Promise.all([page.waitForURL(/flash=environment_saved/), page.click('button:has-text("Save")')]);
+      const saved = (await groups()).find((g) => g.name === `Typed ${width}`)!;
+      expect(JSON.parse(saved.json)).toEqual(edited);
+      await api.send('DELETE', `/api/project/${projectId}/environment/${saved.id}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('works without JavaScript: textareas, a plain form post, and delete with confirmation', { timeout: 150_000 }, async () => {

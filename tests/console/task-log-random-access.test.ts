@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, newContext, signIn } from './support/browser.ts';
+import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+import { measurePageJs } from './support/js-weight.ts';
 import { adminApi, insertFinishedTask, insertScriptProject, waitForTask } from './support/real-tasks.ts';
 import { hasStatus } from '../support/engine.ts';
 import { LOG_ROW_PX, OVERSCAN_ROWS } from '../../src/islands/task-log-model.ts';
@@ -15,6 +16,8 @@ let browser: Browser;
 let context: BrowserContext;
 let api: Awaited<ReturnType<typeof adminApi>>;
 let fx: Awaited<ReturnType<typeof insertScriptProject>>;
+/** the 200,000-line task of the first test */
+let longTaskId = 0;
 
 beforeAll(async () => {
   server = await startConsoleServer();
@@ -33,8 +36,9 @@ afterAll(async () => {
 });
 
 /** Opens a task's dialog and waits for the island; `outputRequests` lists the `/output` URLs the browser asks for. */
-async function openTask(taskId: number): Promise<{ page: Page; outputRequests: string[]; errors: string[] }> {
+async function openTask(taskId: number, width = 1280): Promise<{ page: Page; outputRequests: string[]; errors: string[] }> {
   const page = await context.newPage();
+  await page.setViewportSize({ width, height: 800 });
   const outputRequests: string[] = [];
   const errors: string[] = [];
   page.on('request', (r) => { if (r.url().includes('/output')) outputRequests.push(r.url()); });
@@ -55,6 +59,7 @@ const visibleRows = (page: Page) => page.$eval('.log', (log) => {
 describe('task log: any line of a long log', () => {
   it(`opens a finished ${LINES.toLocaleString('en')}-line task at its start, and End shows the last line with at most 3 /output requests`, async () => {
     const taskId = await insertFinishedTask(server, fx, LINES);
+    longTaskId = taskId;
     const { page, outputRequests, errors } = await openTask(taskId);
     const first = await visibleRows(page);
     expect(first[0]).toEqual(['1', 'line 1']);
@@ -108,6 +113,33 @@ describe('task log: any line of a long log', () => {
     expect(await rowCount()).toBeLessThanOrEqual(rowsBound);
     expect(errors).toEqual([]);
     await page.close();
+  }, SLOW_MS);
+
+  it('windows its rows at 1280 and 375 px: End, a quarter down, only the rows near the screen, within 90 KB of gzip script', async () => {
+    const pageJs = await measurePageJs(`${server.url}/project/${fx.project.id}/history?t=${longTaskId}`, api.cookie);
+    expect(pageJs.bytes).toBeLessThan(90 * 1024);
+    for (const width of [1280, 375]) {
+      const { page, outputRequests, errors } = await openTask(longTaskId, width);
+      const rowsBound = await page.$eval('.log', (log, [rowPx, overscan]) => Math.ceil(log.clientHeight / rowPx) + 2 * overscan + 2, [LOG_ROW_PX, OVERSCAN_ROWS]);
+      expect((await visibleRows(page))[0]).toEqual(['1', 'line 1']);
+      await page.focus('.log');
+      await page.keyboard.press('End');
+      await page.waitForFunction((last) => [...document.querySelectorAll('.log-row')].some((r) => r.lastElementChild?.textContent === last), `line ${LINES}`);
+      expect((await visibleRows(page)).at(-1)).toEqual([String(LINES), `line ${LINES}`]);
+      expect(outputRequests.length).toBeLessThanOrEqual(3);
+      expect(await page.locator('.log-row').count()).toBeLessThanOrEqual(rowsBound);
+      await page.$eval('.log', (log) => { log.scrollTop = (log.scrollHeight - log.clientHeight) / 4; });
+      await page.waitForFunction((quarter) => {
+        const rows = [...document.querySelectorAll('.log-row')];
+        return rows.some((r) => r.lastElementChild?.textContent === `line ${quarter}`) && rows.every((r) => r.lastElementChild?.textContent);
+      }, LINES / 4);
+      for (const [number, text] of await visibleRows(page)) expect(text).toBe(`line ${number}`);
+      expect(await page.locator('.log-row').count()).toBeLessThanOrEqual(rowsBound);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await screenshot(page, `task-log-virtual-${width}`);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
   }, SLOW_MS);
 
   it('follows a running task live: new lines show at the bottom as they are written', async () => {
