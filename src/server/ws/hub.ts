@@ -9,7 +9,7 @@ import { loadSocketAccess, mayReceive, type SocketAccess, type SocketCredential 
 
 const PING_EVERY_MS = 54_000;
 /** How often open sockets are checked against their session or token when no message flows. */
-const RECHECK_EVERY_MS = 400;
+const RECHECK_EVERY_MS = 250;
 const MAX_CLIENT_MESSAGE_BYTES = 512;
 /** The close code a socket gets when what opened it ended (RFC 6455 "policy violation"). */
 const CREDENTIAL_ENDED = 1008;
@@ -34,7 +34,7 @@ interface Client extends SocketCredential {
  *
  * A socket lives only as long as what opened it: every batch of messages is preceded by one
  * check of all sockets (their session or token still stands, their user's admin flag and
- * memberships now), and the same check runs every RECHECK_EVERY_MS while sockets are open, so
+ * memberships now), and the same check (four small queries) runs every RECHECK_EVERY_MS while sockets are open, so
  * a sign-out, revocation, password change, deleted token or deleted user closes the socket
  * within a second, on whichever server made the change.
  */
