@@ -32,8 +32,10 @@ export async function runAccountAction(astro: AstroLike, user: EditedUser, form:
       const password = String(form.get('password') ?? '');
       if (!password) return { error: t('account.passwordRequired'), tab: 'security' };
       if (password !== String(form.get('password_confirm') ?? '')) return { error: t('account.passwordsDiffer'), tab: 'security' };
-      const res = await apiSend(astro, 'POST', `/api/users/${user.id}/password`, { password });
-      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'password_changed') } : { error: await readErrorText(res), tab: 'security' };
+      const proof = self ? reauthentication(form) : {};
+      if (!proof) return { error: t('account.currentPasswordRequired'), tab: 'security' };
+      const res = await apiSend(astro, 'POST', `/api/users/${user.id}/password`, { password, ...proof });
+      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'password_changed') } : { error: await securityErrorText(res, t), tab: 'security' };
     }
     case 'totp_on': {
       const res = await apiSend(astro, 'POST', `/api/users/${user.id}/2fas/totp`);
@@ -43,8 +45,10 @@ export async function runAccountAction(astro: AstroLike, user: EditedUser, form:
     }
     case 'totp_off': {
       if (!user.totp) return { redirect: `${page}?tab=security` };
-      const res = await apiSend(astro, 'DELETE', `/api/users/${user.id}/2fas/totp/${user.totp.id}`);
-      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'totp_disabled') } : { error: await readErrorText(res), tab: 'security' };
+      const proof = self ? reauthentication(form) : {};
+      if (!proof) return { error: t('account.currentPasswordRequired'), tab: 'security' };
+      const res = await apiSend(astro, 'DELETE', `/api/users/${user.id}/2fas/totp/${user.totp.id}`, proof);
+      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'totp_disabled') } : { error: await securityErrorText(res, t), tab: 'security' };
     }
     case 'delete': {
       const res = await apiSend(astro, 'DELETE', `/api/users/${user.id}`);
@@ -56,6 +60,23 @@ export async function runAccountAction(astro: AstroLike, user: EditedUser, form:
     }
     default: return { error: t('account.unknownAction'), tab: 'settings' };
   }
+}
+
+/**
+ * The proof the API asks of someone changing their own password or two-factor setting: the
+ * current password, or a code from the authenticator app typed in the same field (six digits
+ * go as both; the API accepts either). Null when the field is empty.
+ */
+function reauthentication(form: FormData): { current_password: string; passcode?: string } | null {
+  const value = String(form.get('current_password') ?? '');
+  if (!value) return null;
+  return /^\d{6}$/.test(value.trim()) ? { current_password: value, passcode: value.trim() } : { current_password: value };
+}
+
+/** The API's answer to a refused change, with a wrong current password in the reader's language. */
+async function securityErrorText(res: Response, t: (key: string) => string): Promise<string> {
+  const text = await readErrorText(res);
+  return text.startsWith('current_password: incorrect') ? t('account.currentPasswordWrong') : text;
 }
 
 async function saveSettings(astro: AstroLike, user: EditedUser, field: Form, page: string, t: (key: string, o?: Record<string, unknown>) => string, self: boolean): Promise<AccountOutcome> {

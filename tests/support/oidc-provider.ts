@@ -5,7 +5,7 @@ import Provider from 'oidc-provider';
 export const OIDC_CLIENT = { id: 'signalbox-test', secret: 'oidc-test-client-secret-3b8e' };
 
 /** Accounts the provider knows: the login typed at its sign-in form picks one. */
-export interface OidcAccount { email: string; name: string; preferred_username: string; groups: string[] }
+export interface OidcAccount { email: string; name: string; preferred_username: string; groups: string[]; email_verified?: boolean }
 
 export interface OidcProvider {
   issuer: string;
@@ -25,7 +25,8 @@ export function freeLoopbackPort(): Promise<number> {
 
 /**
  * A real OpenID provider (npm `oidc-provider`) on a loopback port, with its development sign-in
- * and consent pages, one confidential client for `redirectUris`, and the given accounts.
+ * and consent pages, one confidential client for `redirectUris`, and the given accounts (read at
+ * each sign-in, so a test may change them; `sub` is the account's key).
  */
 export async function startOidcProvider(port: number, redirectUris: string[], accounts: Record<string, OidcAccount>): Promise<OidcProvider> {
   const issuer = `http://127.0.0.1:${port}`;
@@ -34,7 +35,7 @@ export async function startOidcProvider(port: number, redirectUris: string[], ac
       client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret, redirect_uris: redirectUris,
       grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic',
     }],
-    claims: { openid: ['sub'], email: ['email'], profile: ['name', 'preferred_username'], groups: ['groups'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'], groups: ['groups'] },
     scopes: ['openid', 'profile', 'email', 'groups'],
     cookies: { keys: ['signalbox-test-cookie-key'] },
     findAccount: async (_ctx: unknown, id: string) => {

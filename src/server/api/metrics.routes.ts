@@ -4,7 +4,7 @@ import { routePath } from 'hono/route';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppEnv } from '../http/context.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
-import { resolveCaller } from '../auth/authenticate.ts';
+import { authenticatedCaller } from '../auth/authenticate.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
@@ -21,8 +21,7 @@ export async function serveMetrics(c: Context<AppEnv>): Promise<Response> {
   if (basic) {
     if (!config.metrics.username || !sameText(Buffer.from(basic[1]!, 'base64').toString('utf8'), `${config.metrics.username}:${config.metrics.password}`)) throw forbidden();
   } else {
-    const caller = await resolveCaller(db, authorization, getCookie(c, SESSION_COOKIE));
-    if (!caller) throw new ApiError('unauthorized', '', {}, { 'www-authenticate': 'Basic realm="metrics"' });
+    const caller = await authenticatedCaller(db, authorization, getCookie(c, SESSION_COOKIE)).catch(askForBasicAuth);
     if (!caller.user.admin) throw forbidden();
   }
   return c.body(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType });
@@ -34,6 +33,12 @@ export function countRequests(metrics: Metrics): MiddlewareHandler<AppEnv> {
     await next();
     metrics.httpRequests.inc({ method: c.req.method, route: routePath(c) || 'unmatched', status: String(c.res.status) });
   };
+}
+
+/** A refused caller is told that basic auth is the other way in. */
+function askForBasicAuth(error: unknown): never {
+  if (error instanceof ApiError && error.code === 'unauthorized') throw new ApiError('unauthorized', error.message, {}, { 'www-authenticate': 'Basic realm="metrics"' });
+  throw error;
 }
 
 function sameText(a: string, b: string): boolean {

@@ -4,7 +4,7 @@ import type { AppEnv } from '../http/context.ts';
 import type { OidcProviderConfig } from '../config/auth-config.ts';
 import { notFound } from '../http/errors.ts';
 import { beginOidcSignIn, finishOidcSignIn, type OidcPending } from '../auth/oidc.ts';
-import { provisionExternalUser } from '../auth/external-users.ts';
+import { provisionOidcUser, type OidcRefusal } from '../auth/external-users.ts';
 import { openSession } from './auth.routes.ts';
 import { apiClientFacts } from '../http/api-client-facts.ts';
 
@@ -48,9 +48,9 @@ async function finish(c: Context<AppEnv>, returnPath: string): Promise<Response>
     const identity = await finishOidcSignIn(provider, callback, pending);
     if (!identity) return failed(c, id, new Error('the provider sent no email claim'));
     const { db, config } = c.var.deps;
-    const user = await provisionExternalUser(db, identity, 'email', config.group_mappings);
-    if (!user) return failed(c, id, new Error('the email belongs to a local account'));
-    await openSession(c, user, 'oidc');
+    const outcome = await provisionOidcUser(db, identity, { provider: `oidc:${id}`, subject: identity.subject }, identity.emailVerified, config.group_mappings);
+    if ('refused' in outcome) return failed(c, id, new Error(REFUSALS[outcome.refused].reason), REFUSALS[outcome.refused].error);
+    await openSession(c, outcome.user, 'oidc');
     return c.redirect(`/${returnPath}`, 307);
   } catch (error) {
     return failed(c, id, error);
@@ -81,8 +81,19 @@ function readPending(cookie: string | undefined): OidcPending | null {
   }
 }
 
-/** Every failure sends the browser back to the sign-in page; the reason goes to the log only. */
-function failed(c: Context<AppEnv>, id: string, error: unknown): Response {
+/**
+ * An identity refused a user its email names: what the log says, and the sign-in page's
+ * `error` (`oidc_unverified`, `oidc_linked` have their own message; a local account's email
+ * gets the general one, so the page does not tell who has a local account).
+ */
+const REFUSALS: Record<OidcRefusal, { reason: string; error: string }> = {
+  local_account: { reason: 'the email belongs to a local account', error: 'oidc' },
+  unverified_email: { reason: 'the email belongs to an existing user and the provider has not verified it', error: 'oidc_unverified' },
+  linked_elsewhere: { reason: 'the email belongs to a user linked to another identity (another provider or LDAP)', error: 'oidc_linked' },
+};
+
+/** Every failure sends the browser back to the sign-in page; the details go to the log only. */
+function failed(c: Context<AppEnv>, id: string, error: unknown, code = 'oidc'): Response {
   console.warn(`[oidc] sign-in through "${id}" failed: ${error instanceof Error ? error.message : String(error)}`);
-  return c.redirect('/auth/login?error=oidc', 307);
+  return c.redirect(`/auth/login?error=${code}`, 307);
 }

@@ -1,6 +1,9 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { apiClientFacts } from '../http/api-client-facts.ts';
+import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/login-throttle.ts';
 import { lockState, openStateAccess, readLatestState, unlockState, writeState, type LockOutcome, type StateAccess } from '../domain/terraform/state-backend.ts';
 
 /**
@@ -11,8 +14,25 @@ import { lockState, openStateAccess, readLatestState, unlockState, writeState, t
  */
 export const terraformStateBackendRoutes = new Hono<AppEnv>();
 
-function access(c: Context<AppEnv>): Promise<StateAccess> {
-  return openStateAccess(c.var.deps.db, c.var.deps.secrets, c.req.param('alias') ?? '', c.req.header('authorization'));
+/**
+ * Opens the workspace for the request's basic auth. Wrong credentials count as failed sign-ins
+ * of the alias from this address, under the same throttle as the sign-in form (429 with
+ * Retry-After once they pile up), so the backend is no place to guess passwords.
+ */
+async function access(c: Context<AppEnv>): Promise<StateAccess> {
+  const { db, secrets } = c.var.deps;
+  const alias = c.req.param('alias') ?? '';
+  const account = `terraform:${alias}`;
+  const address = apiClientFacts(c).address;
+  await checkLoginAllowed(db, account, address);
+  try {
+    const granted = await openStateAccess(db, secrets, alias, c.req.header('authorization'));
+    await clearLoginFailures(db, account, address);
+    return granted;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'forbidden') await recordLoginFailure(db, account, address);
+    throw error;
+  }
 }
 
 function answer(c: Context<AppEnv>, outcome: LockOutcome, conflictStatus: 409 | 423): Response {

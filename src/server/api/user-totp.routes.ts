@@ -1,7 +1,8 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
-import { idParam } from '../http/validation.ts';
+import { idParam, readJson } from '../http/validation.ts';
+import { reauthenticationSchema, requireReauthentication } from '../auth/reauthentication.ts';
 import { deleteTotp, describeTotp, enrolTotp, findTotp } from '../auth/totp.ts';
 import { loadTargetUser } from './users.routes.ts';
 
@@ -40,6 +41,7 @@ userTotpRoutes.get('/:totp_id/qr', async (c) => {
 
 userTotpRoutes.delete('/:totp_id', async (c) => {
   const user = await loadTargetUser(c);
+  await requireReauthentication(c, user, await readJson(c, reauthenticationSchema));
   if (!(await deleteTotp(c.var.deps.db, user.id, idParam(c, 'totp_id')))) throw notFound();
   return c.body(null, 204);
 });

@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/context.ts';
 import { notFound, unauthorized } from '../http/errors.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { requireAdmin } from '../auth/authenticate.ts';
+import { requireReauthentication } from '../auth/reauthentication.ts';
 import { userRowToUser } from '../domain/users/user.ts';
 import { findTotp, totpSummary } from '../auth/totp.ts';
 import { findUserById } from '../domain/users/user.repository.ts';
@@ -49,7 +50,8 @@ usersRoutes.delete('/:user_id', async (c) => {
 
 usersRoutes.post('/:user_id/password', async (c) => {
   const target = await loadTargetUser(c);
-  const { password } = await readJson(c, passwordSchema);
+  const { password, ...proof } = await readJson(c, passwordSchema);
+  await requireReauthentication(c, target, proof);
   const keep = target.id === c.var.user.id ? c.var.sessionId : undefined;
   await c.var.deps.db.transaction().execute((tx) => changePassword(tx, target, password, c.var.user.id, keep));
   return c.body(null, 204);

@@ -6,10 +6,13 @@ import type { AppEnv } from '../http/context.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { SESSION_COOKIE, userForApiToken, userForSession } from './sessions.ts';
 import { callerMemoOf } from './caller-memo.ts';
+import { hashSecretToken } from './tokens.ts';
 
 export interface Caller {
   user: UserRow;
   sessionId: string | undefined;
+  /** the hash of the bearer token the caller used, when it used one */
+  tokenHash: string | undefined;
   /** false while a cookie session waits for its second factor; bearer tokens skip that step */
   verified: boolean;
 }
@@ -18,14 +21,27 @@ export interface Caller {
  * Finds the caller from `Authorization: Bearer <token>` or the session cookie. A header that
  * mentions "bearer" rules out the cookie, as in Semaphore; tokens compare lower-cased.
  */
-export async function resolveCaller(db: Db, authorization: string | undefined, sessionCookie: string | undefined): Promise<Caller | null> {
+async function resolveCaller(db: Db, authorization: string | undefined, sessionCookie: string | undefined): Promise<Caller | null> {
   const header = authorization?.toLowerCase() ?? '';
   if (header.includes('bearer')) {
-    const user = await userForApiToken(db, header.replace('bearer ', '').trim());
-    return user ? { user, sessionId: undefined, verified: true } : null;
+    const token = header.replace('bearer ', '').trim();
+    const user = await userForApiToken(db, token);
+    return user ? { user, sessionId: undefined, tokenHash: hashSecretToken(token), verified: true } : null;
   }
   const found = sessionCookie ? await userForSession(db, sessionCookie) : null;
-  return found ? { user: found.user, sessionId: found.sessionId, verified: found.verified } : null;
+  return found ? { user: found.user, sessionId: found.sessionId, tokenHash: undefined, verified: found.verified } : null;
+}
+
+/**
+ * The one gate every authenticated door goes through (API routes, `/api/metrics`, `/api/ws`):
+ * the caller, or 401 — with `TOTP_REQUIRED` for a session that passed the password but not
+ * yet its second factor, which may do nothing but prove that factor.
+ */
+export async function authenticatedCaller(db: Db, authorization: string | undefined, sessionCookie: string | undefined): Promise<Caller> {
+  const caller = await resolveCaller(db, authorization, sessionCookie);
+  if (!caller) throw unauthorized();
+  if (!caller.verified) throw unauthorized('TOTP_REQUIRED');
+  return caller;
 }
 
 /** Loads the caller into `c.var.user`; 401 with an empty body otherwise. */
@@ -35,9 +51,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     const cookie = getCookie(c, SESSION_COOKIE);
     const memo = callerMemoOf(c);
     const memoKey = `${authorization ?? ''}\n${cookie ?? ''}`;
-    const caller = memo?.get(memoKey) ?? await resolveCaller(c.var.deps.db, authorization, cookie);
-    if (!caller) throw unauthorized();
-    if (!caller.verified) throw unauthorized('TOTP_REQUIRED');
+    const caller = memo?.get(memoKey) ?? await authenticatedCaller(c.var.deps.db, authorization, cookie);
     memo?.set(memoKey, caller);
     c.set('user', caller.user);
     c.set('sessionId', caller.sessionId);

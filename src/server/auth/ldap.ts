@@ -5,7 +5,7 @@ const loadLdapts = (): Promise<typeof import('ldapts')> => import('ldapts');
 import type { UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import type { LdapConfig } from '../config/auth-config.ts';
-import { provisionExternalUser, type ExternalIdentity } from './external-users.ts';
+import { provisionDirectoryUser, type ExternalIdentity } from './external-users.ts';
 
 const TIMEOUT_MS = 10_000;
 
@@ -34,7 +34,7 @@ async function openClient(ldap: LdapConfig): Promise<Client> {
 export async function signInWithLdap(deps: Deps, login: string, password: string): Promise<UserRow | null | 'unknown'> {
   const vouched = await askDirectory(deps.config.ldap, login, password);
   if (vouched === 'unknown' || vouched === null) return vouched;
-  return provisionExternalUser(deps.db, vouched, 'login', deps.config.group_mappings);
+  return provisionDirectoryUser(deps.db, vouched, deps.config.group_mappings);
 }
 
 /**

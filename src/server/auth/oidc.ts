@@ -63,19 +63,26 @@ export async function beginOidcSignIn(provider: OidcProviderConfig, redirectUri:
   return { url: url.href, pending };
 }
 
+/** Who the provider says signed in: the identity, its stable `sub`, and whether it verified the email. */
+export interface OidcIdentity extends ExternalIdentity {
+  subject: string;
+  emailVerified: boolean;
+}
+
 /**
  * Exchanges the code the provider sent back (state, PKCE and nonce checked) and reads the
- * identity from the verified ID token, or from userinfo when the token has no email claim.
- * Null when the provider names no email: users are matched by email only.
+ * identity from the verified ID token, plus userinfo when the token lacks the email or whether
+ * it is verified. Null when the provider names no email.
  */
-export async function finishOidcSignIn(provider: OidcProviderConfig, callbackUrl: URL, pending: OidcPending): Promise<ExternalIdentity | null> {
+export async function finishOidcSignIn(provider: OidcProviderConfig, callbackUrl: URL, pending: OidcPending): Promise<OidcIdentity | null> {
   const oidc = await loadOidc();
   const client = await clientFor(provider);
   const tokens = await oidc.authorizationCodeGrant(client, callbackUrl, {
     pkceCodeVerifier: pending.verifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true,
   });
   let claims: Record<string, unknown> = { ...tokens.claims() };
-  if (!readClaim(provider.email_claim, claims) && client.serverMetadata().userinfo_endpoint) {
+  const incomplete = !readClaim(provider.email_claim, claims) || claims.email_verified === undefined;
+  if (incomplete && client.serverMetadata().userinfo_endpoint) {
     claims = { ...claims, ...(await oidc.fetchUserInfo(client, tokens.access_token, String(claims.sub))) };
   }
   const email = readClaim(provider.email_claim, claims);
@@ -85,5 +92,8 @@ export async function finishOidcSignIn(provider: OidcProviderConfig, callbackUrl
     username: readClaim(provider.username_claim, claims) || randomUsername(),
     name: readClaim(provider.name_claim, claims) || 'Anonymous',
     groups: readGroups(provider.groups_claim, claims),
+    subject: String(claims.sub),
+    // some providers send the boolean as a string
+    emailVerified: claims.email_verified === true || claims.email_verified === 'true',
   };
 }

@@ -10,6 +10,7 @@ export interface Database {
   user: UserTable;
   session: SessionTable;
   user_totp: UserTotpTable;
+  external_identity: ExternalIdentityTable;
   api_token: ApiTokenTable;
   login_attempt: LoginAttemptTable;
   option: OptionTable;
@@ -83,6 +84,16 @@ export interface UserTotpTable {
   recovery_hash: string;
   /** the last time step a code was accepted for; older or equal steps are replays */
   last_step: Generated<number>;
+}
+
+/** An identity of an OIDC provider or LDAP linked to a user: it signs in by (provider, subject) only. */
+export interface ExternalIdentityTable {
+  id: Id;
+  user_id: number;
+  /** `oidc:<provider id>` or `ldap` */
+  provider: string;
+  subject: string;
+  created: string;
 }
 
 /** API tokens are stored as a SHA-256 hash; `prefix` (first 8 chars) is what lists show. */

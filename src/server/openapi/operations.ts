@@ -8,6 +8,7 @@ import { descriptionSchema } from '../api/templates.routes.ts';
 import { tokenCreateSchema } from '../api/tokens.routes.ts';
 import { cronCheckSchema, scheduleInputSchema } from '../domain/schedules/schedule.ts';
 import { passwordSchema, userCreateSchema, userUpdateSchema } from '../domain/users/user.schema.ts';
+import { reauthenticationSchema } from '../auth/reauthentication.ts';
 import { viewInputSchema, viewPositionsSchema } from '../domain/views/view.ts';
 import { stopInputSchema, taskInputSchema } from '../domain/tasks/task.ts';
 import { repositoryInputSchema } from '../domain/repositories/repository.ts';
@@ -73,7 +74,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/users/:user_id': { summary: 'One user', response: userSchema },
   'PUT /api/users/:user_id': { summary: 'Update a user', body: userUpdateSchema, status: 204 },
   'DELETE /api/users/:user_id': { summary: 'Delete a user', status: 204 },
-  'POST /api/users/:user_id/password': { summary: "Set a user's password", body: passwordSchema, status: 204 },
+  'POST /api/users/:user_id/password': { summary: "Set a user's password (your own: with current_password or a TOTP passcode; ends your other sessions)", body: passwordSchema, status: 204 },
+  'DELETE /api/users/:user_id/2fas/totp/:totp_id': { summary: 'Remove two-factor authentication (your own: with current_password or a TOTP passcode)', body: reauthenticationSchema, status: 204 },
   'GET /api/projects': { summary: 'Projects you are a member of (admins: all)', response: list(projectSchema) },
   'POST /api/projects': { summary: 'Create a project', body: projectInputSchema, response: projectSchema, status: 201 },
   'POST /api/projects/restore': { summary: 'Create a project from a backup', body: backupSchema },

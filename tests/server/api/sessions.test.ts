@@ -39,7 +39,7 @@ for (const dialect of DIALECTS) {
       const other = await s.login(ADMIN.login, ADMIN.password);
       const here = await s.login(ADMIN.login, ADMIN.password);
       const me = (await s.call('GET', '/api/user', undefined, here)).body;
-      expect((await s.call('POST', `/api/users/${me.id}/password`, { password: ADMIN.password }, here)).status).toBe(204);
+      expect((await s.call('POST', `/api/users/${me.id}/password`, { password: ADMIN.password, current_password: ADMIN.password }, here)).status).toBe(204);
       expect((await s.call('GET', '/api/user', undefined, other)).status).toBe(401);
       expect((await s.call('GET', '/api/user/sessions', undefined, here)).body).toHaveLength(1);
     });

@@ -137,7 +137,7 @@ for (const dialect of DIALECTS) {
       const u = (await s.call('POST', '/api/users', newUser('pw'), admin)).body;
       const own = await s.login('user-pw', 'pass-1234');
       const other = await s.login('user-pw', 'pass-1234');
-      const res = await s.call('POST', `/api/users/${u.id}/password`, { password: 'brand-new-1' }, own);
+      const res = await s.call('POST', `/api/users/${u.id}/password`, { password: 'brand-new-1', current_password: 'pass-1234' }, own);
       expect(res.status).toBe(204);
       expect((await s.call('GET', '/api/user', undefined, own)).status).toBe(200);
       expect((await s.call('GET', '/api/user', undefined, other)).status).toBe(401);

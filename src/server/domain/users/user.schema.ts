@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fields } from '../../http/validation.ts';
+import { reauthenticationFields } from '../../auth/reauthentication.ts';
 
 const username = z.string().trim().min(1, 'required').max(255, 'at most 255 characters')
   .regex(/^[^\s]+$/, 'must not contain spaces');
@@ -40,8 +41,8 @@ export const userUpdateSchema = z.strictObject({
   can_create_project: z.boolean().optional(),
 });
 
-/** `POST /api/users/{id}/password`. */
-export const passwordSchema = z.strictObject({ password });
+/** `POST /api/users/{id}/password`; changing one's own also needs the current password (or a TOTP code). */
+export const passwordSchema = z.strictObject({ password, ...reauthenticationFields });
 
 export type UserCreateInput = z.infer<typeof userCreateSchema>;
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;

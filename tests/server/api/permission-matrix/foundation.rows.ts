@@ -47,7 +47,7 @@ export const FOUNDATION_MATRIX: MatrixRow[] = [
   { route: 'DELETE /api/users/{other}', path: (w) => `/api/users/${w.users.spare.id}`, expect: adminOnly(204, 401) },
   { route: 'DELETE /api/users/{self}', path: (w, self) => `/api/users/${selfId(w, self)}`, expect: signedIn(204) },
   { route: 'POST /api/users/{other}/password', path: (w) => `/api/users/${w.users.spare.id}/password`, body: () => ({ password: 'new-pw-1' }), expect: adminOnly(204, 401) },
-  { route: 'POST /api/users/{self}/password', path: (w, self) => `/api/users/${selfId(w, self)}/password`, body: () => ({ password: 'new-pw-1' }), expect: signedIn(204) },
+  { route: 'POST /api/users/{self}/password', path: (w, self) => `/api/users/${selfId(w, self)}/password`, body: (w) => ({ password: 'new-pw-1', current_password: w.password }), expect: signedIn(204) },
   { route: 'GET /api/projects', path: () => '/api/projects', expect: signedIn(200) },
   { route: 'POST /api/projects', path: () => '/api/projects', body: () => ({ name: 'Another' }), expect: adminOnly(201, 401) },
   { route: 'GET /api/events', path: () => '/api/events', expect: signedIn(200) },
