@@ -74,6 +74,7 @@ for (const dialect of DIALECTS) {
 const EXPECTED_REFUSALS: [RegExp, string][] = [
   [/^\w+ \/api\/project\/\{project_id\}\/inventory\/\{inventory_id\}\/terraform\/.* → 400 .*not a terraform or tofu workspace/, 'the world\'s inventory is static'],
   [/^\w+ \/api\/(integrations|terraform)\/\{alias\} → 404/, 'no alias is named 1'],
+  [/^GET \/api\/integrations\/\{alias\} → 405/, 'a webhook is delivered with POST only: a link checker starts nothing'],
   [/^\w+ \/api\/internal\/runners → 401/, 'runners sign these with their own token'],
   [/^GET \/api\/auth\/oidc\/.* → 404/, 'no identity provider is configured'],
   [/^GET \/api\/metrics → 404/, 'metrics are off unless configured'],
