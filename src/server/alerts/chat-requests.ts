@@ -1,5 +1,6 @@
 import type { AlertSettings } from '../config/config.ts';
 import { alertHeadline, type TaskAlert } from './task-alert.ts';
+import { ownValue } from '../lib/own-value.ts';
 
 /** One HTTP POST to a chat service. `name` is for the log. */
 export interface ChatRequest {
@@ -21,7 +22,7 @@ const COLORS: Record<string, string> = { success: '#2e7d32', error: '#c62828', w
 export function chatRequests(settings: AlertSettings, alert: TaskAlert): ChatRequest[] {
   const out: ChatRequest[] = [];
   const json = { 'content-type': 'application/json' };
-  const color = COLORS[alert.status] ?? '#616161';
+  const color = ownValue(COLORS, alert.status) ?? '#616161';
   const facts: [string, string][] = [
     ['Project', alert.projectName], ['Template', alert.templateName], ['Task', `#${alert.taskId}`], ['Status', alert.status], ['Author', alert.author],
     ...(alert.version ? [['Version', alert.version] as [string, string]] : []),

@@ -46,13 +46,16 @@ export async function createRunner(db: Db, scope: RunnerScope, input: RunnerInpu
 
 export async function updateRunner(db: Db, row: RunnerRow, input: RunnerInput): Promise<void> {
   if (row.project_id !== null && input.project_id !== undefined && input.project_id !== row.project_id) throw badRequest('project_id: does not match the project of the URL');
-  await db.updateTable('runner').set({
+  const changes = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.webhook !== undefined ? { webhook: input.webhook } : {}),
     ...(input.max_parallel_tasks !== undefined ? { max_parallel_tasks: input.max_parallel_tasks } : {}),
     ...(input.active !== undefined ? { active: input.active ? 1 : 0 } : {}),
     ...(input.tag !== undefined || input.tags !== undefined ? { tags: JSON.stringify(tagsOf(input)) } : {}),
-  }).where('id', '=', row.id).execute();
+  };
+  // a body naming no field changes nothing (an UPDATE with an empty SET is not SQL)
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('runner').set(changes).where('id', '=', row.id).execute();
 }
 
 /** Deletes the runner; its waiting and starting tasks go back to the queue. */
