@@ -46,9 +46,7 @@ import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
 import { taskSummaryRoutes } from './api/task-summary.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
-
-/** Largest JSON body accepted (backups of big projects fit comfortably). */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+import { API_BODY_LIMIT } from './http/body-limits.ts';
 
 /**
  * The runner API: every route under `/api`, with the error contract and auth in one place.
@@ -73,7 +71,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
   api.use('*', refuseForeignWrites());
-  api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
+  api.use('*', bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
 
   api.route('/api', systemRoutes);
   api.get('/api/metrics', serveMetrics);
