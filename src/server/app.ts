@@ -47,6 +47,7 @@ import { taskSummaryRoutes } from './api/task-summary.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
 import { API_BODY_LIMIT } from './http/body-limits.ts';
+import { throttleDeliverySenders } from './integrations/sender-throttle.ts';
 
 /**
  * The runner API: every route under `/api`, with the error contract and auth in one place.
@@ -80,6 +81,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   let openApi: object | undefined;
   api.get('/api/openapi.json', (c) => c.json(openApi ??= buildOpenApiDocument(api.routes)));
   api.route('/api/auth', authRoutes);
+  // a burst from one sender is refused before its deliveries are looked up or recorded
+  api.use('/api/integrations/*', throttleDeliverySenders());
   api.route('/api/integrations', integrationWebhookRoutes);
   api.route('/api/terraform', terraformStateBackendRoutes);
   // runners authenticate with X-Runner-Token, not a session
