@@ -57,7 +57,7 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
     const client = requestClientFacts(req, deps.config);
     const locals = { runnerApi: createRunnerApi(api, deps.config.api_url, client), client, webRoot: deps.config.web_host };
     if (!hasRequestBody(req)) return astro(req, res, undefined, locals);
-    return readConsoleBody(req, res).then((ok) => ok && astro(req, res, undefined, locals));
+    return readConsoleBody(req, res).then(async (ok) => { if (ok) await astro(req, res, undefined, locals); });
   }));
 
   server.on('upgrade', guardUpgrades((req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -109,7 +109,7 @@ async function proxyToRemote(base: string, req: IncomingMessage, res: ServerResp
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers.set(k, v);
   try {
     const upstream = await fetch(base + req.url, {
-      method: req.method, headers, body: body.length ? body : undefined, redirect: 'manual',
+      method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined, redirect: 'manual',
     });
     // fetch has already decoded the body, so length and encoding headers no longer apply.
     const answer = new Headers(upstream.headers);
