@@ -1,13 +1,12 @@
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/database.ts';
+import { yieldToEventLoop } from '../lib/time-slice.ts';
 
 /** Deliveries kept per integration: its delivery log shows the newest; older ones go. */
 export const DELIVERIES_PER_INTEGRATION = 1000;
 
 const DAY_MS = 86_400_000;
 
-/** Lets other work run between two delete statements. */
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Removes an integration's deliveries beyond its newest DELIVERIES_PER_INTEGRATION, so a
@@ -38,7 +37,7 @@ export async function purgeExpiredDeliveries(db: Db, config: Config, now = new D
     for (const integration of integrations) {
       const deleted = await db.deleteFrom('integration_delivery').where('integration_id', '=', integration.id).where('created', '<', cutoff).executeTakeFirst();
       removed += Number(deleted.numDeletedRows);
-      await yieldToOthers();
+      await yieldToEventLoop();
     }
   }
   return removed;
