@@ -43,6 +43,14 @@ describe('inputs named like Object.prototype members (real HTTP, built console)'
     expect((await api('GET', `/api/project/${projectId}/runners/${runner.id}`)).json().name).toBe('Edge');
   });
 
+  it('never lets a runner body key named __PROTO__ become the prototype its fields are read from', async () => {
+    const runner = (await api('POST', `/api/project/${projectId}/runners`, { name: 'Poller' })).json();
+    const res = await fetch(`${server.url}/api/internal/runners`, {
+      method: 'PUT', headers: { 'x-runner-token': runner.token, 'content-type': 'application/json' }, body: '{"__PROTO__":{"jobs":[]}}',
+    });
+    expect([res.status, await res.text()]).toEqual([400, JSON.stringify({ error: 'jobs: Invalid input: expected array, received undefined' })]);
+  });
+
   it('refuses cron expressions named like prototype members with 400', async () => {
     const key = (await api('POST', `/api/project/${projectId}/keys`, { name: 'None', type: 'none' })).json();
     const repo = (await api('POST', `/api/project/${projectId}/repositories`, { name: 'R', git_url: '/srv/r', git_branch: 'main', ssh_key_id: key.id })).json();
