@@ -15,7 +15,7 @@ const NAMED_COLOURS: Record<string, string> = {
  */
 export function appCssColour(colour: string): string | undefined {
   const value = colour.trim().toLowerCase();
-  return HEX.test(value) || value in NAMED_COLOURS ? value : undefined;
+  return HEX.test(value) || Object.hasOwn(NAMED_COLOURS, value) ? value : undefined;
 }
 
 /**
@@ -24,7 +24,7 @@ export function appCssColour(colour: string): string | undefined {
  */
 export function pickerColour(colour: string): string {
   const value = colour.trim().toLowerCase();
-  if (value in NAMED_COLOURS) return NAMED_COLOURS[value]!;
+  if (Object.hasOwn(NAMED_COLOURS, value)) return NAMED_COLOURS[value]!;
   if (/^#[0-9a-f]{3}$/.test(value)) return `#${[...value.slice(1)].map((c) => c + c).join('')}`;
   if (/^#[0-9a-f]{6}/.test(value)) return value.slice(0, 7);
   return '#000000';

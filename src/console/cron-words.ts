@@ -134,7 +134,7 @@ export function cronInWords(expr: string, words: Words, lang: string): string {
   if (!text) return '';
   const every = /^@every\s+(\S+)$/.exec(text);
   if (every) return words('everyInterval', { interval: every[1]! });
-  const fields = (DESCRIPTORS[text.toLowerCase()] ?? text).split(/\s+/);
+  const fields = ((Object.hasOwn(DESCRIPTORS, text.toLowerCase()) ? DESCRIPTORS[text.toLowerCase()] : undefined) ?? text).split(/\s+/);
   if (fields.length !== 5) return text;
   const [m, h, d, mo, wd] = fields as [string, string, string, string, string];
   const tag = localeTag(lang);

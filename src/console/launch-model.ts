@@ -101,7 +101,7 @@ export function launchBody(template: LaunchTemplate, values: LaunchValues): Reco
   const environment: Record<string, string> = {};
   const secret: Record<string, string> = {};
   for (const v of surveyVars(template)) {
-    const answer = values.vars[v.name] ?? '';
+    const answer = answerOf(values, v.name);
     if (answer === '') continue;
     if (v.type === 'secret') secret[v.name] = answer;
     else environment[v.name] = answer;
@@ -141,7 +141,7 @@ export type LaunchMessage = (key: 'required' | 'mustBeInteger' | 'buildVersionRe
 export function checkLaunch(template: LaunchTemplate, values: LaunchValues, message: LaunchMessage): FieldErrors {
   const errors: FieldErrors = {};
   for (const v of surveyVars(template)) {
-    const answer = values.vars[v.name] ?? '';
+    const answer = answerOf(values, v.name);
     const title = v.title || v.name;
     if (v.required && answer === '') errors[varField(v.name)] = message('required', { title });
     else if (v.type === 'int' && answer !== '' && !/^\d+$/.test(answer)) errors[varField(v.name)] = message('mustBeInteger', { title });
@@ -164,3 +164,7 @@ export function projectIdOfPath(pathname: string): number {
   return match ? Number(match[1]) : 0;
 }
 
+/** The answer typed for a survey variable; a name like `constructor` is never read off the prototype. */
+function answerOf(values: LaunchValues, name: string): string {
+  return Object.hasOwn(values.vars, name) ? values.vars[name] ?? '' : '';
+}

@@ -1,6 +1,7 @@
 import type { AstroGlobal } from 'astro';
 import { apiGet, apiGetOr, RunnerApiError } from './runner-api.ts';
 import type { Project, ProjectRole, SystemInfo, User } from './types.ts';
+import { routeId } from './route-id.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request'>;
 
@@ -43,8 +44,8 @@ async function loadSystemInfo(astro: AstroLike): Promise<SystemInfo | null> {
  * @example const ctx = await loadProjectContext(Astro, Astro.params.id); if (!ctx) return Astro.rewrite('/404');
  */
 export async function loadProjectContext(astro: AstroLike, idParam: string | undefined): Promise<ProjectContext | null> {
-  const id = Number(idParam);
-  if (!Number.isInteger(id) || id <= 0) return null;
+  const id = routeId(idParam);
+  if (id === null) return null;
   try {
     const [shell, role] = await Promise.all([loadShellData(astro), apiGet<ProjectRole>(astro, `/api/project/${id}/role`)]);
     // The user's project list already holds the project (one API call fewer per page); an

@@ -4,6 +4,7 @@ import { runnerActiveSchema, runnerInputSchema, type Runner } from '../server/do
 import { apiGetPage } from './runner-api.ts';
 import { checkboxField, runDelete, runForm, textField, type FormOutcome } from './form-loop.ts';
 import { PAGE_SIZE } from './paging.ts';
+import { routeId } from './route-id.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'url'>;
 
@@ -105,7 +106,7 @@ function idle(): FormOutcome<RunnerValues> {
 
 /** The runner id a toggle/cache form posted (read once per request by the form loop's cache). */
 function toggleId(astro: AstroLike): number {
-  return Number(new URL(astro.request.url).searchParams.get('runner') ?? '0') || 0;
+  return routeId(new URL(astro.request.url).searchParams.get('runner') ?? undefined) ?? 0;
 }
 
 function withPage(path: string, page: number): string {

@@ -37,7 +37,7 @@ const LOOKS: Record<string, [StatusTone, StatusIcon]> = {
  * @example statusLook('error') // ['danger', 'error']
  */
 export function statusLook(status: string): [StatusTone, StatusIcon] {
-  return LOOKS[status] ?? ['neutral', 'waiting'];
+  return (Object.hasOwn(LOOKS, status) ? LOOKS[status] : undefined) ?? ['neutral', 'waiting'];
 }
 
 /**

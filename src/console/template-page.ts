@@ -5,6 +5,7 @@ import { loadProjectContext, type ProjectContext } from './project-context.ts';
 import { mayManage, mayUpdate, type TemplateItem } from './template-list.ts';
 import { templateInputSchema } from '../server/domain/templates/template.ts';
 import { descriptionSchema } from '../server/domain/templates/template-description.ts';
+import { routeId } from './route-id.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'params' | 'url' | 'rewrite'>;
 
@@ -31,8 +32,8 @@ export interface TemplatePageData {
  */
 export async function loadTemplatePage(astro: AstroLike): Promise<TemplatePageData | Response> {
   const ctx = await loadProjectContext(astro, astro.params.id);
-  const tid = Number(astro.params.tid);
-  if (!ctx || !Number.isInteger(tid) || tid <= 0) return astro.rewrite('/404');
+  const tid = routeId(astro.params.tid);
+  if (!ctx || tid === null) return astro.rewrite('/404');
   const pid = ctx.project.id;
   let template: TemplateItem;
   try {

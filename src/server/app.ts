@@ -46,9 +46,8 @@ import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
 import { taskSummaryRoutes } from './api/task-summary.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
-
-/** Largest JSON body accepted (backups of big projects fit comfortably). */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+import { API_BODY_LIMIT } from './http/body-limits.ts';
+import { throttleDeliverySenders } from './integrations/sender-throttle.ts';
 
 /**
  * The runner API: every route under `/api`, with the error contract and auth in one place.
@@ -72,7 +71,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
     await next();
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
-  api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
+  api.use('*', bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
   api.use('*', refuseForeignWrites());
 
   api.route('/api', systemRoutes);
@@ -82,6 +81,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   let openApi: object | undefined;
   api.get('/api/openapi.json', (c) => c.json(openApi ??= buildOpenApiDocument(api.routes)));
   api.route('/api/auth', authRoutes);
+  // a burst from one sender is refused before its deliveries are looked up or recorded
+  api.use('/api/integrations/*', throttleDeliverySenders());
   api.route('/api/integrations', integrationWebhookRoutes);
   api.route('/api/terraform', terraformStateBackendRoutes);
   // runners authenticate with X-Runner-Token, not a session

@@ -1,5 +1,7 @@
 import type { AlertSettings } from '../config/config.ts';
 import { alertHeadline, type TaskAlert } from './task-alert.ts';
+import { ownValue } from '../lib/own-value.ts';
+import { entityText, markdownText } from './alert-text.ts';
 
 /** One HTTP POST to a chat service. `name` is for the log. */
 export interface ChatRequest {
@@ -15,36 +17,39 @@ const COLORS: Record<string, string> = { success: '#2e7d32', error: '#c62828', w
  * The requests for every enabled chat channel, each at the service's documented endpoint and
  * body shape (Telegram Bot API sendMessage, Slack/Rocket.Chat incoming webhooks, a Teams
  * workflow webhook with an Adaptive Card, DingTalk robot markdown, Gotify /message, and a plain
- * JSON webhook). Channels without their URL or token are skipped.
+ * JSON webhook). Channels without their URL or token are skipped. Names, messages and versions
+ * are escaped for each channel's markup (alert-text.ts), so they always show as plain text.
  * @example for (const r of chatRequests(config.alerts, alert)) await fetch(r.url, ...);
  */
 export function chatRequests(settings: AlertSettings, alert: TaskAlert): ChatRequest[] {
   const out: ChatRequest[] = [];
   const json = { 'content-type': 'application/json' };
-  const color = COLORS[alert.status] ?? '#616161';
+  const color = ownValue(COLORS, alert.status) ?? '#616161';
   const facts: [string, string][] = [
     ['Project', alert.projectName], ['Template', alert.templateName], ['Task', `#${alert.taskId}`], ['Status', alert.status], ['Author', alert.author],
     ...(alert.version ? [['Version', alert.version] as [string, string]] : []),
   ];
-  const markdown = [`**${alertHeadline(alert)}**`, ...facts.map(([k, v]) => `${k}: ${v}`), `[Open the task log](${alert.url})`].join('  \n');
+  const markdown = [`**${markdownText(alertHeadline(alert))}**`, ...facts.map(([k, v]) => `${k}: ${markdownText(v)}`), `[Open the task log](${alert.url})`].join('  \n');
 
   const { telegram, slack, rocketchat, microsoft_teams: teams, dingtalk, gotify, webhook } = settings;
   const chat = alert.chat || telegram.chat;
   if (telegram.enabled && telegram.token && chat) {
     out.push({
       name: 'telegram', url: `${telegram.api_url.replace(/\/+$/, '')}/bot${telegram.token}/sendMessage`, headers: json,
-      body: { chat_id: chat, parse_mode: 'HTML', text: [`<b>${html(alertHeadline(alert))}</b>`, ...(alert.message ? [html(alert.message)] : []), html(alert.url)].join('\n') },
+      body: { chat_id: chat, parse_mode: 'HTML', text: [`<b>${entityText(alertHeadline(alert))}</b>`, ...(alert.message ? [entityText(alert.message)] : []), entityText(alert.url)].join('\n') },
     });
   }
-  const attachment = { title: `${alert.projectName} / ${alert.templateName}`, title_link: alert.url, text: `Task #${alert.taskId}: ${alert.status}`, color };
+  const attachment = (escape: (text: string) => string) => ({
+    title: escape(`${alert.projectName} / ${alert.templateName}`), title_link: alert.url, text: escape(`Task #${alert.taskId}: ${alert.status}`), color,
+  });
   if (slack.enabled && slack.url) {
     out.push({ name: 'slack', url: slack.url, headers: json, body: {
-      text: alertHeadline(alert),
-      attachments: [{ ...attachment, fields: facts.slice(3).map(([title, value]) => ({ title, value, short: true })) }],
+      text: entityText(alertHeadline(alert)),
+      attachments: [{ ...attachment(entityText), fields: facts.slice(3).map(([title, value]) => ({ title, value: entityText(value), short: true })) }],
     } });
   }
   if (rocketchat.enabled && rocketchat.url) {
-    out.push({ name: 'rocketchat', url: rocketchat.url, headers: json, body: { text: alertHeadline(alert), attachments: [attachment] } });
+    out.push({ name: 'rocketchat', url: rocketchat.url, headers: json, body: { text: markdownText(alertHeadline(alert)), attachments: [attachment(markdownText)] } });
   }
   if (teams.enabled && teams.url) {
     out.push({ name: 'microsoft_teams', url: teams.url, headers: json, body: { type: 'message', attachments: [{
@@ -73,8 +78,4 @@ export function chatRequests(settings: AlertSettings, alert: TaskAlert): ChatReq
     } });
   }
   return out;
-}
-
-function html(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -46,6 +46,8 @@ function lowerKeys(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const key = k === 'LogRecords' ? 'log_records' : k === 'CommitHash' ? 'commit_hash' : k === 'CommitMessage' ? 'commit_message' : k.toLowerCase();
+    // `__PROTO__` would become the object's prototype, whose fields validation then reads
+    if (key === '__proto__') continue;
     out[key] = lowerKeys(v);
   }
   return out;

@@ -1,3 +1,5 @@
+import { ownValue } from '../lib/own-value.ts';
+
 /** Permission bits of a project role (reference §1). */
 export const Permission = {
   RunTasks: 1,
@@ -18,7 +20,7 @@ export const ROLE_PERMISSIONS: Record<ProjectRole, number> = {
 export const PROJECT_ROLES = Object.keys(ROLE_PERMISSIONS) as ProjectRole[];
 
 export function permissionsOf(role: string): number {
-  return ROLE_PERMISSIONS[role as ProjectRole] ?? 0;
+  return ownValue(ROLE_PERMISSIONS, role) ?? 0;
 }
 
 export function hasPermission(granted: number, needed: number): boolean {

@@ -14,6 +14,8 @@ import { setSecurityHeaders } from './security-headers.ts';
 import { requestClientFacts } from '../http/client-facts.ts';
 import { isForeignRequest } from '../http/same-origin.ts';
 import { createRunnerApi } from './runner-api-client.ts';
+import { hasRequestBody, readBoundedBody, refuseTooLarge } from './bounded-body.ts';
+import { API_BODY_LIMIT, consoleBodyLimit } from '../http/body-limits.ts';
 
 const DIST = DIST_DIR + '/';
 
@@ -53,7 +55,9 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
       return;
     }
     const client = requestClientFacts(req, deps.config);
-    return astro(req, res, undefined, { runnerApi: createRunnerApi(api, deps.config.api_url, client), client, webRoot: deps.config.web_host });
+    const locals = { runnerApi: createRunnerApi(api, deps.config.api_url, client), client, webRoot: deps.config.web_host };
+    if (!hasRequestBody(req)) return astro(req, res, undefined, locals);
+    return readConsoleBody(req, res).then(async (ok) => { if (ok) await astro(req, res, undefined, locals); });
   }));
 
   server.on('upgrade', guardUpgrades((req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -75,6 +79,21 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
   };
 }
 
+/**
+ * Reads a console request's body within its path's limit (1 MB; the restore page's upload
+ * more) before Astro sees it, whose own limit is 1 GB: larger bodies get 413 after at most the
+ * limit was read. Astro then takes the body from `req.body` instead of the stream.
+ */
+async function readConsoleBody(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const body = await readBoundedBody(req, consoleBodyLimit(req.url ?? '/'));
+  if (!body) {
+    refuseTooLarge(res, false);
+    return false;
+  }
+  Object.assign(req, { body });
+  return true;
+}
+
 async function loadAstroHandler(): Promise<AstroHandler | null> {
   const entry = DIST + 'server/entry.mjs';
   if (!existsSync(entry)) return null;
@@ -84,13 +103,13 @@ async function loadAstroHandler(): Promise<AstroHandler | null> {
 
 /** Forwards an API call unchanged to the remote runner API. */
 async function proxyToRemote(base: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = await readBoundedBody(req, API_BODY_LIMIT);
+  if (!body) return refuseTooLarge(res, true);
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers.set(k, v);
   try {
     const upstream = await fetch(base + req.url, {
-      method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, redirect: 'manual',
+      method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined, redirect: 'manual',
     });
     // fetch has already decoded the body, so length and encoding headers no longer apply.
     const answer = new Headers(upstream.headers);

@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { acceptedEncodings, isCompressibleType } from '../http/compression.ts';
+import { ownValue } from '../lib/own-value.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -23,7 +24,7 @@ export function serveStaticFile(root: string, req: IncomingMessage, res: ServerR
   if (!file.startsWith(root)) return false;
   const size = fileSize(file);
   if (size === null) return false;
-  const type = TYPES[extname(file)] ?? 'application/octet-stream';
+  const type = ownValue(TYPES, extname(file)) ?? 'application/octet-stream';
   const compressible = isCompressibleType(type);
   const twin = compressible ? precompressedTwin(file, req.headers['accept-encoding']) : null;
   const immutable = pathname.startsWith('/_astro/');

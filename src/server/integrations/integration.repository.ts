@@ -4,6 +4,7 @@ import type { Config } from '../config/config.ts';
 import type { IntegrationDeliveryTable, IntegrationTable } from '../db/schema.ts';
 import type { MatcherRow } from './match-delivery.ts';
 import type { ExtractValueRow } from './extract-values.ts';
+import { keepNewestDeliveries } from '../retention/purge-deliveries.ts';
 
 export type IntegrationRow = Selectable<IntegrationTable>;
 export type DeliveryRow = Selectable<IntegrationDeliveryTable>;
@@ -35,12 +36,13 @@ export async function listExtractValues(db: Db, integrationId: number): Promise<
   return db.selectFrom('integration_extract_value').selectAll().where('integration_id', '=', integrationId).orderBy('id').execute();
 }
 
-/** Records what happened to one delivery for one integration. */
+/** Records what happened to one delivery for one integration; only the newest 1,000 stay. */
 export async function recordDelivery(db: Db, integration: IntegrationRow, outcome: { matched: boolean; reason: string; taskId?: number | null }): Promise<void> {
   await db.insertInto('integration_delivery').values({
     project_id: integration.project_id, integration_id: integration.id, created: new Date().toISOString(),
     matched: outcome.matched ? 1 : 0, reason: outcome.reason, task_id: outcome.taskId ?? null,
   }).execute();
+  await keepNewestDeliveries(db, integration.id);
 }
 
 /** The newest deliveries of an integration, newest first. */

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/database.ts';
 import { FINISHED_STATUSES } from '../domain/tasks/task-status.ts';
+import { yieldToEventLoop } from '../lib/time-slice.ts';
 
 /** What a purge removed: task rows, and output lines (of removed tasks and of kept ones). */
 export interface PurgeResult { tasks: number; output_lines: number }
@@ -14,8 +15,6 @@ export interface PurgeOptions {
 const DAY_MS = 86_400_000;
 const finished = [...FINISHED_STATUSES];
 
-/** Lets other work (API requests, task output) run between two delete statements. */
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Applies retention to every project: tasks older than `task_retention_days`, tasks beyond the
@@ -67,7 +66,7 @@ async function deleteTasksWhile(db: Db, result: PurgeResult, batch: number, next
     result.output_lines += await deleteOutputOf(db, ids, batch * 10);
     const deleted = await db.deleteFrom('task').where('id', 'in', ids).executeTakeFirst();
     result.tasks += Number(deleted.numDeletedRows);
-    await yieldToOthers();
+    await yieldToEventLoop();
   }
 }
 
@@ -81,7 +80,7 @@ async function deleteOutputOf(db: Db, taskIds: number[], linesPerStatement: numb
       .executeTakeFirst();
     const n = Number(deleted.numDeletedRows);
     total += n;
-    await yieldToOthers();
+    await yieldToEventLoop();
     if (n < linesPerStatement) return total;
   }
 }

@@ -1,14 +1,16 @@
 import type { Deps } from '../deps.ts';
 import { purgeExpiredTasks, type PurgeResult } from './purge-tasks.ts';
 import { reclaimSpace } from './reclaim-space.ts';
+import { purgeExpiredDeliveries } from './purge-deliveries.ts';
 
 /** How often retention runs, and how long after start-up the first run waits. */
 const EVERY_MS = 60 * 60 * 1000;
 const FIRST_AFTER_MS = 60 * 1000;
 
 /**
- * Purges expired tasks and output, then reclaims the space. One run at a time per process: a
- * second call while one runs waits for it and shares its result.
+ * Purges expired tasks and output and expired webhook deliveries, then reclaims the space. One
+ * run at a time per process: a second call while one runs waits for it and shares its result
+ * (what was removed of tasks and output; deliveries are not counted there).
  * @example const removed = await runRetention(deps);
  */
 export function runRetention(deps: Pick<Deps, 'db' | 'config'>): Promise<PurgeResult> {
@@ -17,7 +19,8 @@ export function runRetention(deps: Pick<Deps, 'db' | 'config'>): Promise<PurgeRe
   if (running) return running;
   const run = (async () => {
     const result = await purgeExpiredTasks(deps.db, deps.config);
-    if (result.tasks || result.output_lines) await reclaimSpace(deps.db);
+    const deliveries = await purgeExpiredDeliveries(deps.db, deps.config);
+    if (result.tasks || result.output_lines || deliveries) await reclaimSpace(deps.db);
     return result;
   })().finally(() => inProgress.delete(key));
   inProgress.set(key, run);

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { ownValue } from '../lib/own-value.ts';
 
 /** A parsed schedule expression: either a calendar pattern or a fixed interval. */
 export type CronSchedule =
@@ -27,7 +28,7 @@ const DURATION_UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1
 export function parseCron(expr: string, timezone: string): CronSchedule {
   const text = expr.trim();
   if (text.startsWith('@every')) return { kind: 'every', intervalMs: parseEveryDuration(text.slice('@every'.length).trim()) };
-  const pattern = DESCRIPTORS[text.toLowerCase()] ?? text;
+  const pattern = ownValue(DESCRIPTORS, text.toLowerCase()) ?? text;
   if (pattern.startsWith('@')) throw new Error(`unrecognized descriptor: ${text}`);
   const cron = new Cron(pattern, { timezone, paused: true, mode: '5-part' });
   // croner checks the time zone only when it computes a time, so compute one now.

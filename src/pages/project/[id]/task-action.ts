@@ -5,6 +5,7 @@ import { safeBackPath } from '../../../console/preferences.ts';
 import { rerunBody } from '../../../console/task-rerun.ts';
 import { withParam } from '../../../console/paging.ts';
 import type { Task } from '../../../console/types.ts';
+import { ownValue } from '../../../server/lib/own-value.ts';
 
 const ACTIONS: Record<string, { path: string; body?: unknown; flash: 'task_stopped' | 'task_confirmed' | 'task_rejected' }> = {
   stop: { path: 'stop', body: { force: false }, flash: 'task_stopped' },
@@ -22,7 +23,7 @@ export const POST: APIRoute = async (ctx) => {
   const projectId = Number(ctx.params.id);
   if (!Number.isInteger(taskId)) return ctx.redirect(flashPath(back, 'action_failed'), 303);
   if (name === 'rerun') return rerun(ctx, projectId, taskId, back);
-  const action = ACTIONS[name];
+  const action = ownValue(ACTIONS, name);
   if (!action) return ctx.redirect(flashPath(back, 'action_failed'), 303);
   const res = await apiSend(ctx, 'POST', `/api/project/${projectId}/tasks/${taskId}/${action.path}`, action.body);
   return ctx.redirect(flashPath(back, res.ok ? action.flash : 'action_failed'), 303);

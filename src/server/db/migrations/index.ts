@@ -14,6 +14,7 @@ import * as runners from './2026_11_23_runners.ts';
 import * as scaleTaskSecret from './2026_11_23_scale_task_secret.ts';
 import * as searchOutputLine from './2026_11_23_search_output_line.ts';
 import * as searchOutputTextBlocks from './2026_11_23_search_output_text_blocks.ts';
+import * as integrationDeliveryIndex from './2026_11_26_integration_delivery_index.ts';
 import * as secAuthExternalIdentity from './2026_11_26_sec_auth_external_identity.ts';
 import * as secTaskTrustedValues from './2026_11_26_sec_task_trusted_values.ts';
 
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_scale_task_secret': scaleTaskSecret,
   '2026_11_23_search_output_line': searchOutputLine,
   '2026_11_23_search_output_text_blocks': searchOutputTextBlocks,
+  '2026_11_26_integration_delivery_index': integrationDeliveryIndex,
   '2026_11_26_sec_auth_external_identity': secAuthExternalIdentity,
   '2026_11_26_sec_task_trusted_values': secTaskTrustedValues,
 };

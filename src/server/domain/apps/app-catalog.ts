@@ -2,6 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/database.ts';
+import { ownValue } from '../../lib/own-value.ts';
 
 /** An app as `GET /api/apps` shows it. `path` is the command run for its tasks. */
 export interface App {
@@ -92,7 +93,7 @@ function parseFlag(value: unknown): boolean | undefined {
 
 /** Settings from SEMAPHORE_APPS / config.json `apps` (`{"ansible": {"path": "..."}}`). */
 function configAppSettings(config: Config, id: string): Partial<App> {
-  const raw = config.apps?.[id];
+  const raw = ownValue(config.apps, id);
   if (!raw || typeof raw !== 'object') return {};
   const entry = raw as Record<string, unknown>;
   const out: Partial<App> = {};
@@ -105,7 +106,7 @@ function configAppSettings(config: Config, id: string): Partial<App> {
 }
 
 function effectiveApp(id: string, config: Config, options: Partial<Record<AppField, string>> | undefined): App {
-  const base: AppDefaults = BUILT_IN_APPS[id] ?? { priority: 0, title: id, icon: 'mdi-application', color: 'black', dark_color: 'white', path: id, args: [] };
+  const base: AppDefaults = ownValue(BUILT_IN_APPS, id) ?? { priority: 0, title: id, icon: 'mdi-application', color: 'black', dark_color: 'white', path: id, args: [] };
   const fromConfig = configAppSettings(config, id);
   const o = options ?? {};
   const priority = o.priority !== undefined && Number.isFinite(Number(o.priority)) ? Number(o.priority) : undefined;

@@ -10,13 +10,14 @@ import type { RestoreContext } from './restore-context.ts';
 import { restoreResources } from './restore-resources.ts';
 import { restoreTemplates } from './restore-templates.ts';
 import { restoreIntegrations } from './restore-integrations.ts';
+import { timeSlicer } from '../../lib/time-slice.ts';
 
 /**
  * Creates a new project from a backup (reference §9.2), owned by `userId`, inside the caller's
  * transaction: verification first, then variable groups, views, keys, repositories,
  * inventories, templates, schedules, integrations and aliases. The default "None" key and
  * "Empty" group are not added. Any error aborts the transaction, so a failed restore leaves
- * nothing behind.
+ * nothing behind. Each item written yields to other requests when its time slice is used up.
  * @returns the project and how many keys came back without the secret their type needs
  * @example await db.transaction().execute((tx) => restoreProject(tx, deps, backup, user.id));
  */
@@ -30,7 +31,7 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   }).returningAll().executeTakeFirstOrThrow();
   await tx.insertInto('project_user').values({ project_id: project.id, user_id: userId, role: 'owner', created: now() }).execute();
   const ctx: RestoreContext = {
-    tx, deps, actor: { projectId: project.id, userId },
+    tx, deps, actor: { projectId: project.id, userId }, pause: timeSlicer(),
     ids: { environments: new Map(), views: new Map(), keys: new Map(), repositories: new Map(), inventories: new Map(), templates: new Map() },
   };
   await recordEvent(tx, { ...ctx.actor, objectType: 'project', objectId: project.id, description: 'Project created' });

@@ -13,6 +13,21 @@ const bool = z.boolean().nullable().optional();
 const text = z.string().nullable().optional();
 const params = z.record(z.string(), z.unknown()).nullable().optional();
 
+/**
+ * Most items a backup holds per section, so one restore stays a bounded piece of work
+ * (README, "Backup and restore"). Far above real projects; a larger backup is refused whole.
+ */
+export const BACKUP_SECTION_LIMITS = {
+  keys: 1000, repositories: 1000, inventories: 1000, environments: 1000, views: 100,
+  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100,
+} as const;
+
+/** Most items of the lists inside one template or integration. */
+export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, matchers: 20, extract_values: 20, aliases: 10 } as const;
+
+/** A list of at most `max` items (nullable and optional, as every backup list). */
+const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} items`).nullable().optional();
+
 export const backupKeySchema = z.looseObject({ name, type: z.enum(['none', 'ssh', 'login_password']) });
 
 export const backupRepositorySchema = z.looseObject({ name, git_url: z.string(), git_branch: text, ssh_key: ref });
@@ -37,9 +52,9 @@ export const backupTemplateSchema = z.looseObject({
   arguments: text, allow_override_args_in_task: bool, allow_override_branch_in_task: bool, allow_parallel_tasks: bool,
   suppress_success_alerts: bool, suppress_error_alerts: bool, autorun: bool, start_version: text, git_branch: text,
   working_directory: text, runner_tag: text, executor_image: text, task_params: params,
-  survey_vars: z.union([z.array(z.looseObject({})), z.string()]).nullable().optional(),
-  vaults: z.array(backupVaultSchema).nullable().optional(), vault_key: ref, cron: text,
-  workspaces: z.array(z.string()).nullable().optional(),
+  survey_vars: z.union([z.array(z.looseObject({})).max(BACKUP_ITEM_LIMITS.survey_vars, `at most ${BACKUP_ITEM_LIMITS.survey_vars} items`), z.string()]).nullable().optional(),
+  vaults: list(backupVaultSchema, BACKUP_ITEM_LIMITS.vaults), vault_key: ref, cron: text,
+  workspaces: list(z.string(), BACKUP_ITEM_LIMITS.workspaces),
 });
 
 export const backupScheduleSchema = z.looseObject({
@@ -52,26 +67,51 @@ const backupExtractValueSchema = z.looseObject({ name, value_source: z.string(),
 
 export const backupIntegrationSchema = z.looseObject({
   name, template: name, auth_method: text, auth_secret: ref, auth_header: text, searchable: bool, task_params: params,
-  aliases: z.array(z.string()).nullable().optional(),
-  matchers: z.array(backupMatcherSchema).nullable().optional(),
-  extract_values: z.array(backupExtractValueSchema).nullable().optional(),
+  aliases: list(z.string(), BACKUP_ITEM_LIMITS.aliases),
+  matchers: list(backupMatcherSchema, BACKUP_ITEM_LIMITS.matchers),
+  extract_values: list(backupExtractValueSchema, BACKUP_ITEM_LIMITS.extract_values),
 });
 
-export const backupSchema = z.looseObject({
-  meta: z.looseObject({
-    name: z.string().nullable().optional(), alert: bool, alert_chat: text,
-    max_parallel_tasks: smallCount.nullable().optional(), type: text,
-  }),
-  keys: z.array(backupKeySchema).nullable().optional(),
-  repositories: z.array(backupRepositorySchema).nullable().optional(),
-  inventories: z.array(backupInventorySchema).nullable().optional(),
-  environments: z.array(backupEnvironmentSchema).nullable().optional(),
-  views: z.array(backupViewSchema).nullable().optional(),
-  templates: z.array(backupTemplateSchema).nullable().optional(),
-  schedules: z.array(backupScheduleSchema).nullable().optional(),
-  integrations: z.array(backupIntegrationSchema).nullable().optional(),
-  integration_aliases: z.array(z.string()).nullable().optional(),
+const backupMetaSchema = z.looseObject({
+  name: z.string().nullable().optional(), alert: bool, alert_chat: text,
+  max_parallel_tasks: smallCount.nullable().optional(), type: text,
 });
+
+/** The schema of each section's items. */
+export const BACKUP_SECTION_ITEMS = {
+  keys: backupKeySchema, repositories: backupRepositorySchema, inventories: backupInventorySchema,
+  environments: backupEnvironmentSchema, views: backupViewSchema, templates: backupTemplateSchema,
+  schedules: backupScheduleSchema, integrations: backupIntegrationSchema, integration_aliases: z.string(),
+} as const;
+export type BackupSection = keyof typeof BACKUP_SECTION_ITEMS;
+
+/** The whole backup, every item checked (the API document's description of the body). */
+export const backupSchema = z.looseObject({
+  meta: backupMetaSchema,
+  keys: list(backupKeySchema, BACKUP_SECTION_LIMITS.keys),
+  repositories: list(backupRepositorySchema, BACKUP_SECTION_LIMITS.repositories),
+  inventories: list(backupInventorySchema, BACKUP_SECTION_LIMITS.inventories),
+  environments: list(backupEnvironmentSchema, BACKUP_SECTION_LIMITS.environments),
+  views: list(backupViewSchema, BACKUP_SECTION_LIMITS.views),
+  templates: list(backupTemplateSchema, BACKUP_SECTION_LIMITS.templates),
+  schedules: list(backupScheduleSchema, BACKUP_SECTION_LIMITS.schedules),
+  integrations: list(backupIntegrationSchema, BACKUP_SECTION_LIMITS.integrations),
+  integration_aliases: list(z.string(), BACKUP_SECTION_LIMITS.integration_aliases),
+});
+
+/** A section of the outline: a list within the section's limit, its items not looked at. */
+const outlineList = (section: BackupSection) => list(z.unknown(), BACKUP_SECTION_LIMITS[section]);
+
+/**
+ * The backup's outline: meta checked, each section a list within its limit, items unchecked.
+ * Cheap at any size, so an oversized backup is refused before its items are looked at.
+ */
+export const backupOutlineSchema = z.looseObject({
+  meta: backupMetaSchema, keys: outlineList('keys'), repositories: outlineList('repositories'), inventories: outlineList('inventories'),
+  environments: outlineList('environments'), views: outlineList('views'), templates: outlineList('templates'),
+  schedules: outlineList('schedules'), integrations: outlineList('integrations'), integration_aliases: outlineList('integration_aliases'),
+});
+export type BackupOutline = z.infer<typeof backupOutlineSchema>;
 
 export type Backup = z.infer<typeof backupSchema>;
 export type BackupTemplate = z.infer<typeof backupTemplateSchema>;

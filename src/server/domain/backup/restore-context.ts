@@ -8,6 +8,8 @@ export interface RestoreContext {
   tx: Tx;
   deps: Pick<Deps, 'config' | 'secrets'>;
   actor: Actor;
+  /** called after each item written: lets other requests run during a long restore */
+  pause: () => Promise<void>;
   ids: {
     environments: Map<string, number>;
     views: Map<string, number>;

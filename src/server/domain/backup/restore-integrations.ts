@@ -27,8 +27,12 @@ export async function restoreIntegrations(ctx: RestoreContext, backup: Backup): 
       await tx.insertInto('integration_extract_value').values({ ...vv, integration_id: row.id }).execute();
     }
     for (const alias of integration.aliases ?? []) await insertAlias(tx, actor.projectId, row.id, alias);
+    await ctx.pause();
   }
-  for (const alias of backup.integration_aliases ?? []) await insertAlias(tx, actor.projectId, null, alias);
+  for (const alias of backup.integration_aliases ?? []) {
+    await insertAlias(tx, actor.projectId, null, alias);
+    await ctx.pause();
+  }
 }
 
 /** Keeps the backed-up alias when it is free on this server (aliases are global), else makes a new one. */

@@ -21,7 +21,11 @@ function requireJsonObjectText(path: string, text: string | null | undefined, fa
 export async function restoreResources(ctx: RestoreContext, backup: Backup): Promise<void> {
   const { tx, actor, ids } = ctx;
   const projectId = actor.projectId;
-  const log = (objectType: string, objectId: number, description: string) => recordEvent(tx, { ...actor, objectType, objectId, description });
+  // each item ends with its event: the place to let other requests run
+  const log = async (objectType: string, objectId: number, description: string) => {
+    await recordEvent(tx, { ...actor, objectType, objectId, description });
+    await ctx.pause();
+  };
 
   for (const [i, env] of (backup.environments ?? []).entries()) {
     const row = await tx.insertInto('environment').values({

@@ -28,9 +28,11 @@ export async function restoreTemplates(ctx: RestoreContext, backup: Backup): Pro
       const attached = await tx.selectFrom('template_inventory').select('inventory_id').where('template_id', '=', row.id).where('inventory_id', '=', inventoryId).executeTakeFirst();
       if (!attached) await tx.insertInto('template_inventory').values({ template_id: row.id, inventory_id: inventoryId }).execute();
     }
+    await ctx.pause();
   }
   for (const inv of backup.inventories ?? []) {
     if (inv.holder) await tx.updateTable('inventory').set({ holder_id: idOf(ids.templates, inv.holder) }).where('id', '=', idOf(ids.inventories, inv.name)!).execute();
+    await ctx.pause();
   }
 
   const schedules = backup.schedules ?? (backup.templates ?? []).filter((t) => t.cron).map((t) => ({
@@ -46,6 +48,7 @@ export async function restoreTemplates(ctx: RestoreContext, backup: Backup): Pro
       task_params: JSON.stringify(s.task_params ?? {}),
     }).returningAll().executeTakeFirstOrThrow();
     await recordEvent(tx, { ...actor, objectType: 'schedule', objectId: row.id, description: `Schedule ID ${row.id} created` });
+    await ctx.pause();
   }
 }
 

@@ -7,6 +7,7 @@ import { loadProjectRow, type Actor } from '../project-resource.ts';
 import { assertNotInUse } from '../refs/resource-refs.ts';
 import { assertProjectKey } from '../keys/project-key-ref.ts';
 import { INVENTORY_TYPES, WORKSPACE_TYPE_OF_APP, type InventoryInput, type InventoryRow, type InventoryType } from './inventory.ts';
+import { ownValue } from '../../lib/own-value.ts';
 
 export interface InventoryFilter {
   /** terraform/tofu: only that app's workspaces; any other app: no workspaces */
@@ -21,7 +22,7 @@ const WORKSPACE_TYPES = Object.values(WORKSPACE_TYPE_OF_APP);
 export function listInventories(db: Db, projectId: number, order: ListOrder<'name' | 'type'>, filter: InventoryFilter = {}): Promise<InventoryRow[]> {
   let query = db.selectFrom('inventory').selectAll().where('project_id', '=', projectId);
   if (filter.app) {
-    const workspace = WORKSPACE_TYPE_OF_APP[filter.app];
+    const workspace = ownValue(WORKSPACE_TYPE_OF_APP, filter.app);
     query = workspace ? query.where('type', '=', workspace) : query.where('type', 'not in', WORKSPACE_TYPES);
   }
   if (filter.templateId !== undefined) {

@@ -4,6 +4,7 @@ import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { userRowToUser, type User } from '../users/user.ts';
+import { ownValue } from '../../lib/own-value.ts';
 
 /** A project member as `GET /project/{id}/users` shows it: the user plus their role. */
 export interface ProjectMember extends User {
@@ -14,7 +15,7 @@ const SORTABLE = { name: 'user.name', username: 'user.username', email: 'user.em
 
 /** Members of the project; `sort` is one of name, username, email, role (default name). */
 export async function listProjectMembers(db: Db, projectId: number, sort?: string, order?: string): Promise<ProjectMember[]> {
-  const column = SORTABLE[sort as keyof typeof SORTABLE] ?? SORTABLE.name;
+  const column = ownValue(SORTABLE, sort ?? '') ?? SORTABLE.name;
   const rows = await db.selectFrom('project_user').innerJoin('user', 'user.id', 'project_user.user_id')
     .selectAll('user').select('project_user.role')
     .where('project_user.project_id', '=', projectId)

@@ -3,6 +3,7 @@ import type { TaskRow } from '../../db/schema.ts';
 import type { EventBus } from '../../events/event-bus.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { now } from '../../lib/time.ts';
+import { ownValue } from '../../lib/own-value.ts';
 
 /** Every status a task can hold (seed 000 §4, reference §4.1). */
 export const TASK_STATUSES = [
@@ -39,7 +40,7 @@ export function isActive(status: string): boolean {
 
 /** @example canMove('running', 'waiting') === false */
 export function canMove(from: string, to: string): boolean {
-  return (ALLOWED[from as TaskStatus] ?? []).includes(to as TaskStatus);
+  return (ownValue(ALLOWED, from) ?? []).includes(to as TaskStatus);
 }
 
 export interface StatusDeps {

@@ -7,6 +7,7 @@ import { parseJsonObject as readJsonColumn } from '../../lib/json-object.ts';
 import { surveyVarsOf } from '../templates/stored-survey-vars.ts';
 import type { TaskInput } from './task.ts';
 import { checkCommitHash, checkGitBranch } from './git-refs.ts';
+import { ownValue } from '../../lib/own-value.ts';
 
 const TERRAFORM_APPS = ['terraform', 'tofu'];
 
@@ -89,7 +90,8 @@ function parseJsonObject(value: TaskInput['environment'], field: string): Record
 /** Survey rules of seed 001 §5: required answers present, int answers digits only, enum answers one of the values. */
 function validateSurvey(template: TemplateRow, environment: Record<string, unknown>, secret: Record<string, string>): void {
   for (const v of surveyVarsOf(template.survey_vars)) {
-    const raw = v.type === 'secret' ? secret[v.name] ?? environment[v.name] : environment[v.name];
+    const name = v.name ?? '';
+    const raw = v.type === 'secret' ? ownValue(secret, name) ?? ownValue(environment, name) : ownValue(environment, name);
     const text = raw === undefined || raw === null ? '' : String(raw);
     const label = v.title || v.name;
     if (v.required && text === '') throw badRequest(`${label} is required`);

@@ -2,6 +2,7 @@ import type { App, AppContext } from './app.ts';
 import { parseArgList, taskArgsOf } from './app.ts';
 import { formatVarValue } from './extra-vars.ts';
 import { buildTaskEnv } from './task-env.ts';
+import { ownValue } from '../../lib/own-value.ts';
 
 /** The default command and leading arguments of each shell-type app. */
 const COMMANDS: Record<string, { command: string; args: string[] }> = {
@@ -35,7 +36,7 @@ export function shellApp(appId: string): App {
 
 /** @example buildShellCommand('bash', ctx) // { command: 'bash', args: ['run.sh', 'region=eu'] } */
 export function buildShellCommand(appId: string, ctx: AppContext): { command: string; args: string[] } {
-  const base = COMMANDS[appId] ?? { command: appId, args: [] };
+  const base = ownValue(COMMANDS, appId) ?? { command: appId, args: [] };
   const args = [...(ctx.appPath ? ctx.appArgs : [...base.args, ...ctx.appArgs])];
   // bash and python read `--` as the end of their own options: the script name is never one
   if (!ctx.appPath && END_OF_OPTIONS.has(appId)) args.push('--');
