@@ -28,3 +28,12 @@ const MARKDOWN_INLINE = /[\\`*_[\]()!|<>~&]/g;
 export function markdownText(text: string): string {
   return text.replace(/[\r\n]+/g, ' ').replace(MARKDOWN_INLINE, (c) => `\\${c}`);
 }
+
+/**
+ * For Rocket.Chat, which turns `@all`, `@here` and `@name` in any text into mentions: a word
+ * joiner (U+2060, invisible) after each `@`, so the text reads the same and notifies no one.
+ * @example mentionFreeText('@all hands') // '@\u2060all hands'
+ */
+export function mentionFreeText(text: string): string {
+  return text.replace(/@/g, '@\u2060');
+}

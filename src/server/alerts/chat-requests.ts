@@ -1,7 +1,7 @@
 import type { AlertSettings } from '../config/config.ts';
 import { alertHeadline, type TaskAlert } from './task-alert.ts';
 import { ownValue } from '../lib/own-value.ts';
-import { entityText, markdownText } from './alert-text.ts';
+import { entityText, markdownText, mentionFreeText } from './alert-text.ts';
 
 /** One HTTP POST to a chat service. `name` is for the log. */
 export interface ChatRequest {
@@ -48,15 +48,17 @@ export function chatRequests(settings: AlertSettings, alert: TaskAlert): ChatReq
       attachments: [{ ...attachment(entityText), fields: facts.slice(3).map(([title, value]) => ({ title, value: entityText(value), short: true })) }],
     } });
   }
+  const rocketText = (text: string) => mentionFreeText(markdownText(text));
   if (rocketchat.enabled && rocketchat.url) {
-    out.push({ name: 'rocketchat', url: rocketchat.url, headers: json, body: { text: markdownText(alertHeadline(alert)), attachments: [attachment(markdownText)] } });
+    out.push({ name: 'rocketchat', url: rocketchat.url, headers: json, body: { text: rocketText(alertHeadline(alert)), attachments: [attachment(rocketText)] } });
   }
   if (teams.enabled && teams.url) {
     out.push({ name: 'microsoft_teams', url: teams.url, headers: json, body: { type: 'message', attachments: [{
       contentType: 'application/vnd.microsoft.card.adaptive',
       content: {
         $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4',
-        body: [{ type: 'TextBlock', weight: 'Bolder', wrap: true, text: alertHeadline(alert) }, { type: 'FactSet', facts: facts.map(([title, value]) => ({ title, value })) }],
+        // Adaptive Cards render a markdown subset in TextBlock and FactSet values (links, emphasis).
+        body: [{ type: 'TextBlock', weight: 'Bolder', wrap: true, text: markdownText(alertHeadline(alert)) }, { type: 'FactSet', facts: facts.map(([title, value]) => ({ title, value: markdownText(value) })) }],
         actions: [{ type: 'Action.OpenUrl', title: 'Open the task log', url: alert.url }],
       },
     }] } });
