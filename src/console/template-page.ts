@@ -6,7 +6,7 @@ import { mayManage, mayUpdate, type TemplateItem } from './template-list.ts';
 import { templateInputSchema } from '../server/domain/templates/template.ts';
 import { descriptionSchema } from '../server/domain/templates/template-description.ts';
 
-type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'params' | 'url' | 'rewrite'>;
+type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'params' | 'url' | 'rewrite' | 'cookies'>;
 
 /** Apps with a Terraform state (the State tab). */
 export const STATE_APPS = new Set(['terraform', 'tofu', 'terragrunt']);
