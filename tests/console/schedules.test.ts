@@ -81,8 +81,10 @@ describe('schedules screen', () => {
     await page.getByRole('button', { name: 'New schedule' }).click();
     await page.waitForURL(/edit=new/);
     await page.locator('[data-cron-builder]').waitFor();
-    await expect(page.locator('[data-cron-words]').innerText()).resolves.toBe('Every minute');
-    await expect(page.locator('input[type=hidden][name=cron_format]').inputValue()).resolves.toBe('* * * * *');
+    // A new schedule starts daily at a quiet hour, not every minute (issue 29).
+    await expect(page.locator('[data-cron-mode]').inputValue()).resolves.toBe('daily');
+    await expect(page.locator('[data-cron-words]').innerText()).resolves.toBe('At 03:00');
+    await expect(page.locator('input[type=hidden][name=cron_format]').inputValue()).resolves.toBe('0 3 * * *');
 
     // Seed 001 §5: name and template required.
     await page.getByRole('button', { name: 'Create' }).click();
