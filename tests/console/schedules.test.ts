@@ -161,8 +161,7 @@ describe('schedules screen', () => {
     expect(fired).toBe(true);
 
     // The active switch.
-    await row.locator('[role=switch]').click();
-    await page.waitForURL(/flash=schedule_off/);
+    await Promise.all([page.waitForURL(/flash=schedule_off/), row.locator('[role=switch]').click()]);
     expect(await snackbar(page)).toContain('Schedule Every minute run is off');
     expect(await row.locator('[role=switch]').getAttribute('aria-checked')).toBe('false');
     expect(await row.locator('.schedule-next').innerText()).toBe('Not planned');
