@@ -23,6 +23,8 @@ export async function insertLookProject(server: ConsoleServer) {
   const fx = await insertScriptProject(server, { 'build.sh': 'for i in $(seq 1 40); do printf "step %s: \\033[32mok\\033[0m a fairly long line of build output that goes on past the width of a phone\\n" "$i"; done\n' }, 'build.sh', 'Build web');
   const taskId = await api.runTask(fx.project.id, { template_id: fx.template.id, message: 'Nightly build' });
   await waitForTask(server.deps.db, taskId);
+  // before the sample rows, so that the newest task of the history is still one of "Build web"
+  await insertLongNames(server, api, fx);
   // The sample rows below are for looking at, not for running: the engine stops first.
   await server.engine.stop();
   const now = Date.now();
@@ -34,7 +36,6 @@ export async function insertLookProject(server: ConsoleServer) {
   }))).execute();
   const id = fx.project.id;
   const more = await insertResources(api, fx);
-  await insertLongNames(server, api, fx);
   const routes = lookRoutes({ project: id, task: taskId, bash: fx.template.id, ...more });
   return { api, projectId: id, taskId, routes };
 }
