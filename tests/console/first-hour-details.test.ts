@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, screenshot, signIn } from './support/browser.ts';
+import { launchBrowser, screenshot, signedInPage } from './support/browser.ts';
 import { adminApi, insertScriptProject } from './support/real-tasks.ts';
 import { insertMember } from '../support/fixtures.ts';
 
@@ -28,12 +28,7 @@ afterAll(async () => {
 const SLOW = 180_000;
 const WIDTHS = [1280, 375] as const;
 
-async function openPage(width: number, javaScriptEnabled = true): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 }, javaScriptEnabled });
-  const page = await context.newPage();
-  await signIn(page, server.url, '/');
-  return page;
-}
+const openPage = (width: number, javaScriptEnabled = true) => signedInPage(browser, server.url, width, javaScriptEnabled);
 
 /** Runs `check` on a fresh signed-in page at each width, closing it after. */
 async function atEachWidth(check: (page: Page, width: number) => Promise<void>, javaScriptEnabled = true): Promise<void> {

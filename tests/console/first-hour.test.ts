@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, screenshot, signIn } from './support/browser.ts';
+import { launchBrowser, screenshot, signedInPage } from './support/browser.ts';
 import { adminApi, waitForTask } from './support/real-tasks.ts';
 
 /**
@@ -27,13 +27,7 @@ afterAll(async () => {
 const SLOW = 180_000;
 const WIDTHS = [1280, 375] as const;
 
-/** A signed-in page at `width`, with or without JavaScript. */
-async function openPage(width: number, javaScriptEnabled = true): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 }, javaScriptEnabled });
-  const page = await context.newPage();
-  await signIn(page, server.url, '/');
-  return page;
-}
+const openPage = (width: number, javaScriptEnabled = true) => signedInPage(browser, server.url, width, javaScriptEnabled);
 
 interface Template { id: number; name: string; repository_id: number }
 
