@@ -7,6 +7,7 @@ import type { User } from './console/types.ts';
 import { refuseBadFormRequest } from './console/form-request.ts';
 import { compressResponse } from './server/http/compression.ts';
 import { handleLaunchPost } from './console/launch-form.ts';
+import { withReasonPhrase } from './console/reason-phrase.ts';
 
 /** Paths served without a session: sign-in, sign-out, preference switches. */
 const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/];
@@ -17,11 +18,11 @@ const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/];
  */
 const OPTIONAL_SESSION_ROUTES = new Set(['/404', '/500', '/[...unknown]']);
 
-/** Pages are compressed for browsers that accept it (brotli, else gzip). */
+/** Pages are compressed for browsers that accept it (brotli, else gzip), with a status line that tells the truth. */
 export const onRequest = defineMiddleware(async (ctx, next) => {
   // preparePage answers next()'s response or a redirect: always a Response.
   const page = (await preparePage(ctx, next)) as Response;
-  return compressResponse(ctx.request, page);
+  return compressResponse(ctx.request, withReasonPhrase(page));
 });
 
 /**

@@ -26,6 +26,8 @@ export const CHECK_INTERVALS: readonly { cron: string; key: string }[] = [
 
 /** The default cron of a new schedule: every minute. */
 export const DEFAULT_CRON = '* * * * *';
+/** What a new schedule starts with: daily at 03:00, a quiet hour, not every minute. */
+export const NEW_SCHEDULE_CRON = '0 3 * * *';
 
 export interface CronParts {
   mode: CronMode;

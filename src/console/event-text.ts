@@ -20,13 +20,20 @@ export async function loadObjectNames(astro: AstroLike, projectId: number, event
   return names;
 }
 
+/** Semaphore names a repository in its events by its URL ("Repository git@host:site.git created"). */
+const REPOSITORY_BY_URL = /^Repository (.+) (created|updated|deleted)$/;
+
 /**
  * An event's description with its object named: "Template ID 4 created" reads
- * `Template "Deploy" created` while the object exists (a deleted one keeps its id).
+ * `Template "Deploy" created`, "Repository git@host:site.git created" `Repository "Site"
+ * created`, while the object exists (a deleted one keeps its id or URL).
  * @example eventText(event, await loadObjectNames(Astro, projectId, events))
  */
 export function eventText(event: Pick<ProjectEvent, 'description' | 'object_id' | 'object_type'>, names: Map<string, string>): string {
   const name = names.get(`${event.object_type}:${event.object_id}`);
   if (!name) return event.description;
+  if (event.object_type === 'repository' && REPOSITORY_BY_URL.test(event.description)) {
+    return event.description.replace(REPOSITORY_BY_URL, (_, _url: string, verb: string) => `Repository "${name}" ${verb}`);
+  }
   return event.description.replace(new RegExp(`\\b([A-Z][\\w ]*?) ID ${event.object_id}\\b`), (_, kind: string) => `${kind} "${name}"`);
 }

@@ -1,5 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { apiGet, apiGetOr, RunnerApiError } from './runner-api.ts';
+import { lastProject, rememberLastProject } from './remember-project.ts';
 import type { Project, ProjectRole, SystemInfo, User } from './types.ts';
 import { routeId } from './route-id.ts';
 
@@ -43,7 +44,7 @@ async function loadSystemInfo(astro: AstroLike): Promise<SystemInfo | null> {
  * not a number or the user cannot see the project (the API answers 404).
  * @example const ctx = await loadProjectContext(Astro, Astro.params.id); if (!ctx) return Astro.rewrite('/404');
  */
-export async function loadProjectContext(astro: AstroLike, idParam: string | undefined): Promise<ProjectContext | null> {
+export async function loadProjectContext(astro: AstroLike & Pick<AstroGlobal, 'cookies'>, idParam: string | undefined): Promise<ProjectContext | null> {
   const id = routeId(idParam);
   if (id === null) return null;
   try {
@@ -51,11 +52,24 @@ export async function loadProjectContext(astro: AstroLike, idParam: string | und
     // The user's project list already holds the project (one API call fewer per page); an
     // admin looking at a project they are not a member of needs it fetched.
     const project = shell.projects.find((p) => p.id === id) ?? await apiGet<Project>(astro, `/api/project/${id}`);
+    rememberLastProject(astro.cookies, id);
     return { ...shell, project, role };
   } catch (err) {
     if (err instanceof RunnerApiError && (err.status === 404 || err.status === 400 || err.status === 403)) return null;
     throw err;
   }
+}
+
+/**
+ * The project the drawer shows on a page outside any project: the one last visited, else the
+ * first of the user's projects (where `/` would go), with the user's role in it.
+ * @example const selected = await loadDrawerProject(Astro, shell.projects);
+ */
+export async function loadDrawerProject(astro: AstroLike & Pick<AstroGlobal, 'cookies'>, projects: Project[]): Promise<{ project: Project; role: ProjectRole | undefined } | null> {
+  const project = lastProject(astro.cookies, projects) ?? projects[0];
+  if (!project) return null;
+  const role = await apiGetOr<ProjectRole | undefined>(astro, `/api/project/${project.id}/role`, undefined);
+  return { project, role };
 }
 
 /**

@@ -13,8 +13,22 @@ const COOKIE = { path: '/', maxAge: PREFERENCE_COOKIE_MAX_AGE, sameSite: 'lax' }
  * @example rememberProject(Astro.cookies, 3, 'stats')
  */
 export function rememberProject(cookies: AstroCookies, projectId: number, view: DashboardView): void {
-  if (cookies.get('last_project')?.value !== String(projectId)) cookies.set('last_project', String(projectId), COOKIE);
+  rememberLastProject(cookies, projectId);
   if (cookies.get(`last_view_${projectId}`)?.value !== view) cookies.set(`last_view_${projectId}`, view, COOKIE);
+}
+
+/**
+ * Remembers the project of any project page, which the drawer keeps selected on the pages
+ * outside a project (users, apps, tokens, active tasks), as Semaphore does.
+ */
+export function rememberLastProject(cookies: AstroCookies, projectId: number): void {
+  if (cookies.get('last_project')?.value !== String(projectId)) cookies.set('last_project', String(projectId), COOKIE);
+}
+
+/** The project last visited, among `projects` (the user's own); undefined when none of them is. */
+export function lastProject<P extends { id: number }>(cookies: AstroCookies, projects: P[]): P | undefined {
+  const id = Number(cookies.get('last_project')?.value);
+  return projects.find((p) => p.id === id);
 }
 
 /** The view last visited in the project, else history. */

@@ -240,7 +240,7 @@ function ruleErrors(v: TemplateFormValues, t: (key: string) => string): FieldErr
   const errors: FieldErrors = {};
   const say = (key: string) => t(`templateForm.${key}`);
   if (!v.name) errors.name = say('name_required');
-  if (!v.playbook && !TERRAFORM_LIKE.has(v.app)) errors.playbook = say('playbook_filename_required');
+  if (!v.playbook && !TERRAFORM_LIKE.has(v.app)) errors.playbook = say(v.app === 'ansible' ? 'playbook_filename_required' : 'script_filename_required');
   if (v.app === 'ansible' && !num(v.inventory_id)) errors.inventory_id = say('inventory_required');
   if (!num(v.repository_id)) errors.repository_id = say('repository_required');
   if (!num(v.environment_id)) errors.environment_id = say('environment_required');

@@ -7,7 +7,7 @@ import { templateInputSchema } from '../server/domain/templates/template.ts';
 import { descriptionSchema } from '../server/domain/templates/template-description.ts';
 import { routeId } from './route-id.ts';
 
-type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'params' | 'url' | 'rewrite'>;
+type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'params' | 'url' | 'rewrite' | 'cookies'>;
 
 /** Apps with a Terraform state (the State tab). */
 export const STATE_APPS = new Set(['terraform', 'tofu', 'terragrunt']);

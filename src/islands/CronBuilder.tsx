@@ -38,6 +38,8 @@ export default function CronBuilder({ name, value, projectId, lang, messages, in
   const cron = raw ? text : buildCron(parts);
   const m = (key: string, vars?: Record<string, string | number>) => fill(messages[key], vars);
   const words = (key: string, vars?: Record<string, string | number>) => fill(messages.words?.[key], vars);
+  // an expression beyond words (or invalid) stands alone: it is not said twice
+  const description = cronInWords(cron, words, lang);
 
   const labels = useMemo(() => {
     const tag = localeTag(lang);
@@ -116,7 +118,7 @@ export default function CronBuilder({ name, value, projectId, lang, messages, in
           autoComplete="off" spellCheck={false} aria-invalid={invalid || (check ? !check.ok : undefined)} aria-describedby={check ? 'cron-check' : undefined} />
       ) : <input type="hidden" name={name} value={cron} />}
       <p className="cron-preview" aria-live="polite">
-        <code>{cron}</code> <span data-cron-words>{cronInWords(cron, words, lang)}</span>
+        <code>{cron}</code> {description !== cron.trim() && <span data-cron-words>{description}</span>}
       </p>
       {check && <small id="cron-check" className={check.ok ? 'cron-ok' : 'field-error'} role={check.ok ? undefined : 'alert'}>{check.message}</small>}
     </div>

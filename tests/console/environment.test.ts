@@ -74,7 +74,7 @@ describe('variable groups', () => {
     await page.goto(`${server.url}/project/${projectId}/environment`);
     await page.waitForLoadState('networkidle');
     expect(requests.filter((u) => /codemirror|JsonTableEditor/i.test(u))).toEqual([]);
-    await page.click('a:has-text("New environment")');
+    await page.click('a:has-text("New variable group")');
     await page.locator('[data-field-editor=json] .cm-content').waitFor();
     expect(requests.some((u) => /codemirror/i.test(u))).toBe(true);
     page.removeAllListeners('request');
@@ -254,7 +254,7 @@ describe('variable groups', () => {
     const plain = await newContext(browser, { javaScriptEnabled: false });
     const noJs = await plain.newPage();
     await signIn(noJs, server.url, `/project/${projectId}/environment`);
-    await noJs.click('a:has-text("New environment")');
+    await noJs.click('a:has-text("New variable group")');
     expect(await noJs.locator('textarea[name=json]').count()).toBe(1);
     // each textarea is named by its field's heading, for screen readers without the island
     expect(await noJs.getByRole('textbox', { name: 'Extra variables' }).count()).toBe(1);

@@ -182,7 +182,7 @@ describe('integrations', () => {
     expect(await page.inputValue('dialog[open] input[name=name]')).toBe('GitHub push');
     await page.selectOption('dialog[open] select[name=auth_method]', 'token');
     await save();
-    expect(await fieldErrors()).toEqual(['Header is required', 'Secret key is required']);
+    expect(await fieldErrors()).toEqual(['Auth header is required', 'Secret key is required']);
     await page.selectOption('dialog[open] select[name=auth_method]', 'none');
     await page.fill('dialog[open] input[name=name]', 'GitHub release');
     await Promise.all([page.waitForURL(/flash=integration_saved/), save()]);

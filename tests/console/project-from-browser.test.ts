@@ -58,7 +58,7 @@ describe('a project built in the browser alone', () => {
 
     // variable group: the environment variable typed in the table mode of the JSON editor
     await page.click('nav >> text=Variable groups');
-    await Promise.all([page.waitForURL(/edit=new/), page.click('a:has-text("New environment")')]);
+    await Promise.all([page.waitForURL(/edit=new/), page.click('a:has-text("New variable group")')]);
     await page.fill('input[name=name]', 'Greetings');
     const env = page.locator('[data-field-editor=env]');
     await env.locator('.cm-content').waitFor();

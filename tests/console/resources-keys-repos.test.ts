@@ -121,7 +121,7 @@ describe('key store and repositories', { timeout: 120_000 }, () => {
     await Promise.all([page.waitForURL(/edit=new/), page.click('text=New repository')]);
     await submit(page, /edit=new/);
     expect(await fieldError(page, 'name')).toBe('Name is required');
-    expect(await fieldError(page, 'git_url')).toBe('Repository address is required');
+    expect(await fieldError(page, 'git_url')).toBe('URL or path is required');
     expect(await fieldError(page, 'ssh_key_id')).toBe('Key is required');
     await page.fill('input[name=name]', 'Playbooks');
     await page.fill('input[name=git_url]', 'ftp://example.test/repo.git');

@@ -81,8 +81,10 @@ describe('schedules screen', () => {
     await page.getByRole('button', { name: 'New schedule' }).click();
     await page.waitForURL(/edit=new/);
     await page.locator('[data-cron-builder]').waitFor();
-    await expect(page.locator('[data-cron-words]').innerText()).resolves.toBe('Every minute');
-    await expect(page.locator('input[type=hidden][name=cron_format]').inputValue()).resolves.toBe('* * * * *');
+    // A new schedule starts daily at a quiet hour, not every minute (issue 29).
+    await expect(page.locator('[data-cron-mode]').inputValue()).resolves.toBe('daily');
+    await expect(page.locator('[data-cron-words]').innerText()).resolves.toBe('At 03:00');
+    await expect(page.locator('input[type=hidden][name=cron_format]').inputValue()).resolves.toBe('0 3 * * *');
 
     // Seed 001 §5: name and template required.
     await page.getByRole('button', { name: 'Create' }).click();
@@ -159,8 +161,7 @@ describe('schedules screen', () => {
     expect(fired).toBe(true);
 
     // The active switch.
-    await row.locator('[role=switch]').click();
-    await page.waitForURL(/flash=schedule_off/);
+    await Promise.all([page.waitForURL(/flash=schedule_off/), row.locator('[role=switch]').click()]);
     expect(await snackbar(page)).toContain('Schedule Every minute run is off');
     expect(await row.locator('[role=switch]').getAttribute('aria-checked')).toBe('false');
     expect(await row.locator('.schedule-next').innerText()).toBe('Not planned');

@@ -13,9 +13,10 @@ import { LANGUAGES } from '../../src/console/languages.ts';
 const MESSAGES = {
   name_required: 'Name is required',
   playbook_filename_required: 'Playbook filename is required',
+  script_filename_required: 'Script filename is required',
   inventory_required: 'Inventory is required',
   repository_required: 'Repository is required',
-  environment_required: 'Environment is required',
+  environment_required: 'Variable group is required',
   start_version_required: 'Start version is required',
   build_template_required: 'Build template is required',
   title_required: 'Title is required',
@@ -343,7 +344,7 @@ describe('the template dialog without JavaScript', () => {
     await page.fill('textarea[name=survey_vars]', '[{"name":"size","title":"Size","type":"enum","values":[]}]');
     await Promise.all([page.waitForLoadState('load'), page.click('dialog footer button[type=submit]')]);
     expect(await shownMessages(page)).toEqual(expect.arrayContaining([
-      MESSAGES.name_required, MESSAGES.playbook_filename_required, MESSAGES.repository_required, MESSAGES.environment_required,
+      MESSAGES.name_required, MESSAGES.script_filename_required, MESSAGES.repository_required, MESSAGES.environment_required,
       `Size: ${MESSAGES.enum_no_values}`,
     ]));
     await page.fill('input[name=name]', 'Plain');

@@ -30,6 +30,9 @@ export function parseCron(expr: string, timezone: string): CronSchedule {
   if (text.startsWith('@every')) return { kind: 'every', intervalMs: parseEveryDuration(text.slice('@every'.length).trim()) };
   const pattern = ownValue(DESCRIPTORS, text.toLowerCase()) ?? text;
   if (pattern.startsWith('@')) throw new Error(`unrecognized descriptor: ${text}`);
+  // croner would speak of "five, six, or seven parts": only five are accepted, as the form's hint says
+  const fields = pattern.split(/\s+/).length;
+  if (fields !== 5) throw new Error(`expected exactly five fields (minute hour day month weekday), found ${fields}: ${text}`);
   const cron = new Cron(pattern, { timezone, paused: true, mode: '5-part' });
   // croner checks the time zone only when it computes a time, so compute one now.
   cron.nextRun(new Date(0));

@@ -42,3 +42,15 @@ export async function signIn(page: Page, baseUrl: string, next = '/'): Promise<v
 export function newContext(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
   return browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 }, ...options });
 }
+
+/**
+ * A page in a fresh context (English, `width` × 900), signed in as the env admin, with or
+ * without JavaScript; close it with `page.context().close()`.
+ * @example const page = await signedInPage(browser, server.url, 375, false);
+ */
+export async function signedInPage(browser: Browser, baseUrl: string, width: number, javaScriptEnabled = true): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 }, javaScriptEnabled });
+  const page = await context.newPage();
+  await signIn(page, baseUrl, '/');
+  return page;
+}

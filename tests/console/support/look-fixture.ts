@@ -23,6 +23,8 @@ export async function insertLookProject(server: ConsoleServer) {
   const fx = await insertScriptProject(server, { 'build.sh': 'for i in $(seq 1 40); do printf "step %s: \\033[32mok\\033[0m a fairly long line of build output that goes on past the width of a phone\\n" "$i"; done\n' }, 'build.sh', 'Build web');
   const taskId = await api.runTask(fx.project.id, { template_id: fx.template.id, message: 'Nightly build' });
   await waitForTask(server.deps.db, taskId);
+  // before the sample rows, so that the newest task of the history is still one of "Build web"
+  await insertLongNames(server, api, fx);
   // The sample rows below are for looking at, not for running: the engine stops first.
   await server.engine.stop();
   const now = Date.now();
@@ -61,6 +63,38 @@ async function insertResources(api: Awaited<ReturnType<typeof adminApi>>, fx: Fi
   await api.send('POST', `${i}/aliases`);
   await api.send('POST', `${p}/runners`, { name: 'Edge runner in the far datacenter', tag: 'edge' });
   return { view: view.id, key: key.id, tf: tf.id, ws: ws.id, ansible: ansible.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id };
+}
+
+/**
+ * A name of the longest kind a user may give (255 characters): words, then one run without a
+ * break opportunity, so that a list must both wrap and break inside a word.
+ * @example longName('Template') // 'Template Nightly deploy of … release_candidate_build_…'
+ */
+export function longName(what: string): string {
+  return `${what} Nightly deploy of the production web cluster to the far datacenter ${'release_candidate_build_'.repeat(12)}`.slice(0, 255);
+}
+
+/** A record of each kind with a 255-character name, next to the ordinary ones: every list shows one. */
+async function insertLongNames(server: ConsoleServer, api: Awaited<ReturnType<typeof adminApi>>, fx: Fixture) {
+  const p = `/api/project/${fx.project.id}`;
+  await api.send('PUT', p, { ...(await api.get<object>(p)), name: longName('Project') });
+  const view = await api.send<{ id: number }>('POST', `${p}/views`, { title: longName('View'), position: 2 });
+  const key = await api.send<{ id: number }>('POST', `${p}/keys`, { name: longName('Key'), type: 'none', project_id: fx.project.id });
+  const repository = await api.send<{ id: number }>('POST', `${p}/repositories`, { name: longName('Repository'), git_url: `file:///srv/${'a'.repeat(200)}`, git_branch: 'main', ssh_key_id: key.id });
+  const inventory = await api.send<{ id: number }>('POST', `${p}/inventory`, { name: longName('Inventory'), type: 'static', inventory: 'localhost', project_id: fx.project.id, ssh_key_id: key.id });
+  const environment = await api.send<{ id: number }>('POST', `${p}/environment`, { name: longName('Variable group'), json: '{}', env: '{}', project_id: fx.project.id });
+  const template = await api.send<{ id: number }>('POST', `${p}/templates`, {
+    name: longName('Template'), app: 'bash', playbook: 'build.sh', repository_id: repository.id, inventory_id: inventory.id, environment_id: environment.id, view_id: view.id,
+  });
+  await api.send('POST', `${p}/schedules`, { name: longName('Schedule'), template_id: template.id, cron_format: '0 4 * * *' });
+  await api.send('POST', `${p}/integrations`, { name: longName('Integration'), template_id: template.id, auth_method: 'none' });
+  await api.send('POST', `${p}/runners`, { name: longName('Runner'), tag: 'long' });
+  await api.send('POST', '/api/users', { name: longName('User'), username: 'long-named-user', email: 'long@example.test', password: 'long-password-1' });
+  const now = new Date().toISOString();
+  await server.deps.db.insertInto('task').values({
+    project_id: fx.project.id, template_id: template.id, status: 'success', user_id: fx.adminId, playbook: '', environment: '{}',
+    message: longName('Message'), commit_message: '', git_branch: longName('branch'), params: '{}', created: now, start: now, end: now,
+  }).execute();
 }
 
 type RouteIds = Awaited<ReturnType<typeof insertResources>> & { project: number; task: number; bash: number };

@@ -41,13 +41,21 @@ for (const dialect of DIALECTS) {
       expect(res.body).toEqual(['feature/login', 'main', 'release-1.2']);
     });
 
-    it('refuses local and file:// repositories with "Wrong repository type"', async () => {
-      for (const [url, type] of [['/srv/playbooks', 'local'], ['file:///srv/playbooks', 'file']]) {
-        const id = await addRepository(`Local ${type}`, url!);
+    it('reads the branches of file:// and local git repositories (the demo\'s is file://)', async () => {
+      const path = join(s.tmp, 'served', 'site.git');
+      for (const [name, url] of [['Local file', `file://${path}`], ['Local path', path]]) {
+        const id = await addRepository(name!, url!);
         const res = await s.call('GET', `${base}/repositories/${id}/branches`, undefined, admin);
-        expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: `Wrong repository type: ${type}` });
+        expect(res.status, `${name}: ${res.text}`).toBe(200);
+        expect(res.body).toEqual(['feature/login', 'main', 'release-1.2']);
       }
+    });
+
+    it('lists no branches for a local directory that is not a git repository', async () => {
+      const id = await addRepository('Plain directory', join(s.tmp, 'served'));
+      const res = await s.call('GET', `${base}/repositories/${id}/branches`, undefined, admin);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual([]);
     });
 
     it('answers 400 naming the repository when the remote cannot be read', async () => {

@@ -46,7 +46,7 @@ for (const dialect of DIALECTS) {
       const clone = join(mkdtempSync(join(s.tmp, 'clone-')), 'repo');
       execFileSync('git', ['clone', '--quiet', '--branch', 'main', repo.git_url, clone]);
       for (const file of ['ping.yml', 'build.sh', 'deploy.sh']) expect(existsSync(join(clone, file))).toBe(true);
-      expect(spawnSync('bash', ['build.sh'], { cwd: clone, env: { ...process.env, SEMAPHORE_TASK_VERSION: '1.0.0' } }).status).toBe(0);
+      expect(spawnSync('bash', ['build.sh'], { cwd: clone, env: { ...process.env, SEMAPHORE_TASK_TARGET_VERSION: '1.0.0' } }).status).toBe(0);
       expect(spawnSync('bash', ['deploy.sh', 'dev'], { cwd: clone }).status).toBe(0);
     });
 

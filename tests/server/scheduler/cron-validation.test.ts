@@ -15,7 +15,7 @@ describe('schedule cron validation', () => {
     ['', 'Cron: the cron format is required'],
     ['   ', 'Cron: the cron format is required'],
     ['* * * *', /^Cron: .*five/],
-    ['0 0 * * * *', /^Cron: .*5/],
+    ['0 0 * * * *', /^Cron: .*five fields .*found 6/],
     ['61 * * * *', /^Cron: .*minute/],
     ['@fortnightly', /^Cron: .*descriptor/],
     ['@every 10x', /^Cron: .*duration/],
