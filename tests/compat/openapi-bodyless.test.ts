@@ -81,7 +81,6 @@ const EXPECTED_REFUSALS: [RegExp, string][] = [
   [/^DELETE \/api\/apps\/\{app_id\} → 400 .*Built-in apps cannot be deleted/, 'ansible is built in'],
   [/^(DELETE|GET) \/api\/(user\/sessions|users\/\{user_id\}\/2fas\/totp)\/\{(session_id|totp_id)\}(\/qr)? → 404/, 'the world has no other session and no TOTP enrolment'],
   [/^POST \/api\/users\/\{user_id\}\/2fas\/totp → 403 .*TOTP_DISABLED/, 'two-factor is off in this configuration'],
-  [/^GET \/api\/project\/\{project_id\}\/repositories\/\{repository_id\}\/branches → 400 .*Wrong repository type: local/, 'the world\'s repository is not remote'],
   [/^POST \/api\/project\/\{project_id\}\/tasks\/\{task_id\}\/(confirm|reject) → 400 .*not waiting for confirmation/, 'the world\'s task needs no confirmation'],
   [/^POST \/api\/project\/\{project_id\}\/templates\/\{template_id\}\/inventory\/\{inventory_id\}\/\{action\} → 404/, 'no action is named 1'],
   [/^\w+ \S+ → 400 \{"error":"\w+: required"\}/, 'a body or query the document does not describe, asked for by name'],
