@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { smallCount } from '../shared/project-refs.ts';
+import { backupHostConfigSchema } from './backup-host-configs.ts';
 
 /**
  * Semaphore's project backup (reference §9.1; spec `ProjectBackup`). References between
@@ -15,7 +16,7 @@ const params = z.record(z.string(), z.unknown()).nullable().optional();
 
 export const backupKeySchema = z.looseObject({ name, type: z.enum(['none', 'ssh', 'login_password']) });
 
-export const backupRepositorySchema = z.looseObject({ name, git_url: z.string(), git_branch: text, ssh_key: ref });
+export const backupRepositorySchema = z.looseObject({ name, git_url: z.string(), git_branch: text, ssh_key: ref, pull_submodules: bool });
 
 export const backupInventorySchema = z.looseObject({
   name, inventory: text, type: z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace']),
@@ -71,6 +72,7 @@ export const backupSchema = z.looseObject({
   schedules: z.array(backupScheduleSchema).nullable().optional(),
   integrations: z.array(backupIntegrationSchema).nullable().optional(),
   integration_aliases: z.array(z.string()).nullable().optional(),
+  host_configs: z.array(backupHostConfigSchema).nullable().optional(),
 });
 
 export type Backup = z.infer<typeof backupSchema>;
