@@ -14,6 +14,7 @@ import { userRoutes } from './api/user.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { projectRoutes } from './api/project.routes.ts';
 import { keysRoutes } from './api/keys.routes.ts';
+import { hostConfigsRoutes } from './api/host-configs.routes.ts';
 import { repositoriesRoutes } from './api/repositories.routes.ts';
 import { inventoryRoutes } from './api/inventory.routes.ts';
 import { environmentRoutes } from './api/environment.routes.ts';
@@ -104,6 +105,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/events', projectEventsRoutes);
   secured.route('/project/:project_id', projectRoutes);
   secured.route('/project/:project_id/keys', keysRoutes);
+  secured.route('/project/:project_id/host_configs', hostConfigsRoutes);
   secured.route('/project/:project_id/repositories', repositoriesRoutes);
   secured.route('/project/:project_id/inventory/:inventory_id/terraform', terraformInventoryRoutes);
   secured.route('/project/:project_id/inventory', inventoryRoutes);

@@ -18,7 +18,6 @@ export const NOT_IMPLEMENTED: [RegExp, string][] = [
   [/^GET \/auth\/oidc\//, 'OIDC sign-in is not implemented (auth_methods lists no providers)'],
   [/^(GET|POST) \/user\/options$/, 'per-user UI options are not implemented; the console keeps them in the browser'],
   [/^POST \/project\/\{project_id\}\/notifications\/test$/, 'alert channels (email, chat) are not implemented'],
-  [/^\w+ \/project\/\{project_id\}\/host_configs/, 'host configs are not implemented'],
   [/^\w+ \/project\/\{project_id\}\/workflows/, 'workflows are not implemented'],
 ];
 
@@ -55,6 +54,9 @@ const BODY_FILLS: Record<string, (w: ApiWorld) => Record<string, unknown>> = {
   'PUT /project/{project_id}/integrations/{integration_id}/values/{extractvalue_id}': () => ({ value_source: 'header' }),
   'POST /project/{project_id}/integrations/{integration_id}/matchers': () => ({ match_type: 'header', method: 'equals' }),
   'PUT /project/{project_id}/integrations/{integration_id}/matchers/{matcher_id}': () => ({ match_type: 'header', method: 'equals' }),
+  // the spec gives no example for `type` (an enum) and key id 1 is another project's
+  'POST /project/{project_id}/host_configs': (w) => ({ type: 'host', ssh_key_id: w.ids.key_id }),
+  'PUT /project/{project_id}/host_configs/{host_config_id}': (w) => ({ id: w.ids.host_config_id, type: 'host', ssh_key_id: w.ids.key_id }),
   'POST /project/{project_id}/keys': () => ({ type: 'login_password' }),
   'PUT /project/{project_id}/keys/{key_id}': () => ({ type: 'login_password', override_secret: true }),
   // the example's `git@example.com` has no path after the host, so it names no repository

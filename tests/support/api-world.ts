@@ -33,6 +33,8 @@ export interface ApiWorld {
     /** a runner of the project (tag "edge") and a global one, both unregistered */
     runner_id: number;
     global_runner_id: number;
+    /** a host config mapping the ssh key to a host name */
+    host_config_id: number;
   };
   /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
   spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number };
@@ -107,6 +109,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
   const globalRunner = (await post('/api/runners', { name: `Shared ${tag}`, registered: false })).body;
   const task = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'success', userId: member.id });
   const waitingTask = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'waiting', userId: member.id });
+  const hostConfig = (await post(`${base}/host_configs`, { type: 'host', host: 'web1.example.test', ssh_key_id: key.id })).body;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
@@ -115,6 +118,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
       matcher_id: matcher.id, extractvalue_id: value.id, project_alias_id: projectAlias.id, integration_alias_id: integrationAlias.id,
       user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id, waiting_task_id: waitingTask.id,
       runner_id: runner.id, global_runner_id: globalRunner.id,
+      host_config_id: hostConfig.id,
     },
     spare,
   };

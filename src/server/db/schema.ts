@@ -19,6 +19,7 @@ export interface Database {
   event: EventTable;
   access_key: AccessKeyTable;
   repository: RepositoryTable;
+  host_config: HostConfigTable;
   inventory: InventoryTable;
   environment: EnvironmentTable;
   template: TemplateTable;
@@ -170,6 +171,16 @@ export interface RepositoryTable {
   name: string;
   git_url: string;
   git_branch: string;
+  ssh_key_id: number;
+  pull_submodules: Generated<Flag>;
+}
+
+/** `type` 'host': `host` is an SSH host name; 'url': a git URL prefix. */
+export interface HostConfigTable {
+  id: Id;
+  project_id: number;
+  type: string;
+  host: string;
   ssh_key_id: number;
 }
 

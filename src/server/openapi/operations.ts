@@ -19,8 +19,9 @@ import { backupSchema } from '../domain/backup/backup.schema.ts';
 import { environmentInputSchema } from '../domain/environments/environment.ts';
 import { accessKeyInputSchema } from '../domain/keys/access-key.ts';
 import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
+import { hostConfigInputSchema } from '../domain/host-configs/host-config.ts';
 import {
-  accessKeySchema, apiTokenSchema, currentUserSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
+  accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema,
 } from './response-schemas.ts';
 
@@ -95,6 +96,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${P}/repositories`]: { summary: 'Add a repository', body: repositoryInputSchema, response: repositorySchema, status: 201 },
   [`GET ${P}/repositories/:repository_id`]: { summary: 'One repository', response: repositorySchema },
   [`PUT ${P}/repositories/:repository_id`]: { summary: 'Update a repository', body: repositoryInputSchema, status: 204 },
+  [`GET ${P}/host_configs`]: { summary: 'Host configs: which SSH key reaches an SSH host or a git URL prefix', response: list(hostConfigSchema) },
+  [`POST ${P}/host_configs`]: { summary: 'Add a host config', body: hostConfigInputSchema, response: hostConfigSchema, status: 201 },
+  [`GET ${P}/host_configs/:host_config_id`]: { summary: 'One host config', response: hostConfigSchema },
+  [`PUT ${P}/host_configs/:host_config_id`]: { summary: 'Update a host config', body: hostConfigInputSchema, status: 204 },
+  [`DELETE ${P}/host_configs/:host_config_id`]: { summary: 'Delete a host config', status: 204 },
   [`GET ${P}/inventory`]: { summary: 'Inventories', response: list(inventorySchema) },
   [`POST ${P}/inventory`]: { summary: 'Add an inventory', body: inventoryInputSchema, response: inventorySchema, status: 201 },
   [`GET ${P}/inventory/:inventory_id`]: { summary: 'One inventory', response: inventorySchema },

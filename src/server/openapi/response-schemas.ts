@@ -3,6 +3,7 @@ import type { Project } from '../domain/projects/project.ts';
 import type { User } from '../domain/users/user.ts';
 import type { AccessKey } from '../domain/keys/access-key.ts';
 import type { Repository } from '../domain/repositories/repository.ts';
+import type { HostConfig } from '../domain/host-configs/host-config.ts';
 import type { Inventory } from '../domain/inventories/inventory.ts';
 import type { Task, TaskWithTpl } from '../domain/tasks/task.ts';
 import type { ApiToken } from '../domain/tokens/api-token.repository.ts';
@@ -40,8 +41,12 @@ export const accessKeySchema = z.object({
 }).meta({ id: 'AccessKey' }) satisfies z.ZodType<AccessKey>;
 
 export const repositorySchema = z.object({
-  id, name: z.string(), project_id: id, git_url: z.string(), git_branch: z.string(), ssh_key_id: id,
+  id, name: z.string(), project_id: id, git_url: z.string(), git_branch: z.string(), ssh_key_id: id, pull_submodules: z.boolean(),
 }).meta({ id: 'Repository' }) satisfies z.ZodType<Repository>;
+
+export const hostConfigSchema = z.object({
+  id, project_id: id, type: z.enum(['host', 'url']), host: z.string(), ssh_key_id: id,
+}).meta({ id: 'HostConfig' }) satisfies z.ZodType<HostConfig>;
 
 export const inventorySchema = z.object({
   id, name: z.string(), project_id: id, inventory: z.string(), type: z.string(),

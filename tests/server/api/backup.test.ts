@@ -62,7 +62,7 @@ for (const dialect of DIALECTS) {
       const b = res.body;
       expect(b.meta).toMatchObject({ name: 'Fixture', alert: false, max_parallel_tasks: 0 });
       expect(b.keys.map((k: any) => k.name)).toEqual(['Deploy key', 'None', 'Vault pass']);
-      expect(b.repositories.find((r: any) => r.name === 'Infra repo')).toEqual({ name: 'Infra repo', git_url: 'git@example.com:infra.git', git_branch: 'main', ssh_key: 'Deploy key' });
+      expect(b.repositories.find((r: any) => r.name === 'Infra repo')).toEqual({ name: 'Infra repo', git_url: 'git@example.com:infra.git', git_branch: 'main', ssh_key: 'Deploy key', pull_submodules: true });
       const build = b.templates.find((t: any) => t.name === 'Build');
       expect(build).toMatchObject({ type: 'build', start_version: '1.0.0', view: 'Ops', repository: 'Repo', cron: '0 3 * * *' });
       expect(build.vaults).toEqual([{ name: 'prod', type: 'password', vault_key: 'Vault pass', script: null }, { name: null, type: 'script', vault_key: null, script: 'get-client.sh' }]);

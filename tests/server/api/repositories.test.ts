@@ -24,7 +24,7 @@ for (const dialect of DIALECTS) {
     it('creates, reads, lists, updates and deletes a repository with the documented statuses', async () => {
       const created = await call('POST', `${base}/repositories`, { name: 'Site', project_id: projectId, git_url: ' git@github.com:org/site.git ', git_branch: 'main', ssh_key_id: keyId });
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.any(Number), name: 'Site', project_id: projectId, git_url: 'git@github.com:org/site.git', git_branch: 'main', ssh_key_id: keyId });
+      expect(created.body).toEqual({ id: expect.any(Number), name: 'Site', project_id: projectId, git_url: 'git@github.com:org/site.git', git_branch: 'main', ssh_key_id: keyId, pull_submodules: true });
       const id = created.body.id;
       expect((await call('GET', `${base}/repositories/${id}`)).body).toEqual(created.body);
       await call('POST', `${base}/repositories`, { name: 'Alpha', git_url: '/srv/alpha', ssh_key_id: keyId });

@@ -11,6 +11,7 @@ import { restoreResources } from './restore-resources.ts';
 import { restoreTemplates } from './restore-templates.ts';
 import { restoreIntegrations } from './restore-integrations.ts';
 import { timeSlicer } from '../../lib/time-slice.ts';
+import { restoreHostConfigs } from './backup-host-configs.ts';
 
 /**
  * Creates a new project from a backup (reference §9.2), owned by `userId`, inside the caller's
@@ -36,6 +37,7 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   };
   await recordEvent(tx, { ...ctx.actor, objectType: 'project', objectId: project.id, description: 'Project created' });
   await restoreResources(ctx, backup);
+  await restoreHostConfigs(ctx, backup.host_configs);
   await restoreTemplates(ctx, backup);
   await restoreIntegrations(ctx, backup);
   return { project, emptyKeys: (backup.keys ?? []).filter((k) => k.type !== 'none').length };

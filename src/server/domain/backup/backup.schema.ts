@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { smallCount } from '../shared/project-refs.ts';
+import { backupHostConfigSchema } from './backup-host-configs.ts';
 
 /**
  * Semaphore's project backup (reference §9.1; spec `ProjectBackup`). References between
@@ -19,7 +20,7 @@ const params = z.record(z.string(), z.unknown()).nullable().optional();
  */
 export const BACKUP_SECTION_LIMITS = {
   keys: 1000, repositories: 1000, inventories: 1000, environments: 1000, views: 100,
-  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100,
+  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000,
 } as const;
 
 /** Most items of the lists inside one template or integration. */
@@ -30,7 +31,7 @@ const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(ma
 
 export const backupKeySchema = z.looseObject({ name, type: z.enum(['none', 'ssh', 'login_password']) });
 
-export const backupRepositorySchema = z.looseObject({ name, git_url: z.string(), git_branch: text, ssh_key: ref });
+export const backupRepositorySchema = z.looseObject({ name, git_url: z.string(), git_branch: text, ssh_key: ref, pull_submodules: bool });
 
 export const backupInventorySchema = z.looseObject({
   name, inventory: text, type: z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace']),
@@ -82,6 +83,7 @@ export const BACKUP_SECTION_ITEMS = {
   keys: backupKeySchema, repositories: backupRepositorySchema, inventories: backupInventorySchema,
   environments: backupEnvironmentSchema, views: backupViewSchema, templates: backupTemplateSchema,
   schedules: backupScheduleSchema, integrations: backupIntegrationSchema, integration_aliases: z.string(),
+  host_configs: backupHostConfigSchema,
 } as const;
 export type BackupSection = keyof typeof BACKUP_SECTION_ITEMS;
 
@@ -97,6 +99,7 @@ export const backupSchema = z.looseObject({
   schedules: list(backupScheduleSchema, BACKUP_SECTION_LIMITS.schedules),
   integrations: list(backupIntegrationSchema, BACKUP_SECTION_LIMITS.integrations),
   integration_aliases: list(z.string(), BACKUP_SECTION_LIMITS.integration_aliases),
+  host_configs: list(backupHostConfigSchema, BACKUP_SECTION_LIMITS.host_configs),
 });
 
 /** A section of the outline: a list within the section's limit, its items not looked at. */
@@ -110,6 +113,7 @@ export const backupOutlineSchema = z.looseObject({
   meta: backupMetaSchema, keys: outlineList('keys'), repositories: outlineList('repositories'), inventories: outlineList('inventories'),
   environments: outlineList('environments'), views: outlineList('views'), templates: outlineList('templates'),
   schedules: outlineList('schedules'), integrations: outlineList('integrations'), integration_aliases: outlineList('integration_aliases'),
+  host_configs: outlineList('host_configs'),
 });
 export type BackupOutline = z.infer<typeof backupOutlineSchema>;
 

@@ -1,5 +1,6 @@
 import { badRequest } from '../../http/errors.ts';
 import type { Backup } from './backup.schema.ts';
+import { verifyHostConfigs } from './backup-host-configs.ts';
 
 type Named = { name?: string | null; title?: string | null };
 
@@ -33,6 +34,7 @@ export function verifyBackup(backup: Backup): void {
     if (!repo.ssh_key) throw badRequest(`repositories[${i}]: ssh_key is required`);
     exists(`repositories[${i}]`, 'ssh_key', repo.ssh_key, keys);
   }
+  verifyHostConfigs(backup.host_configs, keys);
   for (const [i, inv] of (backup.inventories ?? []).entries()) {
     exists(`inventories[${i}]`, 'ssh_key', inv.ssh_key, keys);
     exists(`inventories[${i}]`, 'become_key', inv.become_key, keys);

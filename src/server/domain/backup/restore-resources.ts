@@ -53,6 +53,7 @@ export async function restoreResources(ctx: RestoreContext, backup: Backup): Pro
     if (!repo.git_url.trim()) throw badRequest(`repositories[${i}]: git_url is required`);
     const row = await tx.insertInto('repository').values({
       project_id: projectId, name: repo.name, git_url: repo.git_url, git_branch: repo.git_branch ?? '', ssh_key_id: idOf(ids.keys, repo.ssh_key)!,
+      pull_submodules: repo.pull_submodules === false ? 0 : 1,
     }).returningAll().executeTakeFirstOrThrow();
     ids.repositories.set(row.name, row.id);
     await log('repository', row.id, `Repository ${row.git_url} created`);

@@ -22,7 +22,9 @@ async function validRepositoryValues(tx: Tx, projectId: number, input: Repositor
   const branch = input.git_branch ?? '';
   if (type !== 'local' && !branch) throw badRequest('git_branch: required unless the URL is a local path');
   await assertProjectKey(tx, projectId, input.ssh_key_id, 'ssh_key_id');
-  return { name: input.name, git_url: input.git_url, git_branch: branch, ssh_key_id: input.ssh_key_id };
+  // not sent: a new repository fetches submodules (the column's default), an existing one keeps its choice
+  const submodules = input.pull_submodules === undefined ? {} : { pull_submodules: input.pull_submodules ? 1 : 0 };
+  return { name: input.name, git_url: input.git_url, git_branch: branch, ssh_key_id: input.ssh_key_id, ...submodules };
 }
 
 /** Validates and stores a new repository. */
@@ -33,13 +35,14 @@ export async function createRepository(tx: Tx, actor: Actor, input: RepositoryIn
   return row;
 }
 
-/** Updates a repository; a new URL drops the cached clones of the old one. */
+/** Updates a repository; a new URL, key or submodule choice drops the cached clones. */
 export async function updateRepository(tx: Tx, config: Config, actor: Actor, id: number, input: RepositoryInput): Promise<void> {
   const existing = await loadProjectRow(tx, 'repository', actor.projectId, id);
   const values = await validRepositoryValues(tx, actor.projectId, input);
   await tx.updateTable('repository').set(values).where('id', '=', id).execute();
   await recordRepositoryEvent(tx, actor, { id, git_url: values.git_url }, 'updated');
-  if (existing.git_url !== values.git_url || existing.ssh_key_id !== values.ssh_key_id) clearRepositoryClones(config.tmp_path, id);
+  const submodulesChanged = values.pull_submodules !== undefined && values.pull_submodules !== existing.pull_submodules;
+  if (existing.git_url !== values.git_url || existing.ssh_key_id !== values.ssh_key_id || submodulesChanged) clearRepositoryClones(config.tmp_path, id);
 }
 
 /** Deletes a repository nothing refers to, and its cached clones. */

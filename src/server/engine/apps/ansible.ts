@@ -1,9 +1,11 @@
-import { join, dirname } from 'node:path';
+import { join, dirname, sep } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import type { App, AppContext } from './app.ts';
 import { listParam, parseArgList, taskArgsOf } from './app.ts';
 import { buildTaskEnv } from './task-env.ts';
 import { installGalaxyRequirements } from './galaxy.ts';
 import { ansibleVarsFile } from './ansible-unsafe.ts';
+import { hostSshConfig } from '../run/host-keys.ts';
 
 const DEFAULT_DEBUG_LEVEL = 4;
 
@@ -22,9 +24,19 @@ export const ansibleApp: App = {
   },
 };
 
+/**
+ * The template's working directory inside the checkout. Saved values are checked as text; here
+ * it must also resolve (symlinks followed) to a directory inside the checkout.
+ */
 function ansibleWorkDir(ctx: AppContext): string {
   const sub = ctx.details.template.working_directory;
-  return sub ? join(ctx.repoDir, sub) : ctx.repoDir;
+  if (!sub) return ctx.repoDir;
+  const dir = join(ctx.repoDir, sub);
+  const real = existsSync(dir) ? realpathSync(dir) : null;
+  const root = realpathSync(ctx.repoDir);
+  if (!real || !statSync(real).isDirectory()) throw new Error(`working directory ${JSON.stringify(sub)} is not a directory of the repository`);
+  if (real !== root && !real.startsWith(`${root}${sep}`)) throw new Error(`working directory ${JSON.stringify(sub)} resolves outside the repository`);
+  return dir;
 }
 
 /**
@@ -41,9 +53,12 @@ export function buildAnsibleCommand(ctx: AppContext, baseEnv: Record<string, str
   const secretVars: Record<string, string> = { ...ctx.vars.secretVars };
 
   const key = details.inventoryKey;
+  // with host configs, an ssh_config picks each host's key, the inventory key after it
+  const sshConfig = hostSshConfig(details.hostKeys, files, key);
+  if (sshConfig) env.ANSIBLE_SSH_COMMON_ARGS = `${env.ANSIBLE_SSH_COMMON_ARGS ?? ''} -F '${sshConfig}'`.trim();
   if (key?.type === 'ssh') {
     if (key.login) args.push('--user', key.login);
-    if (key.privateKey) args.push('--private-key', files.write('ssh-key', key.privateKey.endsWith('\n') ? key.privateKey : `${key.privateKey}\n`));
+    if (key.privateKey && !sshConfig) args.push('--private-key', files.write('ssh-key', key.privateKey.endsWith('\n') ? key.privateKey : `${key.privateKey}\n`));
     if (key.passphrase) {
       env.SIGNALBOX_ASKPASS_SECRET = key.passphrase;
       env.SSH_ASKPASS = files.write('askpass', '#!/bin/sh\nprintf "%s\\n" "$SIGNALBOX_ASKPASS_SECRET"\n', 0o700);

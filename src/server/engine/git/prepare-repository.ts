@@ -60,7 +60,7 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
       await input.exec('git', ['fetch', '--prune', '--end-of-options', 'origin', input.branch], dir, env);
       // checkout has no --end-of-options (git 2.39): the branch is -B's value, `--` ends the refs
       await input.exec('git', ['checkout', '-f', '-B', input.branch, 'FETCH_HEAD', '--'], dir, env);
-      await input.exec('git', ['submodule', 'update', '--init', '--recursive'], dir, env);
+      if (repository.pull_submodules) await input.exec('git', ['submodule', 'update', '--init', '--recursive'], dir, env);
       updated = true;
     } catch {
       input.log('Updating the repository failed; cloning it again');
@@ -72,7 +72,9 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
     mkdirSync(dir, { mode: 0o700 });
     giveToTaskUser(dir, user);
     input.log(`Cloning repository ${repository.git_url}`);
-    await input.exec('git', ['clone', '--recursive', '--branch', input.branch, '--end-of-options', url, input.dirName], input.tmpPath, env);
+    // submodules come over the same credentials (GIT_SSH_COMMAND / GIT_ASKPASS) as the repository
+    const recursive = repository.pull_submodules ? ['--recursive'] : [];
+    await input.exec('git', ['clone', ...recursive, '--branch', input.branch, '--end-of-options', url, input.dirName], input.tmpPath, env);
   }
   if (input.commitHash) {
     await input.exec('git', ['checkout', '-f', input.commitHash, '--'], dir, env);

@@ -18,7 +18,7 @@ export interface JobPayload {
 
 /**
  * Collects the rows of `task`'s run: template and its vaults, project, the user's name,
- * inventory, repositories, variable group and every key they name.
+ * inventory, repositories, variable group, host configs and every key they name.
  * @example const payload = await buildJobPayload(db, box, task, takeTaskSecrets(task.id));
  */
 export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>): Promise<JobPayload> {
@@ -31,8 +31,10 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
   const repositories = repoIds.length ? await db.selectFrom('repository').selectAll().where('id', 'in', repoIds).execute() : [];
   const vaults = await db.selectFrom('template_vault').selectAll().where('template_id', '=', template.id).execute();
   const environment = template.environment_id ? await db.selectFrom('environment').selectAll().where('id', '=', template.environment_id).executeTakeFirst() : undefined;
+  const hostConfigs = await db.selectFrom('host_config').selectAll().where('project_id', '=', task.project_id).execute();
   const keyIds = [
     inventory?.ssh_key_id, inventory?.become_key_id, ...repositories.map((r) => r.ssh_key_id), ...vaults.map((v) => v.vault_key_id),
+    ...hostConfigs.map((h) => h.ssh_key_id),
   ].filter((id): id is number => typeof id === 'number');
   const keyRows = await db.selectFrom('access_key').selectAll().where((w) => w.or([
     ...(keyIds.length ? [w('id', 'in', keyIds)] : []),
@@ -46,6 +48,7 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
       project: [project], template: [template], template_vault: vaults, user: user ? [{ ...user, password: '', admin: 0, external: 0, alert: 0 }] : [],
       inventory: inventory ? [inventory] : [], repository: repositories, environment: environment ? [environment] : [],
       task: buildTask ? [buildTask] : [],
+      host_config: hostConfigs,
     },
     keys: keyRows.map((k) => ({ ...k, secret: k.secret ? box.open(k.secret) : null })),
   };

@@ -11,6 +11,7 @@ import type { AppContext, AppOutcome, ExecSpec } from '../apps/app.ts';
 import { mergeRunVariables } from '../apps/extra-vars.ts';
 import { surveyVarsOf } from '../../domain/templates/stored-survey-vars.ts';
 import { prepareRepository } from '../git/prepare-repository.ts';
+import { hostSshConfig, repositoryKeyFor } from './host-keys.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
 import { stateBackendEnv } from '../../domain/terraform/task-state-credentials.ts';
@@ -148,12 +149,13 @@ export class LocalJob {
     const gitEnv = gitProcessEnv(deps.config);
     const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env });
     let repoDir = taskDir;
+    const sshConfigPath = hostSshConfig(details.hostKeys, this.#files) ?? undefined;
     if (details.repository) {
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || details.repository.git_branch;
       const dirName = `repository_${details.repository.id}_${template.id}`;
       this.#lendRepository(details.repository.git_url, join(deps.config.tmp_path, dirName));
       const checkout = await prepareRepository({
-        repository: details.repository, key: details.repositoryKey, dirName,
+        repository: details.repository, key: repositoryKeyFor(details.repository.git_url, details.repositoryKey, details.hostKeys), dirName, sshConfigPath,
         tmpPath: deps.config.tmp_path, branch, commitHash: task.commit_hash, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
       });
       repoDir = checkout.dir;
@@ -165,7 +167,8 @@ export class LocalJob {
     let inventoryRepoDir: string | null = null;
     if (details.inventory?.type === 'file' && details.inventoryRepository) {
       const checkout = await prepareRepository({
-        repository: details.inventoryRepository, key: details.inventoryRepositoryKey, dirName: `inventory_${task.id}`,
+        repository: details.inventoryRepository, key: repositoryKeyFor(details.inventoryRepository.git_url, details.inventoryRepositoryKey, details.hostKeys),
+        dirName: `inventory_${task.id}`, sshConfigPath,
         tmpPath: deps.config.tmp_path, branch: details.inventoryRepository.git_branch, commitHash: null, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
       });
       inventoryRepoDir = checkout.dir;

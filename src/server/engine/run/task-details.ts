@@ -5,6 +5,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import { parseJsonObject as parseObject } from '../../lib/json-object.ts';
 import { findIncomingVersion } from '../../domain/tasks/build-version.ts';
 import { readEnvironmentSecrets } from '../../domain/keys/key-secret.ts';
+import type { HostKey } from './host-keys.ts';
 
 /** A JSON object column; anything else reads as `{}` (the engine's name for lib's parseJsonObject). */
 export { parseObject };
@@ -51,6 +52,8 @@ export interface TaskDetails {
   inventoryRepositoryKey: KeySecret | null;
   repository: RepositoryRow | null;
   repositoryKey: KeySecret | null;
+  /** the project's host configs (Semaphore 2.20), keys opened */
+  hostKeys: HostKey[];
   variables: VariableGroup;
   vaults: VaultSecret[];
   incomingVersion: string | null;
@@ -94,10 +97,18 @@ export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow): Pr
     inventoryRepositoryKey: await key(inventoryRepository?.ssh_key_id),
     repository,
     repositoryKey: await key(repository?.ssh_key_id),
+    hostKeys: await loadHostKeys(db, box, project.id),
     variables: await loadVariableGroup(db, box, template.environment_id),
     vaults,
     incomingVersion: template.type === 'deploy' ? await findIncomingVersion(db, task.build_task_id) : null,
   };
+}
+
+async function loadHostKeys(db: Db, box: SecretBox, projectId: number): Promise<HostKey[]> {
+  const rows = await db.selectFrom('host_config').innerJoin('access_key', 'access_key.id', 'host_config.ssh_key_id')
+    .select(['host_config.type', 'host_config.host', 'access_key.id', 'access_key.type as key_type', 'access_key.secret'])
+    .where('host_config.project_id', '=', projectId).orderBy('host_config.id').execute();
+  return rows.map((r) => ({ type: r.type === 'url' ? 'url' : 'host', host: r.host, key: openKey(box, r.id, r.key_type, r.secret) }));
 }
 
 async function loadKey(db: Db, box: SecretBox, id: number | null | undefined): Promise<KeySecret | null> {

@@ -1,5 +1,6 @@
 import { Permission, projectRead, projectWrite, type MatrixRow } from '../../../support/permission-matrix.ts';
 import { insertProjectResources } from '../../../support/resource-rows.ts';
+import { insertKey } from '../../../support/project-rows.ts';
 
 const p = (w: { projectId: number }) => `/api/project/${w.projectId}`;
 const setup: MatrixRow['setup'] = (db, w) => insertProjectResources(db, w.projectId);
@@ -31,4 +32,22 @@ export const RESOURCES_MATRIX: MatrixRow[] = FAMILIES.flatMap((f): MatrixRow[] =
 ]).concat([
   // the fixture repository is a local directory: members get its 400 "Wrong repository type"
   { route: 'GET /api/project/{id}/repositories/{repository}/branches', setup, path: (w, _, ids) => `${p(w)}/repositories/${ids.repository}/branches`, expect: projectRead(400) },
-]);
+], hostConfigRows());
+
+/** Host configs: any member reads, owner and manager write (ManageResources). */
+function hostConfigRows(): MatrixRow[] {
+  const hostSetup: MatrixRow['setup'] = async (db, w) => {
+    const key = await insertKey(db, w.projectId, 'Fleet', 'ssh');
+    const row = await db.insertInto('host_config').values({ project_id: w.projectId, type: 'host', host: 'web0', ssh_key_id: key.id }).returning('id').executeTakeFirstOrThrow();
+    return { sshKey: key.id, hostConfig: row.id };
+  };
+  const body: MatrixRow['body'] = (_, __, ids) => ({ type: 'host', host: 'web1', ssh_key_id: ids.sshKey });
+  const one = (w: { projectId: number }, ids: Record<string, number>) => `${p(w)}/host_configs/${ids.hostConfig}`;
+  return [
+    { route: 'GET /api/project/{id}/host_configs', setup: hostSetup, path: (w) => `${p(w)}/host_configs`, expect: projectRead() },
+    { route: 'GET /api/project/{id}/host_configs/{h}', setup: hostSetup, path: (w, _, ids) => one(w, ids), expect: projectRead() },
+    { route: 'POST /api/project/{id}/host_configs', setup: hostSetup, path: (w) => `${p(w)}/host_configs`, body, expect: projectWrite(Permission.ManageResources, 201) },
+    { route: 'PUT /api/project/{id}/host_configs/{h}', setup: hostSetup, path: (w, _, ids) => one(w, ids), body, expect: projectWrite(Permission.ManageResources, 204) },
+    { route: 'DELETE /api/project/{id}/host_configs/{h}', setup: hostSetup, path: (w, _, ids) => one(w, ids), expect: projectWrite(Permission.ManageResources, 204) },
+  ];
+}

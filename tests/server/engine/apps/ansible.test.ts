@@ -24,6 +24,7 @@ function context(): { ctx: AppContext; files: SecretFiles } {
     inventory: { id: 3, name: 'inv', type: 'static', inventory: 'web1 ansible_host=10.0.0.1' },
     inventoryKey: key('login_password', 'deploy', 'ssh-pass-1'),
     becomeKey: key('login_password', 'root', 'sudo-pass-1'),
+    hostKeys: [],
     vaults: [{ name: 'default', type: 'password', password: 'vault-pass-1', script: '' }, { name: 'prod', type: 'script', password: '', script: 'vault-client.py' }],
   } as unknown as TaskDetails;
   const ctx = {

@@ -1,0 +1,44 @@
+import type { KeySecret } from './task-details.ts';
+import type { SecretFiles } from './secret-files.ts';
+
+/** A project's host config with its key opened, as a run uses it. */
+export interface HostKey {
+  type: 'host' | 'url';
+  host: string;
+  key: KeySecret;
+}
+
+/**
+ * The key a clone of `gitUrl` authenticates with: the repository's own key when it is one
+ * (SSH or login/password), else the key of the longest `url` host config the URL starts with.
+ * @example repositoryKeyFor('git@github.com:org/site.git', noneKey, hostKeys) // the key mapped to 'git@github.com:org/'
+ */
+export function repositoryKeyFor(gitUrl: string, own: KeySecret | null, hostKeys: HostKey[]): KeySecret | null {
+  if (own && own.type !== 'none') return own;
+  const matches = hostKeys.filter((h) => h.type === 'url' && gitUrl.startsWith(h.host)).sort((a, b) => b.host.length - a.host.length);
+  return matches[0]?.key ?? own;
+}
+
+/**
+ * An ssh_config that gives each `host` host config's key to connections to that host — git's,
+ * for the repository and its submodules, and Ansible's. ssh tries every matching IdentityFile in
+ * order, so the host's key comes before `fallback` (the inventory key, for all other hosts).
+ * Null when the project has no `host` configs: nothing changes then.
+ * @example hostSshConfig(hostKeys, files, inventoryKey) // '/tmp/semaphore/.../.ssh-config-1a2b'
+ */
+export function hostSshConfig(hostKeys: HostKey[], files: SecretFiles, fallback: KeySecret | null = null): string | null {
+  const hosts = hostKeys.filter((h) => h.type === 'host' && h.key.privateKey);
+  if (!hosts.length) return null;
+  const block = (pattern: string, key: KeySecret) => {
+    const lines = [`Host ${pattern}`, `  IdentityFile "${keyFile(files, key)}"`, '  IdentitiesOnly yes'];
+    if (key.login) lines.push(`  User ${key.login.replace(/[^\w.@-]/g, '')}`);
+    return lines.join('\n');
+  };
+  const blocks = hosts.map((h) => block(h.host, h.key));
+  if (fallback?.type === 'ssh' && fallback.privateKey) blocks.push(`Host *\n  IdentityFile "${keyFile(files, fallback)}"\n  IdentitiesOnly yes`);
+  return files.write('ssh-config', `${blocks.join('\n\n')}\n`);
+}
+
+function keyFile(files: SecretFiles, key: KeySecret): string {
+  return files.write('host-key', key.privateKey.endsWith('\n') ? key.privateKey : `${key.privateKey}\n`);
+}
