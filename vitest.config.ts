@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Generous: CI shares 2 cores between two test files, browsers and task processes; a test
+    // asserts what happens, never how fast, so only a hang should reach this.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: true,
