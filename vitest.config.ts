@@ -6,7 +6,7 @@ export default defineConfig({
     // Generous: CI shares 2 cores between two test files, browsers and task processes; a test
     // asserts what happens, never how fast, so only a hang should reach this.
     testTimeout: 120_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
