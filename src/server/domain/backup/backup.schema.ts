@@ -40,6 +40,8 @@ export const backupTemplateSchema = z.looseObject({
   survey_vars: z.union([z.array(z.looseObject({})), z.string()]).nullable().optional(),
   vaults: z.array(backupVaultSchema).nullable().optional(), vault_key: ref, cron: text,
   workspaces: z.array(z.string()).nullable().optional(),
+  /** every variable group in order (`environment` is the first, for older readers) */
+  environments: z.array(z.string()).nullable().optional(),
 });
 
 export const backupScheduleSchema = z.looseObject({
