@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { parseJsonColumn } from '../shared/project-refs.ts';
 import type { Backup } from './backup.schema.ts';
-import { readTemplateEnvironmentIds } from '../environments/environment-list.ts';
+import { groupsOf, readTemplateEnvironmentIds } from '../environments/environment-list.ts';
 
 /** Gives duplicate names a deterministic ` (2)`, ` (3)` suffix so name references stay unambiguous. */
 function uniqueNames<T extends { id: number }>(rows: T[], nameOf: (row: T) => string): Map<number, string> {
@@ -84,7 +84,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       vaults: vaults.filter((v) => v.template_id === t.id).map((v) => ({ name: v.name, type: v.type as 'password', vault_key: name(keyName, v.vault_key_id), script: v.script })),
       cron: plainCron(schedules, t.id),
       workspaces: workspaces.filter((w) => w.template_id === t.id).map((w) => invName.get(w.inventory_id)!).sort(),
-      environments: (templateGroups.get(t.id) ?? []).map((id) => envName.get(id)!),
+      environments: groupsOf(templateGroups, t).map((id) => envName.get(id)!),
     }))),
     schedules: schedules.map((s) => ({
       template: tplName.get(s.template_id)!, name: s.name, cron_format: s.cron_format, type: s.type as '', run_at: s.run_at,

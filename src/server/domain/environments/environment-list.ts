@@ -38,10 +38,14 @@ export async function writeTemplateEnvironmentIds(tx: Tx, templateId: number, id
   }
 }
 
-/** The groups a template runs with: its list, or (rows written before the list) its single group. */
+/** A template's groups from `readTemplateEnvironmentIds`: its list, or (rows written without one) its single group. */
+export function groupsOf(listed: Map<number, number[]>, template: { id: number; environment_id: number | null }): number[] {
+  return listed.get(template.id) ?? (template.environment_id ? [template.environment_id] : []);
+}
+
+/** The groups a template runs with, in order. */
 export async function templateEnvironmentIds(db: Db | Tx, template: { id: number; environment_id: number | null }): Promise<number[]> {
-  const listed = (await readTemplateEnvironmentIds(db, [template.id])).get(template.id);
-  return listed ?? (template.environment_id ? [template.environment_id] : []);
+  return groupsOf(await readTemplateEnvironmentIds(db, [template.id]), template);
 }
 
 /** A task's `environment_ids` column: the JSON array written at enqueue, or null for tasks from before. */

@@ -8,7 +8,7 @@ import { TERRAFORM_APPS, templateRowToTemplate, type Template } from './template
 import { summariseTemplateTasks } from './template-tasks.ts';
 import type { TemplateValues } from './template.validation.ts';
 import type { VaultValues } from './vaults.validation.ts';
-import { readTemplateEnvironmentIds, writeTemplateEnvironmentIds } from '../environments/environment-list.ts';
+import { groupsOf, readTemplateEnvironmentIds, writeTemplateEnvironmentIds } from '../environments/environment-list.ts';
 
 
 /** Loads a template of the project or throws 404. */
@@ -25,7 +25,7 @@ export async function presentTemplates(db: Db | Tx, rows: TemplateRow[]): Promis
   const tasks = await summariseTemplateTasks(db, ids);
   const groups = await readTemplateEnvironmentIds(db, ids);
   return rows.map((row) => templateRowToTemplate(row, {
-    environmentIds: groups.get(row.id) ?? (row.environment_id ? [row.environment_id] : []),
+    environmentIds: groupsOf(groups, row),
     vaults: vaults.filter((v) => v.template_id === row.id),
     lastTask: tasks.get(row.id)?.lastTask ?? null,
     taskCount: tasks.get(row.id)?.taskCount ?? 0,

@@ -35,7 +35,6 @@ export async function validateTemplate(
 
   const name = (pick('name', '') as string | undefined ?? '').trim();
   if (!name) throw badRequest('Template name is required');
-  if (name !== current?.name) await refuseTakenName(db, projectId, name);
   const app = (pick('app', 'ansible') as string | undefined) || 'ansible';
   if (!(await listKnownApps(db, config)).has(app)) throw badRequest(`Invalid app id: ${app}`);
   const rawType = (pick('type', '') as string | undefined) ?? '';
@@ -98,6 +97,7 @@ export async function validateTemplate(
     executor_image: emptyToNull(pick('executor_image', null) as string | null | undefined),
   };
   const vaults = input.vaults === undefined ? undefined : await validateVaults(db, projectId, input.vaults ?? []);
+  if (name !== current?.name) await refuseTakenName(db, projectId, name);
   return { values, vaults, environmentIds };
 }
 
