@@ -104,8 +104,8 @@ export const taskInputSchema = z.strictObject({
   commit_hash: z.string().max(64).nullable().optional(),
   git_branch: z.string().max(255).nullable().optional(),
   inventory_id: optionalInt,
-  /** variable groups for this run, in order; only when the template's task_params.allow_override_environment */
-  environment_ids: z.array(fields.id).nullable().optional(),
+  environment_ids: z.array(fields.id).nullable().optional()
+    .meta({ description: "Variable groups for this run, in order (later ones override earlier ones); only when the template's task_params.allow_override_environment is true" }),
   debug: z.boolean().optional(),
   debug_level: z.number().int().optional(),
   dry_run: z.boolean().optional(),

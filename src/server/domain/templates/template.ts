@@ -47,7 +47,8 @@ export const templateInputSchema = z.strictObject({
   inventory_id: optionalRef,
   repository_id: optionalRef,
   environment_id: optionalRef,
-  environment_ids: z.array(refId).nullable().optional(),
+  environment_ids: z.array(refId).nullable().optional()
+    .meta({ description: 'Variable groups in order: later ones override earlier ones key by key; environment_id is the first' }),
   view_id: optionalRef,
   vaults: z.array(vaultSchema).nullable().optional(),
   name: z.string().max(255, 'at most 255 characters').optional(),
