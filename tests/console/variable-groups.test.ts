@@ -73,6 +73,10 @@ describe('several variable groups in the console', () => {
     await page.click('dialog footer button[type=submit]');
     await expect.poll(() => page.locator('[data-field=more_environment_ids] .field-error, #more_environment_ids-error').first().textContent()).toBe('A variable group is chosen twice');
     expect((await fetchTemplate()).environment_ids).toEqual([base, override]);
+
+    // the template's Details page lists them in order
+    await page.goto(`${server.url}/project/${fx.project.id}/templates/${fx.template.id}/details`);
+    expect(await page.locator('main').textContent()).toContain('Base → Override');
     expect(errors).toEqual([]);
     await page.close();
   }, SLOW_MS);
