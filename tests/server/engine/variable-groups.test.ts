@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate } from '../../support/fixtures.ts';
 import { createGitRepo } from '../../support/git-repo.ts';
+import { buildJobPayload } from '../../../src/server/engine/remote/job-payload.ts';
 
 // Secrets are masked in the log; printed reversed they stay readable, so the test sees which value won.
 const SCRIPT = [
@@ -29,6 +30,7 @@ describe('several variable groups: later groups override earlier ones key by key
     expect(res.status, res.text).toBe(status);
     return res.body;
   };
+  const bash2 = (name: string) => ({ name, app: 'bash', playbook: 'show.sh', repository_id: fx.repository.id, environment_ids: [base, override] });
   const runAndLog = async (body: Record<string, unknown>) => {
     const task = await call('POST', '/tasks', body, 201);
     const done = await waitForTask(e.s.deps.db, task.id, undefined, 90_000);
@@ -89,5 +91,16 @@ describe('several variable groups: later groups override earlier ones key by key
     const { log } = await runAndLog({ template_id: tpl.id });
     expect(log).toContain('tier=override only_base=kept token=******** region=noiger-terces stage=override');
     expect(log).not.toContain('tok-override');
+  });
+
+  it('a remote runner\'s job carries every group of the task and their secrets', async () => {
+    const tpl = await call('POST', '/templates', bash2('Remote'), 201);
+    const task = await e.s.deps.db.selectFrom('task').selectAll().where('id', '=', (await call('POST', '/tasks', { template_id: tpl.id }, 201)).id).executeTakeFirstOrThrow();
+    await waitForTask(e.s.deps.db, task.id, undefined, 90_000);
+    const payload = await buildJobPayload(e.s.deps.db, e.s.deps.secrets, task, {});
+    expect(payload.rows.environment!.map((row) => row.name).sort()).toEqual(['Base', 'Override']);
+    expect(payload.keys.filter((k) => k.owner === 'environment').map((k) => `${k.environment_id}:${k.name}=${k.secret}`).sort()).toEqual([
+      `${base}:env.API_KEY=base-key`, `${override}:env.API_KEY=override-key`, `${override}:var.region=secret-region`, `${override}:var.token=tok-override`,
+    ].sort());
   });
 });
