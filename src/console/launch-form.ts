@@ -19,6 +19,7 @@ export function readLaunchValues(form: FormData, template: LaunchTemplate): Laun
   return {
     message: textField(form, 'message'), vars,
     build_task_id: textField(form, 'build_task_id'), git_branch: textField(form, 'git_branch'), inventory_id: textField(form, 'inventory_id'),
+    environment_ids: form.getAll('environment_ids').filter((id): id is string => typeof id === 'string' && id !== '').join(','),
     arguments: raw('arguments'), limit: textField(form, 'limit'), tags: textField(form, 'tags'), skip_tags: textField(form, 'skip_tags'),
     debug: checkboxField(form, 'debug'), debug_level: textField(form, 'debug_level') || String(DEFAULT_DEBUG_LEVEL),
     dry_run: checkboxField(form, 'dry_run'), diff: checkboxField(form, 'diff'), skip_galaxy_install: checkboxField(form, 'skip_galaxy_install'),

@@ -22,6 +22,7 @@ export interface LaunchTemplate {
   id: number; name: string; app: string; type: string; build_template_id: number | null;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean;
   arguments: string | null; git_branch: string | null; repository_id: number | null; inventory_id: number | null;
+  environment_ids?: number[];
   survey_vars: LaunchSurveyVar[]; task_params: Record<string, unknown>;
 }
 
@@ -31,6 +32,8 @@ export interface LaunchValues {
   /** survey answers by variable name */
   vars: Record<string, string>;
   build_task_id: string; git_branch: string; inventory_id: string; arguments: string;
+  /** the chosen variable groups in order, comma-separated ids */
+  environment_ids: string;
   limit: string; tags: string; skip_tags: string;
   debug: boolean; debug_level: string; dry_run: boolean; diff: boolean; skip_galaxy_install: boolean;
   plan: boolean; destroy: boolean; auto_approve: boolean; upgrade: boolean; reconfigure: boolean;
@@ -38,7 +41,7 @@ export interface LaunchValues {
 
 /** Which parts of the form a template offers. */
 export interface LaunchOptions {
-  build: boolean; branch: boolean; inventory: boolean; args: boolean;
+  build: boolean; branch: boolean; inventory: boolean; args: boolean; environments: boolean;
   limit: boolean; tags: boolean; skipTags: boolean;
   debug: boolean; ansible: boolean; terraform: boolean; autoApprove: boolean;
 }
@@ -52,6 +55,7 @@ export function launchOptions(template: LaunchTemplate): LaunchOptions {
     branch: template.allow_override_branch_in_task,
     inventory: Boolean(p.allow_override_inventory),
     args: template.allow_override_args_in_task,
+    environments: Boolean(p.allow_override_environment),
     limit: !terraform && Boolean(p.allow_override_limit),
     tags: !terraform && Boolean(p.allow_override_tags),
     skipTags: !terraform && Boolean(p.allow_override_skip_tags),
@@ -85,6 +89,7 @@ export function initialLaunchValues(template: LaunchTemplate): LaunchValues {
   };
   return {
     message: '', vars, build_task_id: '', git_branch: template.git_branch ?? '', inventory_id: '', arguments: args,
+    environment_ids: (template.environment_ids ?? []).join(','),
     limit: list('limit'), tags: list('tags'), skip_tags: list('skip_tags'),
     debug: false, debug_level: String(DEFAULT_DEBUG_LEVEL), dry_run: false, diff: false,
     skip_galaxy_install: template.task_params?.skip_galaxy_install === true,
@@ -94,6 +99,11 @@ export function initialLaunchValues(template: LaunchTemplate): LaunchValues {
 
 const csv = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const positiveId = (text: string) => (/^\d{1,10}$/.test(text) && Number(text) > 0 ? Number(text) : undefined);
+
+/** The chosen variable groups of the form's comma-separated ids, in order, each once. */
+export function groupIds(text: string): number[] {
+  return [...new Set(text.split(',').map(positiveId).filter((id): id is number => id !== undefined))];
+}
 
 /** The POST /api/project/{id}/tasks body of the values: only what the template lets this run choose. */
 export function launchBody(template: LaunchTemplate, values: LaunchValues): Record<string, unknown> {
@@ -124,6 +134,7 @@ export function launchBody(template: LaunchTemplate, values: LaunchValues): Reco
   if (o.build) body.build_task_id = positiveId(values.build_task_id);
   if (o.branch && values.git_branch) body.git_branch = values.git_branch;
   if (o.inventory) body.inventory_id = positiveId(values.inventory_id);
+  if (o.environments) body.environment_ids = groupIds(values.environment_ids);
   if (o.args) {
     const args = values.arguments.split('\n').map((s) => s.trim()).filter(Boolean);
     if (args.length) body.arguments = JSON.stringify(args);

@@ -38,6 +38,9 @@ export interface TemplateFormValues {
   inventory_id: string;
   repository_id: string;
   environment_id: string;
+  /** the groups after the first, in order, comma-separated ids (one select each in the dialog) */
+  more_environment_ids: string;
+  allow_override_environment: boolean;
   view_id: string;
   git_branch: string;
   survey_vars: string;
@@ -69,7 +72,7 @@ export interface TemplateFormValues {
 /** The template as GET answers it (the fields the dialog edits). */
 export interface ApiTemplate {
   id: number; name: string; description: string | null; app: string; type: string; playbook: string;
-  inventory_id: number | null; repository_id: number | null; environment_id: number | null; view_id: number | null;
+  inventory_id: number | null; repository_id: number | null; environment_id: number | null; environment_ids?: number[]; view_id: number | null;
   git_branch: string | null; survey_vars: unknown[]; vaults: unknown[]; arguments: string | null;
   task_params: Record<string, unknown>; start_version: string | null; build_template_id: number | null; autorun: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; suppress_success_alerts: boolean;
@@ -112,6 +115,8 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     inventory_id: idText(template?.inventory_id),
     repository_id: idText(template?.repository_id),
     environment_id: idText(template?.environment_id),
+    more_environment_ids: (template?.environment_ids ?? []).slice(1).join(','),
+    allow_override_environment: p.allow_override_environment === true,
     view_id: idText(template?.view_id),
     git_branch: template?.git_branch ?? '',
     survey_vars: JSON.stringify(surveyVarsToApi(surveyVarsFromApi(template?.survey_vars ?? [])), null, 2),
@@ -153,6 +158,8 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     inventory_id: textField(form, 'inventory_id'),
     repository_id: textField(form, 'repository_id'),
     environment_id: textField(form, 'environment_id'),
+    more_environment_ids: form.getAll('more_environment_ids').filter((id): id is string => typeof id === 'string' && id !== '').join(','),
+    allow_override_environment: checkboxField(form, 'allow_override_environment'),
     view_id: textField(form, 'view_id'),
     git_branch: textField(form, 'git_branch'),
     survey_vars: raw('survey_vars'),
@@ -195,6 +202,11 @@ function jsonArray(text: string): unknown {
 
 const num = (text: string) => (/^\d{1,10}$/.test(text) && Number(text) > 0 ? Number(text) : null);
 
+/** Every chosen variable group in order: the first, then the further ones. */
+function environmentIdsOf(v: TemplateFormValues): number[] {
+  return [v.environment_id, ...v.more_environment_ids.split(',')].map(num).filter((id): id is number => id !== null);
+}
+
 function toBody(v: TemplateFormValues) {
   const ansible = v.app === 'ansible';
   const terraform = TERRAFORM_LIKE.has(v.app);
@@ -210,6 +222,7 @@ function toBody(v: TemplateFormValues) {
     });
   }
   if (terraform) Object.assign(taskParams, { auto_approve: v.auto_approve, allow_auto_approve: v.allow_auto_approve, allow_override_inventory: v.allow_override_inventory });
+  taskParams.allow_override_environment = v.allow_override_environment;
   return {
     app: v.app,
     type: v.type === 'task' ? '' : v.type,
@@ -219,6 +232,7 @@ function toBody(v: TemplateFormValues) {
     inventory_id: ansible || terraform ? num(v.inventory_id) : null,
     repository_id: num(v.repository_id),
     environment_id: num(v.environment_id),
+    environment_ids: environmentIdsOf(v),
     view_id: num(v.view_id),
     git_branch: v.git_branch || null,
     survey_vars: Array.isArray(surveyVars) ? surveyVarsToApi(surveyVarsFromApi(surveyVars)) : surveyVars,
@@ -244,6 +258,8 @@ function ruleErrors(v: TemplateFormValues, t: (key: string) => string): FieldErr
   if (v.app === 'ansible' && !num(v.inventory_id)) errors.inventory_id = say('inventory_required');
   if (!num(v.repository_id)) errors.repository_id = say('repository_required');
   if (!num(v.environment_id)) errors.environment_id = say('environment_required');
+  const groups = environmentIdsOf(v);
+  if (new Set(groups).size !== groups.length) errors.more_environment_ids = say('environment_duplicate');
   if (v.type === 'build' && !v.start_version) errors.start_version = say('start_version_required');
   if (v.type === 'deploy' && !num(v.build_template_id)) errors.build_template_id = say('build_template_required');
   if (v.cron_enabled && !num(v.cron_repository_id)) errors.cron_repository_id = say('repository_required');

@@ -15,6 +15,8 @@ export interface TemplateItem {
   id: number; project_id: number; name: string; app: string; type: string; description: string;
   playbook: string; view_id: number | null; last_task: Task | null; tasks: number;
   inventory_id: number | null; repository_id: number | null; environment_id: number | null;
+  /** every variable group in order (environment_id is the first) */
+  environment_ids?: number[];
   build_template_id: number | null; start_version: string | null; autorun: boolean; git_branch: string | null;
   arguments: string | null; runner_tag: string | null; suppress_success_alerts: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean;

@@ -31,6 +31,8 @@ export interface Task {
   /** the build a deploy task ships: its id, and in lists the build itself */
   build_task_id?: number | null;
   build_task?: { version?: string | null } | null;
+  /** the variable groups the task ran with, in order */
+  environment_ids?: number[];
 }
 export interface TaskOutputLine { time: string; output: string }
 export interface ProjectEvent {

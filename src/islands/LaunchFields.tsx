@@ -12,6 +12,8 @@ interface Props {
   /** successful builds of the build template, newest first (deploy templates) */
   builds: { id: number; label: string }[];
   inventories: { id: number; name: string }[];
+  /** the project's variable groups, when the template lets a run choose them */
+  environments: { id: number; name: string }[];
   /** GET of the repository's remote branches, when the template lets a run choose its branch */
   branchesUrl: string | null;
   /** the active language's `launch` messages */
@@ -26,7 +28,7 @@ interface Props {
  * server inside the form (so it posts without JavaScript); hydrated, it validates before the
  * form is sent and again on each change once it was sent, and offers the remote branches.
  */
-export default function LaunchFields({ template, options: o, values: initial, errors: initialErrors, builds, inventories, branchesUrl, messages }: Props) {
+export default function LaunchFields({ template, options: o, values: initial, errors: initialErrors, builds, inventories, environments, branchesUrl, messages }: Props) {
   const m = (key: string, vars: Record<string, string> = {}) =>
     (messages[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars[name] ?? '');
   const [values, setValues] = useState(initial);
@@ -153,6 +155,17 @@ export default function LaunchFields({ template, options: o, values: initial, er
           <option value="">{m('templateInventory')}</option>
           {inventories.map((i) => <option key={i.id} value={String(i.id)}>{i.name}</option>)}
         </select>
+      )) : null}
+      {o.environments ? field('environment_ids', m('environments'), (
+        <div className="launch-groups">
+          {[...values.environment_ids.split(',').filter(Boolean), ''].map((chosen, i, slots) => (
+            <select key={`${i}-${chosen}`} name="environment_ids" value={chosen} aria-label={`${m('environments')} ${i + 1}`}
+              onChange={(e) => update({ environment_ids: slots.map((id, j) => (j === i ? e.target.value : id)).filter(Boolean).join(',') })}>
+              <option value="">—</option>
+              {environments.map((env) => <option key={env.id} value={String(env.id)}>{env.name}</option>)}
+            </select>
+          ))}
+        </div>
       )) : null}
       {o.args ? field('arguments', m('arguments'), (
         <textarea name="arguments" value={values.arguments} onChange={(e) => update({ arguments: e.target.value })} spellCheck={false} />

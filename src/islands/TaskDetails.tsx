@@ -1,10 +1,10 @@
 import type { Task } from '../console/types.ts';
 import { formatTime } from '../console/format.ts';
 
-interface Props { task: Task; templateName: string; templateHref: string; author: string; lang: string; m: (key: string) => string }
+interface Props { task: Task; templateName: string; templateHref: string; author: string; groupNames: string[]; lang: string; m: (key: string) => string }
 
 /** The Details tab of the task log dialog: every fact of the task that the header leaves out. */
-export default function TaskDetails({ task, templateName, templateHref, author, lang, m }: Props) {
+export default function TaskDetails({ task, templateName, templateHref, author, groupNames, lang, m }: Props) {
   const facts: [string, React.ReactNode][] = [
     [m('template'), <a href={templateHref}>{templateName}</a>],
     [m('author'), author],
@@ -13,6 +13,7 @@ export default function TaskDetails({ task, templateName, templateHref, author, 
     [m('commitMessage'), task.commit_message],
     [m('commit'), task.commit_hash ? <code>{task.commit_hash.slice(0, 10)}</code> : null],
     [m('branch'), task.git_branch],
+    [m('variableGroups'), groupNames.join(' → ')],
     [m('version'), task.version || task.build_task?.version],
   ];
   return (

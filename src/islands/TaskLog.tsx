@@ -24,6 +24,8 @@ interface Props {
   templateType?: string;
   /** the starter's name (the task JSON carries only user_id) */
   authorName: string | null;
+  /** the names of the variable groups the task ran with, in order */
+  groupNames?: string[];
   lang: string;
   initialLines: TaskOutputLine[];
   /** the log's line count when rendered (`X-Total-Count` of the first `/output` window) */
@@ -55,7 +57,7 @@ const messageFn = (messages: Record<string, string>) => (key: string, vars: Reco
  * of any length, following a running task), and the task's actions. The server renders the first screen (forms post to
  * /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', authorName, lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, summary, summaryMessages }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', authorName, groupNames = [], lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, summary, summaryMessages }: Props) {
   const m = messageFn(messages);
   const [live] = useState(() => createTaskLive({ task: initialTask, lines: totalLines, logTick: 0, summary }));
   const { task, logTick } = useStore(live);
@@ -132,7 +134,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
       {tab === 'log' ? <LogSearch apiBase={apiBase} m={m} onJump={(line) => setJump((j) => ({ line, seq: (j?.seq ?? 0) + 1 }))} /> : null}
       <LogView apiBase={apiBase} initialLines={initialLines} initialTotal={totalLines} followTail={followTail} liveTick={logTick} onTotal={(lines) => live.setKey('lines', lines)} label={m('log')}
         emptyText={m('noOutput')} jumpText={m('jumpToEnd')} hidden={tab !== 'log'} jump={jump} />
-      {tab === 'details' ? <TaskDetails task={task} templateName={templateName} templateHref={templateHref} author={author} lang={lang} m={m} /> : null}
+      {tab === 'details' ? <TaskDetails task={task} templateName={templateName} templateHref={templateHref} author={author} groupNames={groupNames} lang={lang} m={m} /> : null}
       <div className="task-summary-tab" hidden={tab !== 'summary'}>
         <TaskSummary live={live} lang={lang} hidden={tab !== 'summary'} now={now} units={units} m={messageFn(summaryMessages)} />
       </div>

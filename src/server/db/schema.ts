@@ -25,6 +25,7 @@ export interface Database {
   template: TemplateTable;
   template_vault: TemplateVaultTable;
   template_inventory: TemplateInventoryTable;
+  template_environment: TemplateEnvironmentTable;
   view: ViewTable;
   schedule: ScheduleTable;
   schedule_firing: ScheduleFiringTable;
@@ -251,6 +252,13 @@ export interface TemplateInventoryTable {
   inventory_id: number;
 }
 
+/** A template's variable groups in order (position 0 is `template.environment_id`); later ones override earlier ones. */
+export interface TemplateEnvironmentTable {
+  template_id: number;
+  environment_id: number;
+  position: number;
+}
+
 export interface ViewTable {
   id: Id;
   project_id: number;
@@ -369,6 +377,8 @@ export interface TaskTable {
   runner_id: Generated<number | null>;
   /** 1 when its values came from someone who may edit the template; others reach Ansible marked unsafe */
   trusted_values: Generated<Flag>;
+  /** JSON array of the variable groups the task ran with, in order; null on tasks from before */
+  environment_ids: Generated<string | null>;
 }
 
 /** A remote runner (global when project_id is null); tokens only as SHA-256 hashes. */

@@ -129,7 +129,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`PUT ${P}/integrations/:integration_id/values/:value_id`]: { summary: 'Update an extracted value', body: extractValueInputSchema, status: 204 },
   [`GET ${P}/tasks`]: { summary: "The project's tasks, newest first", response: list(taskWithTemplateSchema) },
   [`GET ${P}/tasks/last`]: { summary: 'The latest tasks', response: list(taskWithTemplateSchema) },
-  [`POST ${P}/tasks`]: { summary: 'Start a task', body: taskInputSchema, response: taskSchema, status: 201 },
+  [`POST ${P}/tasks`]: { summary: 'Start a task: by template_id, or by template_name (unique per project); environment_ids when the template has task_params.allow_override_environment', body: taskInputSchema, response: taskSchema, status: 201 },
   [`GET ${P}/tasks/:task_id`]: { summary: 'One task', response: taskSchema },
   [`GET ${P}/tasks/:task_id/output/search`]: {
     summary: 'Search the whole log: lines containing ?q= (case-insensitive text, at most 200 characters) with their line numbers; ?limit= 1..1000 (100)',

@@ -64,6 +64,7 @@ const taskFields = {
   git_branch: z.string().nullable(), user_id: id.nullable(), integration_id: id.nullable(), schedule_id: id.nullable(),
   created: time, start: time.nullable(), end: time.nullable(), message: z.string(), commit_hash: z.string().nullable(),
   commit_message: z.string(), build_task_id: id.nullable(), version: z.string().nullable(), inventory_id: id.nullable(),
+  environment_ids: z.array(id).meta({ description: 'The variable groups the task ran with, in order (later ones override earlier ones)' }),
   params: z.record(z.string(), z.unknown()),
 };
 export const taskSchema = z.object(taskFields).meta({ id: 'Task' }) satisfies z.ZodType<Task>;

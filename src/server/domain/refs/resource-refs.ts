@@ -50,7 +50,10 @@ export async function findResourceRefs(db: Db | Tx, projectId: number, kind: Ref
       eb('template.id', 'in', db.selectFrom('template_inventory').select('template_id').where('inventory_id', '=', id)),
     ])).orderBy('template.id').execute();
   } else {
-    refs.templates = await templates.where('environment_id', '=', id).orderBy('template.id').execute();
+    refs.templates = await templates.where((eb) => eb.or([
+      eb('template.environment_id', '=', id),
+      eb('template.id', 'in', db.selectFrom('template_environment').select('template_id').where('environment_id', '=', id)),
+    ])).orderBy('template.id').execute();
   }
   return refs;
 }

@@ -4,6 +4,12 @@ import { recordEvent } from '../events/event.repository.ts';
 import { now } from '../../lib/time.ts';
 import { holdTaskSecrets } from './task-secrets.ts';
 import { computeBuildVersion } from './build-version.ts';
+import { templateEnvironmentIds } from '../environments/environment-list.ts';
+import type { Tx } from '../../db/database.ts';
+
+async function findTemplateGroupRow(tx: Tx, templateId: number) {
+  return (await tx.selectFrom('template').select(['id', 'environment_id']).where('id', '=', templateId).executeTakeFirst()) ?? { id: templateId, environment_id: null };
+}
 
 /** A task to queue; who or what started it decides user_id, schedule_id or integration_id. */
 export interface NewTaskInput {
@@ -31,6 +37,8 @@ export interface NewTaskInput {
   gitBranch?: string | null;
   commitHash?: string | null;
   version?: string | null;
+  /** the variable groups to run with, in order; the template's when left out */
+  environmentIds?: number[];
 }
 
 /**
@@ -46,6 +54,7 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
       const template = await tx.selectFrom('template').select(['type', 'start_version']).where('id', '=', input.templateId).executeTakeFirst();
       if (template?.type === 'build') version = await computeBuildVersion(tx, input.templateId, template.start_version);
     }
+    const environmentIds = input.environmentIds ?? await templateEnvironmentIds(tx, await findTemplateGroupRow(tx, input.templateId));
     const row = await tx.insertInto('task').values({
       project_id: input.projectId,
       template_id: input.templateId,
@@ -69,6 +78,7 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
       end: null,
       locked_by: null,
       trusted_values: input.trustedValues ? 1 : 0,
+      environment_ids: JSON.stringify(environmentIds),
     }).returningAll().executeTakeFirstOrThrow();
     await recordEvent(tx, {
       projectId: row.project_id, userId: row.user_id, integrationId: row.integration_id,

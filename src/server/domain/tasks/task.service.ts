@@ -8,6 +8,7 @@ import { surveyVarsOf } from '../templates/stored-survey-vars.ts';
 import type { TaskInput } from './task.ts';
 import { checkCommitHash, checkGitBranch } from './git-refs.ts';
 import { ownValue } from '../../lib/own-value.ts';
+import { checkEnvironmentIds } from '../environments/environment-list.ts';
 
 const TERRAFORM_APPS = ['terraform', 'tofu'];
 
@@ -52,6 +53,7 @@ export async function createTask(deps: Deps, project: ProjectRow, user: UserRow,
     if (!inventory) throw badRequest('inventory_id: no such inventory in this project');
     inventoryId = inventory.id;
   }
+  const environmentIds = await chosenEnvironmentIds(deps, project.id, templateParams, input);
   let buildTaskId: number | null = null;
   if (input.build_task_id) {
     const build = await deps.db.selectFrom('task').select('id').where('id', '=', input.build_task_id).where('project_id', '=', project.id).executeTakeFirst();
@@ -63,18 +65,36 @@ export async function createTask(deps: Deps, project: ProjectRow, user: UserRow,
     projectId: project.id, templateId: template.id, userId: user.id,
     message: input.message ?? '', environment, secret, trustedValues: caller.mayEditTemplate,
     params: allowedParams(template, templateParams, input, caller),
-    arguments: args, gitBranch, commitHash, inventoryId, buildTaskId,
+    arguments: args, gitBranch, commitHash, inventoryId, buildTaskId, environmentIds,
   });
 }
 
+/**
+ * The variable groups chosen at launch (`environment_ids`), when the template lets a run choose
+ * them (`task_params.allow_override_environment`); undefined means the template's own.
+ */
+async function chosenEnvironmentIds(deps: Deps, projectId: number, templateParams: Record<string, unknown>, input: TaskInput): Promise<number[] | undefined> {
+  if (input.environment_ids === undefined || input.environment_ids === null) return undefined;
+  if (!templateParams.allow_override_environment) throw badRequest('environment_ids: this template does not let a task choose its variable groups');
+  return checkEnvironmentIds(deps.db, projectId, input.environment_ids, 'environment_ids');
+}
+
+/**
+ * The template by `template_id`, else by `template_name` (Semaphore 2.20). Names made before
+ * they had to be unique may be shared: then the name is ambiguous and the caller must use the id.
+ */
 async function findTemplate(deps: Deps, projectId: number, input: TaskInput): Promise<TemplateRow> {
-  let query = deps.db.selectFrom('template').selectAll().where('project_id', '=', projectId);
-  if (input.template_id) query = query.where('id', '=', input.template_id);
-  else if (input.template_name) query = query.where('name', '=', input.template_name);
-  else throw badRequest('template_id: required');
-  const template = await query.orderBy('id').executeTakeFirst();
-  if (!template) throw badRequest('template_id: no such template in this project');
-  return template;
+  const query = deps.db.selectFrom('template').selectAll().where('project_id', '=', projectId);
+  if (input.template_id) {
+    const template = await query.where('id', '=', input.template_id).executeTakeFirst();
+    if (!template) throw badRequest('template_id: no such template in this project');
+    return template;
+  }
+  if (!input.template_name) throw badRequest('template_id: required');
+  const named = await query.where('name', '=', input.template_name).orderBy('id').execute();
+  if (!named[0]) throw badRequest(`template_name: no template "${input.template_name}" in this project`);
+  if (named[1]) throw badRequest(`template_name: several templates are named "${input.template_name}" (IDs ${named.map((t) => t.id).join(', ')}); use template_id`);
+  return named[0];
 }
 
 function parseJsonObject(value: TaskInput['environment'], field: string): Record<string, unknown> {

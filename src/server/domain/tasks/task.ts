@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TaskRow } from '../../db/schema.ts';
 import { parseJsonObject } from '../../lib/json-object.ts';
 import { fields, INT32_MAX } from '../../http/validation.ts';
+import { parseTaskEnvironmentIds } from '../environments/environment-list.ts';
 
 /** A task as the API returns it: 2.10's flat debug/dry_run/diff/limit next to the newer `params`. */
 export interface Task {
@@ -30,6 +31,8 @@ export interface Task {
   build_task_id: number | null;
   version: string | null;
   inventory_id: number | null;
+  /** the variable groups the task ran with, in order (later ones override earlier ones) */
+  environment_ids: number[];
   params: Record<string, unknown>;
 }
 
@@ -76,6 +79,7 @@ export function taskRowToTask(row: TaskRow): Task {
     build_task_id: row.build_task_id,
     version: row.version,
     inventory_id: row.inventory_id,
+    environment_ids: parseTaskEnvironmentIds(row.environment_ids) ?? [],
     params,
   };
 }
@@ -100,6 +104,8 @@ export const taskInputSchema = z.strictObject({
   commit_hash: z.string().max(64).nullable().optional(),
   git_branch: z.string().max(255).nullable().optional(),
   inventory_id: optionalInt,
+  environment_ids: z.array(fields.id).nullable().optional()
+    .meta({ description: "Variable groups for this run, in order (later ones override earlier ones); only when the template's task_params.allow_override_environment is true" }),
   debug: z.boolean().optional(),
   debug_level: z.number().int().optional(),
   dry_run: z.boolean().optional(),

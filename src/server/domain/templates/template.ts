@@ -47,7 +47,8 @@ export const templateInputSchema = z.strictObject({
   inventory_id: optionalRef,
   repository_id: optionalRef,
   environment_id: optionalRef,
-  environment_ids: z.array(refId).nullable().optional(),
+  environment_ids: z.array(refId).nullable().optional()
+    .meta({ description: 'Variable groups in order: later ones override earlier ones key by key; environment_id is the first' }),
   view_id: optionalRef,
   vaults: z.array(vaultSchema).nullable().optional(),
   name: z.string().max(255, 'at most 255 characters').optional(),
@@ -134,14 +135,14 @@ export function vaultRowToVault(row: VaultRow): TemplateVault {
 }
 
 /** Builds the API object from a row, its vaults, its latest task and its task count. */
-export function templateRowToTemplate(row: TemplateRow, extra: { vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
+export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
   return {
     id: row.id,
     project_id: row.project_id,
     inventory_id: row.inventory_id,
     repository_id: row.repository_id,
     environment_id: row.environment_id,
-    environment_ids: row.environment_id ? [row.environment_id] : [],
+    environment_ids: extra.environmentIds,
     view_id: row.view_id,
     name: row.name,
     playbook: row.playbook,

@@ -8,6 +8,7 @@ import { requireInProject, requireOptionalInProject } from '../shared/project-re
 import { BUILT_IN_APPS, TERRAFORM_APPS, type SurveyVar, type TemplateInput } from './template.ts';
 import { normaliseSurveyVars } from './survey-vars.validation.ts';
 import { validateVaults, type VaultValues } from './vaults.validation.ts';
+import { checkEnvironmentIds, templateEnvironmentIds } from '../environments/environment-list.ts';
 
 /** Column values of a template row, ready to insert or update. */
 export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
@@ -27,7 +28,7 @@ export async function listKnownApps(db: Db | Tx, config: Config): Promise<Set<st
  */
 export async function validateTemplate(
   db: Db | Tx, config: Config, projectId: number, input: TemplateInput, current?: TemplateRow,
-): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined }> {
+): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined }> {
   if (current && input.project_id !== undefined && input.project_id !== projectId) throw badRequest('Template cannot be moved to another project');
   const pick = <K extends keyof TemplateInput & keyof TemplateRow>(key: K, fallback: TemplateRow[K]) =>
     (input[key] !== undefined ? input[key] : current ? current[key] : fallback) as TemplateInput[K];
@@ -44,13 +45,13 @@ export async function validateTemplate(
 
   const inventoryId = pick('inventory_id', null) as number | null | undefined ?? null;
   const repositoryId = pick('repository_id', null) as number | null | undefined ?? null;
-  const environmentId = (pick('environment_id', null) as number | null | undefined) ?? input.environment_ids?.[0] ?? null;
+  const environmentIds = await resolveEnvironmentIds(db, projectId, input, current);
+  const environmentId = environmentIds ? environmentIds[0] ?? null : current?.environment_id ?? null;
   const viewId = pick('view_id', null) as number | null | undefined ?? null;
   if (app === 'ansible' && !inventoryId) throw badRequest('Inventory is required for ansible templates');
   if (!repositoryId) throw badRequest('Repository is required');
   await requireOptionalInProject(db, 'inventory', inventoryId, projectId, 'inventory_id');
   await requireInProject(db, 'repository', repositoryId, projectId, 'repository_id');
-  await requireOptionalInProject(db, 'environment', environmentId, projectId, 'environment_id');
   await requireOptionalInProject(db, 'view', viewId, projectId, 'view_id');
 
   if (current?.type === 'build' && type !== 'build') {
@@ -96,7 +97,32 @@ export async function validateTemplate(
     executor_image: emptyToNull(pick('executor_image', null) as string | null | undefined),
   };
   const vaults = input.vaults === undefined ? undefined : await validateVaults(db, projectId, input.vaults ?? []);
-  return { values, vaults };
+  if (name !== current?.name) await refuseTakenName(db, projectId, name);
+  return { values, vaults, environmentIds };
+}
+
+/**
+ * The template's variable groups after this body, or undefined when it leaves them alone.
+ * `environment_ids` wins; an old client's single `environment_id` replaces the first group
+ * (null: no groups).
+ */
+async function resolveEnvironmentIds(db: Db | Tx, projectId: number, input: TemplateInput, current?: TemplateRow): Promise<number[] | undefined> {
+  if (input.environment_ids !== undefined && input.environment_ids !== null) {
+    return checkEnvironmentIds(db, projectId, input.environment_ids, 'environment_ids');
+  }
+  if (input.environment_id === undefined) return current ? undefined : [];
+  if (input.environment_id === null) return [];
+  const rest = current ? (await templateEnvironmentIds(db, current)).slice(1) : [];
+  return checkEnvironmentIds(db, projectId, [input.environment_id, ...rest.filter((id) => id !== input.environment_id)], 'environment_id');
+}
+
+/**
+ * Template names are unique per project (Semaphore 2.20; tasks may start by `template_name`).
+ * Only a new or changed name is checked: duplicates from before the rule keep working.
+ */
+async function refuseTakenName(db: Db | Tx, projectId: number, name: string) {
+  const taken = await db.selectFrom('template').select('id').where('project_id', '=', projectId).where('name', '=', name).orderBy('id').executeTakeFirst();
+  if (taken) throw badRequest(`name: template ${taken.id} "${name}" already has this name in this project`);
 }
 
 function emptyToNull(value: string | null | undefined): string | null {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { TaskRow } from '../../db/schema.ts';
+import { parseTaskEnvironmentIds } from '../../domain/environments/environment-list.ts';
 
 /**
  * Everything a remote runner needs to run one task with the same engine code as the server:
@@ -30,7 +31,8 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
   const repoIds = [template.repository_id, inventory?.repository_id].filter((id): id is number => typeof id === 'number');
   const repositories = repoIds.length ? await db.selectFrom('repository').selectAll().where('id', 'in', repoIds).execute() : [];
   const vaults = await db.selectFrom('template_vault').selectAll().where('template_id', '=', template.id).execute();
-  const environment = template.environment_id ? await db.selectFrom('environment').selectAll().where('id', '=', template.environment_id).executeTakeFirst() : undefined;
+  const environmentIds = parseTaskEnvironmentIds(task.environment_ids) ?? (template.environment_id ? [template.environment_id] : []);
+  const environments = environmentIds.length ? await db.selectFrom('environment').selectAll().where('id', 'in', environmentIds).execute() : [];
   const hostConfigs = await db.selectFrom('host_config').selectAll().where('project_id', '=', task.project_id).execute();
   const keyIds = [
     inventory?.ssh_key_id, inventory?.become_key_id, ...repositories.map((r) => r.ssh_key_id), ...vaults.map((v) => v.vault_key_id),
@@ -38,7 +40,7 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
   ].filter((id): id is number => typeof id === 'number');
   const keyRows = await db.selectFrom('access_key').selectAll().where((w) => w.or([
     ...(keyIds.length ? [w('id', 'in', keyIds)] : []),
-    ...(environment ? [w.and([w('environment_id', '=', environment.id), w('owner', '=', 'environment')])] : []),
+    ...(environments.length ? [w.and([w('environment_id', 'in', environments.map((e) => e.id)), w('owner', '=', 'environment')])] : []),
     w('id', '=', -1),
   ])).execute();
   const buildTask = task.build_task_id ? await db.selectFrom('task').selectAll().where('id', '=', task.build_task_id).executeTakeFirst() : undefined;
@@ -46,7 +48,7 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
     task, secret,
     rows: {
       project: [project], template: [template], template_vault: vaults, user: user ? [{ ...user, password: '', admin: 0, external: 0, alert: 0 }] : [],
-      inventory: inventory ? [inventory] : [], repository: repositories, environment: environment ? [environment] : [],
+      inventory: inventory ? [inventory] : [], repository: repositories, environment: environments,
       task: buildTask ? [buildTask] : [],
       host_config: hostConfigs,
     },

@@ -6,6 +6,7 @@ import { parseJsonObject as parseObject } from '../../lib/json-object.ts';
 import { findIncomingVersion } from '../../domain/tasks/build-version.ts';
 import { readEnvironmentSecrets } from '../../domain/keys/key-secret.ts';
 import type { HostKey } from './host-keys.ts';
+import { parseTaskEnvironmentIds } from '../../domain/environments/environment-list.ts';
 
 /** A JSON object column; anything else reads as `{}` (the engine's name for lib's parseJsonObject). */
 export { parseObject };
@@ -98,7 +99,7 @@ export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow): Pr
     repository,
     repositoryKey: await key(repository?.ssh_key_id),
     hostKeys: await loadHostKeys(db, box, project.id),
-    variables: await loadVariableGroup(db, box, template.environment_id),
+    variables: await loadVariableGroups(db, box, parseTaskEnvironmentIds(task.environment_ids) ?? (template.environment_id ? [template.environment_id] : [])),
     vaults,
     incomingVersion: template.type === 'deploy' ? await findIncomingVersion(db, task.build_task_id) : null,
   };
@@ -140,9 +141,35 @@ export function openKey(box: SecretBox, id: number, type: string, sealed: string
   };
 }
 
-async function loadVariableGroup(db: Db, box: SecretBox, environmentId: number | null): Promise<VariableGroup> {
+/**
+ * The task's variable groups merged in order: a later group's key replaces an earlier group's
+ * same key, whether either holds it as a plain value or as a secret (extra vars and environment
+ * variables apart). A group deleted since the task was queued is skipped.
+ */
+async function loadVariableGroups(db: Db, box: SecretBox, environmentIds: number[]): Promise<VariableGroup> {
+  const merged: VariableGroup = { json: {}, env: {}, varSecrets: {}, envSecrets: {} };
+  for (const id of environmentIds) {
+    const group = await loadVariableGroup(db, box, id);
+    overlay(merged.json, merged.varSecrets, group.json, group.varSecrets);
+    overlay(merged.env, merged.envSecrets, group.env, group.envSecrets);
+  }
+  return merged;
+}
+
+/** Lays `plain` and `secret` over the merged maps; each key ends in exactly one of them. */
+function overlay<T>(intoPlain: Record<string, T>, intoSecret: Record<string, string>, plain: Record<string, T>, secret: Record<string, string>) {
+  for (const [key, value] of Object.entries(plain)) {
+    delete intoSecret[key];
+    intoPlain[key] = value;
+  }
+  for (const [key, value] of Object.entries(secret)) {
+    delete intoPlain[key];
+    intoSecret[key] = value;
+  }
+}
+
+async function loadVariableGroup(db: Db, box: SecretBox, environmentId: number): Promise<VariableGroup> {
   const group: VariableGroup = { json: {}, env: {}, varSecrets: {}, envSecrets: {} };
-  if (!environmentId) return group;
   const row = await db.selectFrom('environment').selectAll().where('id', '=', environmentId).executeTakeFirst();
   if (!row) return group;
   group.json = parseObject(row.json);

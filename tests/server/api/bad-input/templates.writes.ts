@@ -19,7 +19,8 @@ export const TEMPLATE_WRITES: WriteRoute[] = [
     route: 'POST /api/project/{id}/templates', path: (x) => `${p(x)}/templates`, valid: template, fields: templateFields, maxLength: templateLimits,
     extra: () => [['survey_vars = "x"', { survey_vars: 'x' }], ['arguments that are not a JSON array', { name: 'T', app: 'bash', playbook: 'a', arguments: '{' }]],
   },
-  { route: 'PUT /api/project/{id}/templates/{t}', path: (x) => `${p(x)}/templates/${x.ids.spareTemplate}`, valid: template, fields: templateFields, maxLength: templateLimits },
+  // template names are unique per project: the PUT renames the spare template to a name of its own
+  { route: 'PUT /api/project/{id}/templates/{t}', path: (x) => `${p(x)}/templates/${x.ids.spareTemplate}`, valid: (x) => ({ ...template(x), name: 'T2' }), fields: templateFields, maxLength: templateLimits },
   {
     route: 'PUT /api/project/{id}/templates/{t}/description', path: (x) => `${p(x)}/templates/${x.ids.template}/description`,
     valid: () => ({ description: 'x' }), fields: { description: 'string' }, maxLength: { description: 65535 },
