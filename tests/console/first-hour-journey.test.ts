@@ -204,7 +204,7 @@ async function createSchedule(page: Page, projectId: number, width: number) {
   await choice('minutes', ':00').click();
   await choice('minutes', ':30').click();
   expect(await page.locator('input[type=hidden][name=cron_format]').inputValue()).toBe('30 9 * * 5');
-  expect(await page.locator('[data-cron-words]').innerText()).toBe('At 09:30, only on Friday');
+  expect(await page.locator('[data-cron-words]').innerText()).toBe('At 09:30, on Friday');
   expect(await fitsWidth(page), `schedule dialog at ${width} px`).toBe(true);
   await Promise.all([page.waitForURL(/flash=schedule_created/, { timeout: STEP }), page.getByRole('button', { name: 'Create' }).click()]);
   const row = page.locator('tr', { hasText: 'Weekly ping' });
@@ -251,6 +251,9 @@ async function createLongTemplate(page: Page, projectId: number, width: number) 
   await page.selectOption('select[name=environment_id]', { label: 'Site settings' });
   expect(await fitsWidth(page), `template dialog at ${width} px`).toBe(true);
   await Promise.all([page.waitForURL(/\/templates\/\d+\/tasks\?flash=template_created/, { timeout: STEP }), page.click('dialog footer button[type=submit]')]);
+  expect(LONG_NAME).toHaveLength(255);
+  const templates = await api.get<{ name: string }[]>(`/api/project/${projectId}/templates`);
+  expect(templates.filter((tpl) => tpl.name === LONG_NAME)).toHaveLength(1);
   expect(await page.locator('h1').innerText()).toContain(LONG_NAME.slice(0, 40));
   expect(await fitsWidth(page), `template page at ${width} px`).toBe(true);
 
