@@ -267,6 +267,12 @@ async function createLongTemplate(page: Page, projectId: number, width: number) 
     return { scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth };
   });
   expect(box.scrollWidth, `templates table box at ${width} px`).toBeLessThanOrEqual(box.clientWidth);
+  // the row's chevron stays beside the long name, not on a line of its own above it
+  const chevron = (await row.locator('.row-expand').boundingBox())!;
+  const name = (await row.locator('a.clamp').boundingBox())!;
+  expect(chevron.x + chevron.width).toBeLessThanOrEqual(name.x);
+  expect(chevron.y).toBeGreaterThanOrEqual(name.y);
+  expect(chevron.y).toBeLessThan(name.y + 20);
   const run = row.locator('a.run-button');
   const runBox = (await run.boundingBox())!;
   expect(runBox.x).toBeGreaterThanOrEqual(0);
