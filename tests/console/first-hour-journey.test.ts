@@ -281,6 +281,18 @@ async function createLongTemplate(page: Page, projectId: number, width: number) 
   await screenshot(page, `first-hour-journey-templates-${width}`);
 }
 
+/** Views named short and long: every short one keeps its whole name, the strip never widens the page. */
+async function checkViewTabs(page: Page, projectId: number, width: number) {
+  await api.send('POST', `/api/project/${projectId}/views`, { title: 'Ops', position: 0 });
+  await api.send('POST', `/api/project/${projectId}/views`, { title: LONG_NAME, position: 1 });
+  await page.goto(`${server.url}/project/${projectId}/templates`);
+  const tabs = page.locator('main .view-tabs a');
+  expect(await tabs.allInnerTexts()).toEqual(expect.arrayContaining(['All', 'Ops']));
+  const cut = await tabs.evaluateAll((links) => links.filter((a) => a.scrollWidth > a.clientWidth + 1).map((a) => a.textContent));
+  expect(cut, `view tabs cut at ${width} px`).toEqual([LONG_NAME]);
+  expect(await fitsWidth(page), `view tabs at ${width} px`).toBe(true);
+}
+
 describe('the first hour of a new user, in Chromium', () => {
   it('at 1280 px: demo project, each demo template read tab by tab, a variable group, a schedule, a key, an inventory, a long-named template', async () => {
     const page = await signedInPage(browser, server.url, 1280);
@@ -293,6 +305,7 @@ describe('the first hour of a new user, in Chromium', () => {
     await createSchedule(page, projectId, 1280);
     await createKeyAndInventory(page, projectId);
     await createLongTemplate(page, projectId, 1280);
+    await checkViewTabs(page, projectId, 1280);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 600_000);
@@ -307,6 +320,7 @@ describe('the first hour of a new user, in Chromium', () => {
     await editVariableGroup(page, projectId, 375);
     await createKeyAndInventory(page, projectId);
     await createLongTemplate(page, projectId, 375);
+    await checkViewTabs(page, projectId, 375);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 300_000);
