@@ -26,10 +26,13 @@ export function createTaskLive(initial: TaskLiveState): TaskLive {
 
 const taskPath = (task: Task) => `/api/project/${task.project_id}/tasks/${task.id}`;
 
-/** Reads the task again: an update message carries status and times only, not the commit or the final fields. */
+/**
+ * Reads the task again: an update message carries status and times only, not the commit or the
+ * final fields. The one-task JSON has no build_task, so the one read with the page is kept.
+ */
 export async function reloadTask(live: TaskLive): Promise<void> {
   const res = await fetch(taskPath(live.get().task));
-  if (res.ok) live.setKey('task', (await res.json()) as Task);
+  if (res.ok) live.setKey('task', { build_task: live.get().task.build_task, ...((await res.json()) as Task) });
 }
 
 const summaryReads = new WeakMap<TaskLive, { busy: boolean; again: boolean }>();
