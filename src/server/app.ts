@@ -11,6 +11,7 @@ import { authRoutes } from './api/auth.routes.ts';
 import { oidcRoutes } from './api/oidc.routes.ts';
 import { systemRoutes } from './api/system.routes.ts';
 import { userRoutes } from './api/user.routes.ts';
+import { userOptionsRoutes } from './api/user-options.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { projectRoutes } from './api/project.routes.ts';
 import { keysRoutes } from './api/keys.routes.ts';
@@ -91,6 +92,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.use('*', authenticate());
   secured.route('/user/tokens', tokensRoutes);
   secured.route('/user/sessions', sessionsRoutes);
+  secured.route('/user/options', userOptionsRoutes);
   secured.route('/user', userRoutes);
   secured.route('/users/:user_id/2fas/totp', userTotpRoutes);
   secured.route('/users', usersRoutes);

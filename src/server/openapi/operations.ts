@@ -6,6 +6,7 @@ import { memberAddSchema, memberRoleSchema } from '../api/project-users.routes.t
 import { activeSchema } from '../api/schedules.routes.ts';
 import { descriptionSchema } from '../api/templates.routes.ts';
 import { tokenCreateSchema } from '../api/tokens.routes.ts';
+import { userOptionSchema } from '../domain/users/user-options.ts';
 import { cronCheckSchema, scheduleInputSchema } from '../domain/schedules/schedule.ts';
 import { passwordSchema, userCreateSchema, userUpdateSchema } from '../domain/users/user.schema.ts';
 import { reauthenticationSchema } from '../auth/reauthentication.ts';
@@ -69,6 +70,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/user/tokens': { summary: 'Your API tokens', response: list(apiTokenSchema) },
   'POST /api/user/tokens': { summary: 'Create an API token (shown once)', body: tokenCreateSchema, response: apiTokenSchema, status: 201 },
   'DELETE /api/user/tokens/:token_id': { summary: 'Revoke an API token', status: 204 },
+  'GET /api/user/options': { summary: 'Your stored options as {key: value}', response: z.record(z.string(), z.string()) },
+  'POST /api/user/options': { summary: "Store one of your options (allowed keys: nav.unpinnedItems, nav.lastProject, nav.lastView.<project id>, ui.theme, ui.language; '' clears it)", body: userOptionSchema, response: userOptionSchema },
   'GET /api/users': { summary: 'Users (admins see every field)', response: list(z.union([userSchema, z.object({ id: z.number().int(), username: z.string(), name: z.string() })])) },
   'POST /api/users': { summary: 'Create a user (admin)', body: userCreateSchema, response: userSchema, status: 201 },
   'GET /api/users/:user_id': { summary: 'One user', response: userSchema },
