@@ -10,6 +10,7 @@ import {
   mdiWeatherNight, mdiWhiteBalanceSunny, mdiAccountCircle, mdiRefresh, mdiPlayBoxMultiple,
 } from '@mdi/js';
 import { mdiLanConnect } from '@mdi/js';
+import { mdiPin, mdiPinOff } from '@mdi/js';
 
 export const ICONS = {
   ...STATUS_ICONS,
@@ -21,6 +22,7 @@ export const ICONS = {
   kiosk: mdiMonitorDashboard, exit: mdiExitToApp, chevron: mdiChevronRight, empty: mdiInboxOutline, stats: mdiChartLine,
   activity: mdiFormatListBulleted, settings: mdiCog, user: mdiAccountCircle, refresh: mdiRefresh, tasks: mdiPlayBoxMultiple,
   runners: mdiLanConnect,
+  pin: mdiPin, unpin: mdiPinOff,
 } as const;
 
 export type IconName = keyof typeof ICONS;

@@ -55,7 +55,7 @@ for (const dialect of DIALECTS) {
       [{ key: 'apps.ansible.path', value: '/bin/sh' }, 'key: unknown user option'],
       [{ key: 'user1.ui.theme', value: 'dark' }, 'key: unknown user option'],
       [{ key: '__proto__', value: 'x' }, 'key: unknown user option'],
-      [{ key: 'ui.theme', value: 'purple' }, 'value: must be light or dark'],
+      [{ key: 'ui.theme', value: 'purple' }, 'value: must be light, dark or system'],
       [{ key: 'nav.unpinnedItems', value: 'not json' }, 'value: must be a JSON array'],
       [{ key: 'nav.lastView.0', value: 'stats' }, 'key: unknown user option'],
       [{ key: 'ui.theme' }, 'value'],

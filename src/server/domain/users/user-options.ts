@@ -23,8 +23,9 @@ const DASHBOARD_VIEW = { test: (v: string) => /^(history|activity|stats|schedule
 const FIXED_KEYS: Record<string, { test: (value: string) => boolean; expected: string }> = {
   'nav.unpinnedItems': NAME_LIST,
   'nav.lastProject': { test: (v) => /^[1-9]\d{0,9}$/.test(v), expected: 'a project id' },
-  'ui.theme': { test: (v) => v === 'light' || v === 'dark', expected: 'light or dark' },
-  'ui.language': { test: (v) => /^[a-z]{2}(_[a-z]{2})?$/.test(v), expected: 'a language code such as en or pt_br' },
+  // 'system': follow the browser, chosen on purpose (unlike a value never stored)
+  'ui.theme': { test: (v) => /^(light|dark|system)$/.test(v), expected: 'light, dark or system' },
+  'ui.language': { test: (v) => v === 'system' || /^[a-z]{2}(_[a-z]{2})?$/.test(v), expected: 'system or a language code such as en or pt_br' },
 };
 /** `nav.lastView.<projectId>`: the dashboard view last visited in that project. */
 const LAST_VIEW_KEY = /^nav\.lastView\.[1-9]\d{0,9}$/;
