@@ -376,6 +376,8 @@ export interface RunnerTable {
   touched: string | null;
   cleaning_requested: string | null;
   created: string;
+  /** takes the untagged tasks of its scope (one per project, one global) */
+  is_default: Generated<Flag>;
 }
 
 /** A search block: BLOCK_LINES consecutive rows of a task's log, lowercased, joined by newlines. */

@@ -16,6 +16,7 @@ import * as searchOutputLine from './2026_11_23_search_output_line.ts';
 import * as searchOutputTextBlocks from './2026_11_23_search_output_text_blocks.ts';
 import * as secAuthExternalIdentity from './2026_11_26_sec_auth_external_identity.ts';
 import * as secTaskTrustedValues from './2026_11_26_sec_task_trusted_values.ts';
+import * as p30RunnerDefault from './2026_11_26_p30_runner_default.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_search_output_text_blocks': searchOutputTextBlocks,
   '2026_11_26_sec_auth_external_identity': secAuthExternalIdentity,
   '2026_11_26_sec_task_trusted_values': secTaskTrustedValues,
+  '2026_11_26_p30_runner_default': p30RunnerDefault,
 };
