@@ -25,6 +25,7 @@ import { userTotpRoutes } from './api/user-totp.routes.ts';
 import { sessionsRoutes } from './api/sessions.routes.ts';
 import { eventsRoutes, projectEventsRoutes } from './api/events.routes.ts';
 import { projectUsersRoutes } from './api/project-users.routes.ts';
+import { inviteAnswerRoutes, projectInvitesRoutes } from './api/invites.routes.ts';
 import { integrationWebhookRoutes } from './api/integration-webhook.routes.ts';
 import { integrationDeliveriesRoutes } from './api/integration-deliveries.routes.ts';
 import { templatesRoutes } from './api/templates.routes.ts';
@@ -102,6 +103,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
   secured.route('/project/:project_id/users', projectUsersRoutes);
+  secured.route('/project/:project_id/invites', projectInvitesRoutes);
+  secured.route('/invites', inviteAnswerRoutes);
   secured.route('/project/:project_id/events', projectEventsRoutes);
   secured.route('/project/:project_id', projectRoutes);
   secured.route('/project/:project_id/keys', keysRoutes);

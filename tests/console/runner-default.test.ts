@@ -35,8 +35,7 @@ describe('runner dialog: several tags and the default runner', { timeout: 120_00
     await page.goto(`${server.url}/project/${projectId}/runners?edit=${row.id}`);
     expect(await page.isChecked('#runner-form input[name=is_default]')).toBe(true);
     await page.fill('#runner-form input[name=tag]', 'linux, arm, linux');
-    await page.click('dialog[open] button[type=submit]');
-    await page.waitForURL(`**/project/${projectId}/runners`);
+    await Promise.all([page.waitForURL((u) => u.pathname === `/project/${projectId}/runners` && !u.searchParams.has('edit')), page.click('dialog[open] button[type=submit]')]);
     const cells = page.locator('tbody tr').first().locator('td');
     expect(await cells.nth(1).textContent()).toContain('Default runner');
     expect(await cells.nth(4).textContent()).toBe('linux, arm');

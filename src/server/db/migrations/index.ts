@@ -17,6 +17,7 @@ import * as searchOutputTextBlocks from './2026_11_23_search_output_text_blocks.
 import * as secAuthExternalIdentity from './2026_11_26_sec_auth_external_identity.ts';
 import * as secTaskTrustedValues from './2026_11_26_sec_task_trusted_values.ts';
 import * as p30RunnerDefault from './2026_11_26_p30_runner_default.ts';
+import * as p30ProjectInvite from './2026_11_26_p30_project_invite.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_sec_auth_external_identity': secAuthExternalIdentity,
   '2026_11_26_sec_task_trusted_values': secTaskTrustedValues,
   '2026_11_26_p30_runner_default': p30RunnerDefault,
+  '2026_11_26_p30_project_invite': p30ProjectInvite,
 };
