@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { insertProject } from '../support/fixtures.ts';
