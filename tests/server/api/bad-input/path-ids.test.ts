@@ -28,6 +28,8 @@ function realId(w: World, ids: ResourceIds, path: string, name: string): number 
     totp_id: 1,
     // the world has no runners: any id reaches the existence check
     runner_id: 1,
+    // nor host configs
+    host_config_id: 1,
   };
   const id = byName[name];
   if (id === undefined) throw new Error(`no id for :${name} in ${path}; add it here or to NOT_IDS`);
