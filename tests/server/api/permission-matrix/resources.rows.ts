@@ -30,8 +30,8 @@ export const RESOURCES_MATRIX: MatrixRow[] = FAMILIES.flatMap((f): MatrixRow[] =
   },
   { route: `DELETE /api/project/{id}/${f.path}/{unused ${f.id}}`, setup, path: (w, _, ids) => `${p(w)}/${f.path}/${ids[f.spare]}`, expect: projectWrite(Permission.ManageResources, 204) },
 ]).concat([
-  // the fixture repository is a local directory: members get its 400 "Wrong repository type"
-  { route: 'GET /api/project/{id}/repositories/{repository}/branches', setup, path: (w, _, ids) => `${p(w)}/repositories/${ids.repository}/branches`, expect: projectRead(400) },
+  // the fixture repository is a local directory: members get its branches (none when it is not a git repository)
+  { route: 'GET /api/project/{id}/repositories/{repository}/branches', setup, path: (w, _, ids) => `${p(w)}/repositories/${ids.repository}/branches`, expect: projectRead(200) },
 ], hostConfigRows());
 
 /** Host configs: any member reads, owner and manager write (ManageResources). */
