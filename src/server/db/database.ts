@@ -143,9 +143,13 @@ function postgresDialect(settings: DbSettings): PostgresDialect {
   return new PostgresDialect({ pool });
 }
 
-/** Brings the schema to the newest migration; throws with the failing migration's name. */
+/**
+ * Brings the schema to the newest migration; throws with the failing migration's name. Pending
+ * migrations run in name order even when one sorts before a migration already applied: work
+ * merged side by side names its migrations independently.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
