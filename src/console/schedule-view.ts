@@ -6,6 +6,8 @@ import { localeTag } from './cron-words.ts';
 export interface Schedule {
   id: number; project_id: number; template_id: number; tpl_name?: string; name: string;
   cron_format: string; type: '' | 'run_at'; run_at: string | null; active: boolean; repository_id: number | null;
+  /** the schedule's own zone; '' or absent: the server's */
+  timezone?: string;
 }
 
 /**

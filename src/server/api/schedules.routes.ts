@@ -9,6 +9,7 @@ import {
 } from '../domain/schedules/schedule.service.ts';
 import { actorOf } from './route-context.ts';
 import { scheduleChanged } from '../scheduler/scheduler.ts';
+import { canonicalTimeZone } from '../lib/time-zone.ts';
 
 const manage = can(Permission.ManageResources);
 export const activeSchema = scheduleActiveSchema;
@@ -28,7 +29,7 @@ schedulesRoutes.post('/', manage, async (c) => {
 
 schedulesRoutes.post('/validate', manage, async (c) => {
   const input = await readJson(c, cronCheckSchema);
-  requireValidCron(input.cron_format, c.var.deps.config.schedule_timezone);
+  requireValidCron(input.cron_format, (input.timezone && canonicalTimeZone(input.timezone)) || c.var.deps.config.schedule_timezone);
   return c.body(null, 200);
 });
 

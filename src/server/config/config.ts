@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
 import { ConfigError } from './config-error.ts';
 import { readGroupMappings, readOidcProviders, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
+import { canonicalTimeZone } from '../lib/time-zone.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
 export interface Config {
@@ -388,11 +389,7 @@ function timezone(): Reader {
   return (raw, where) => {
     if (raw === undefined || raw === null || raw === '') return 'UTC';
     const v = String(raw);
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: v });
-    } catch {
-      throw new ConfigError(`${where}: "${raw}" is not allowed; use an IANA time zone such as UTC or Europe/Berlin`);
-    }
+    if (!canonicalTimeZone(v)) throw new ConfigError(`${where}: "${raw}" is not allowed; use an IANA time zone such as UTC or Europe/Berlin`);
     return v;
   };
 }

@@ -282,6 +282,8 @@ export interface ScheduleTable {
   repository_id: number | null;
   last_commit_hash: string | null;
   task_params: string;
+  /** IANA zone the schedule's times are read in; null: the server's schedule time zone */
+  timezone: string | null;
 }
 
 /** One row per (schedule, due time): the claim that stops two servers firing the same time. */

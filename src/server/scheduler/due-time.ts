@@ -13,9 +13,11 @@ export const RUN_AT_TYPE = 'run_at';
  * into a downtime (server stopped, process suspended) are not replayed — neither in a burst nor
  * once. After a start the scheduler waits for the next due time. A one-shot (`run_at`) whose
  * time passed while no scheduler was running is therefore never run; it stays as it is.
- * `run_at` without a zone designator is a wall-clock time in the schedule time zone.
+ * Times are read in the schedule's own zone, else in `serverZone`; `run_at` without a zone
+ * designator is a wall-clock time there.
  */
-export function computeNextDue(schedule: ScheduleRow, after: Date, timezone: string): Date | null {
+export function computeNextDue(schedule: ScheduleRow, after: Date, serverZone: string): Date | null {
+  const timezone = schedule.timezone || serverZone;
   if (schedule.type === RUN_AT_TYPE) {
     if (!schedule.run_at) return null;
     const at = parseScheduleTime(schedule.run_at, timezone);
@@ -30,5 +32,5 @@ export function computeNextDue(schedule: ScheduleRow, after: Date, timezone: str
 
 /** What decides a schedule's due times; when it changes, the due time is computed afresh. */
 export function timingSignature(schedule: ScheduleRow): string {
-  return JSON.stringify([schedule.type, schedule.cron_format, schedule.run_at, schedule.repository_id]);
+  return JSON.stringify([schedule.type, schedule.cron_format, schedule.run_at, schedule.repository_id, schedule.timezone]);
 }

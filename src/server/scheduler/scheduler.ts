@@ -83,8 +83,9 @@ export async function scheduleChanged(id: number): Promise<void> {
 /**
  * Starts the scheduler: it holds the ids and due times of active schedules, wakes at the next
  * due time, re-reads the schedule row, claims the firing in the database and queues the task.
- * Times are read in `config.schedule_timezone`. Missed firings are not replayed (see
- * `computeNextDue`): after a start, or a stall, it waits for the next due time after "now".
+ * Times are read in each schedule's own zone, else in `config.schedule_timezone`. Missed firings
+ * are not replayed (see `computeNextDue`): after a start, or a stall, it waits for the next due
+ * time after "now".
  * @example const scheduler = startScheduler(deps); ...; await scheduler.stop();
  */
 export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Scheduler {

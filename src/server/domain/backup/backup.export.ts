@@ -91,6 +91,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
     schedules: schedules.map((s) => ({
       template: tplName.get(s.template_id)!, name: s.name, cron_format: s.cron_format, type: s.type as '', run_at: s.run_at,
       active: Boolean(s.active), repository: name(repoName, s.repository_id), task_params: parseJsonColumn<Record<string, unknown>>(s.task_params, {}),
+      ...(s.timezone ? { timezone: s.timezone } : {}),
     })).sort((a, b) => (a.template + a.name < b.template + b.name ? -1 : a.template + a.name > b.template + b.name ? 1 : 0)),
     integrations: nameSort(integrations.map((i) => ({
       name: integrationName.get(i.id)!, template: tplName.get(i.template_id)!, auth_method: i.auth_method, auth_secret: name(keyName, i.auth_secret_id),

@@ -62,7 +62,7 @@ export const backupTemplateSchema = z.looseObject({
 
 export const backupScheduleSchema = z.looseObject({
   template: name, name: text, cron_format: text, type: z.enum(['', 'run_at']).nullable().optional(), run_at: text,
-  active: bool, repository: ref, task_params: params,
+  active: bool, repository: ref, task_params: params, timezone: z.string().max(64).nullable().optional(),
 });
 
 const backupMatcherSchema = z.looseObject({ name, match_type: z.string(), method: z.string(), body_data_type: text, key: text, value: text });

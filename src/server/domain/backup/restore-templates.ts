@@ -3,6 +3,7 @@ import { toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { requireValidCron } from '../schedules/schedule.service.ts';
 import { parseScheduleTime } from '../../scheduler/wall-clock.ts';
+import { canonicalTimeZone } from '../../lib/time-zone.ts';
 import { createTemplate } from '../templates/template.service.ts';
 import { validateTemplate } from '../templates/template.validation.ts';
 import type { TemplateInput } from '../templates/template.ts';
@@ -40,12 +41,15 @@ export async function restoreTemplates(ctx: RestoreContext, backup: Backup): Pro
   }));
   for (const [i, s] of schedules.entries()) {
     const type = s.type ?? '';
-    if (type === '') await atPath(`schedules[${i}]`, () => requireValidCron(s.cron_format, ctx.deps.config.schedule_timezone));
-    if (type === 'run_at' && !(s.run_at && parseScheduleTime(s.run_at, ctx.deps.config.schedule_timezone))) throw badRequest(`schedules[${i}]: run_at must be a date-time`);
+    const timezone = 'timezone' in s && s.timezone ? canonicalTimeZone(s.timezone) : null;
+    if ('timezone' in s && s.timezone && !timezone) throw badRequest(`schedules[${i}]: timezone "${s.timezone}" is not a time zone`);
+    const zone = timezone ?? ctx.deps.config.schedule_timezone;
+    if (type === '') await atPath(`schedules[${i}]`, () => requireValidCron(s.cron_format, zone));
+    if (type === 'run_at' && !(s.run_at && parseScheduleTime(s.run_at, zone))) throw badRequest(`schedules[${i}]: run_at must be a date-time`);
     const row = await tx.insertInto('schedule').values({
       project_id: actor.projectId, template_id: idOf(ids.templates, s.template)!, name: s.name ?? '', cron_format: s.cron_format ?? '', type,
       run_at: s.run_at ?? null, active: toFlag(s.active ?? true), repository_id: idOf(ids.repositories, s.repository), last_commit_hash: null,
-      task_params: JSON.stringify(s.task_params ?? {}),
+      task_params: JSON.stringify(s.task_params ?? {}), timezone,
     }).returningAll().executeTakeFirstOrThrow();
     await recordEvent(tx, { ...actor, objectType: 'schedule', objectId: row.id, description: `Schedule ID ${row.id} created` });
     await ctx.pause();

@@ -7,7 +7,8 @@ import { parseScheduleTime } from '../../scheduler/wall-clock.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
 import type { Actor } from '../project-resource.ts';
-import type { ScheduleInput, ScheduleRow } from './schedule.ts';
+import { canonicalTimeZone } from '../../lib/time-zone.ts';
+import { scheduleZone, type ScheduleInput, type ScheduleRow } from './schedule.ts';
 
 /** Throws the 400 `Cron: <message>` of Semaphore when the expression does not parse. */
 export function requireValidCron(expression: string | null | undefined, timezone: string): void {
@@ -44,26 +45,37 @@ async function scheduleValues(db: Db | Tx, config: Config, projectId: number, in
   const type = input.type ?? current?.type ?? '';
   const repositoryId = input.repository_id !== undefined ? input.repository_id : current?.repository_id ?? null;
   await requireOptionalInProject(db, 'repository', repositoryId, projectId, 'repository_id');
+  const timezone = scheduleTimezone(input, current);
+  const zone = scheduleZone({ timezone }, config.schedule_timezone);
   let cron = (input.cron_format !== undefined ? input.cron_format : current?.cron_format) ?? '';
   let runAt: string | null = null;
   if (type === 'run_at') {
     const raw = input.run_at !== undefined ? input.run_at : current?.run_at;
-    // A time without a zone is wall-clock time in the schedule time zone, as the scheduler reads it.
-    const at = raw ? parseScheduleTime(raw, config.schedule_timezone) : null;
+    // A time without a zone is wall-clock time in the schedule's zone, as the scheduler reads it.
+    const at = raw ? parseScheduleTime(raw, zone) : null;
     if (!at) throw badRequest('run_at: must be a date-time such as 2026-12-24T18:00:00Z');
     runAt = at.toISOString();
     // Only a new time must lie ahead: renaming or toggling a one-shot schedule that already ran stays possible.
     if (runAt !== current?.run_at && at.getTime() <= Date.now()) throw badRequest('run_at: must be in the future');
     cron = '';
   } else {
-    requireValidCron(cron, config.schedule_timezone);
+    requireValidCron(cron, zone);
     cron = cron.trim();
   }
   const taskParams = input.task_params !== undefined ? JSON.stringify(input.task_params ?? {}) : current?.task_params ?? '{}';
   return {
     template_id: templateId, name, type, cron_format: cron, run_at: runAt, repository_id: repositoryId,
-    active: input.active !== undefined ? toFlag(input.active) : current?.active ?? 1, task_params: taskParams,
+    active: input.active !== undefined ? toFlag(input.active) : current?.active ?? 1, task_params: taskParams, timezone,
   };
+}
+
+/** The schedule's own zone in its canonical spelling, or null (the server's); 400 for an unknown name. */
+function scheduleTimezone(input: ScheduleInput, current?: ScheduleRow): string | null {
+  const raw = input.timezone !== undefined ? input.timezone : current?.timezone;
+  if (!raw || !raw.trim()) return null;
+  const zone = canonicalTimeZone(raw);
+  if (!zone) throw badRequest(`timezone: "${raw}" is not a time zone; use an IANA name such as Europe/Berlin`);
+  return zone;
 }
 
 /** Validates and inserts a schedule; "Schedule ID <id> created" goes to the activity log. */

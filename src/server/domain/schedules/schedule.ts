@@ -15,15 +15,22 @@ export const scheduleInputSchema = z.strictObject({
   active: z.boolean().optional(),
   repository_id: refId.nullable().optional(),
   task_params: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** IANA zone for this schedule's times; empty or null: the server's schedule time zone */
+  timezone: z.string().max(64, 'at most 64 characters').nullable().optional(),
 });
 export type ScheduleInput = z.infer<typeof scheduleInputSchema>;
 
 /** `PUT …/schedules/{id}/active`: the switch of the schedule list. */
 export const scheduleActiveSchema = z.looseObject({ active: z.boolean() });
 
-export const cronCheckSchema = z.looseObject({ cron_format: z.string().max(255).nullable().optional() });
+export const cronCheckSchema = z.looseObject({ cron_format: z.string().max(255).nullable().optional(), timezone: z.string().max(64).nullable().optional() });
 
 export type ScheduleRow = Selectable<ScheduleTable>;
+
+/** The zone a schedule's times are read in: its own, else the server's schedule time zone. */
+export function scheduleZone(schedule: { timezone?: string | null }, serverZone: string): string {
+  return schedule.timezone || serverZone || 'UTC';
+}
 
 /** A schedule as the API shows it (reference §3.9); `last_commit_hash` stays inside. */
 export function scheduleRowToSchedule(row: ScheduleRow & { tpl_name?: string }) {
@@ -31,6 +38,7 @@ export function scheduleRowToSchedule(row: ScheduleRow & { tpl_name?: string }) 
     id: row.id, project_id: row.project_id, template_id: row.template_id, name: row.name,
     cron_format: row.cron_format, type: row.type, run_at: row.run_at, active: Boolean(row.active),
     repository_id: row.repository_id, task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
+    timezone: row.timezone ?? '',
     ...(row.tpl_name !== undefined ? { tpl_name: row.tpl_name } : {}),
   };
 }
