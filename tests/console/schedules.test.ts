@@ -270,6 +270,37 @@ describe('schedules screen', () => {
     await context.close();
   }, 300_000);
 
+  it('a schedule in its own time zone: the dialog takes an IANA name, the list shows the next run in that zone and in the page\'s', async () => {
+    for (const width of [1280, 375]) {
+      const context = await newContext(browser, { javaScriptEnabled: false, viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      await signIn(page, server.url, `/project/${pid}/schedule?edit=new`);
+      const zone = page.locator('input[name=timezone]');
+      expect(await zone.getAttribute('placeholder')).toBe('UTC');
+      expect(await page.locator('#time-zones option[value="America/New_York"]').count()).toBe(1);
+      const name = `Zoned ${width}`;
+      await page.fill('input[name=name]', name);
+      await page.selectOption('select[name=template_id]', { label: 'Nightly backup' });
+      await page.fill('input[name=cron_format]', '0 9 * * *');
+      await zone.fill('Mars/Base');
+      await page.getByRole('button', { name: 'Create' }).click();
+      expect(await page.locator('#timezone-error').innerText()).toBe('Not a known time zone');
+      // no horizontal scrolling in the dialog, at either width
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.locator('input[name=timezone]').fill('america/new_york');
+      await page.getByRole('button', { name: 'Create' }).click();
+      await page.waitForURL(/flash=schedule_created/);
+      const saved = (await call<{ name: string; timezone: string }[]>('GET', `/api/project/${pid}/schedules`)).find((s) => s.name === name);
+      expect(saved?.timezone).toBe('America/New_York');
+      const next = page.locator('tr', { hasText: name }).locator('.schedule-next');
+      // 09:00 in New York is 13:00 or 14:00 UTC, depending on daylight saving time
+      expect(await next.innerText()).toMatch(/9:00 AM in America\/New_York\s+.*(1|2):00 PM in UTC/);
+      await screenshot(page, `schedules-zone-${width}`);
+      await context.close();
+    }
+  }, 120_000);
+
   it('ships no script on the list and at most 90 KB gzip with the dialog open', async () => {
     const listJs = await measurePageJs(list(), api.cookie);
     expect(listJs.bytes).toBeLessThanOrEqual(15 * 1024);

@@ -39,7 +39,7 @@ export async function signIn(page: Page, baseUrl: string, next = '/'): Promise<v
 }
 
 /** A fresh context (own cookies) with English as the browser language. */
-export function newContext(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+export function newContext(browser: Browser, options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {}): Promise<BrowserContext> {
   return browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 }, ...options });
 }
 
