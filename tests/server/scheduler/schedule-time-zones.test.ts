@@ -65,6 +65,22 @@ for (const dialect of DIALECTS) {
       expect(res.body.run_at).toBe('2099-07-01T07:00:00.000Z');
     });
 
+    it('a backup carries the zone and a restore keeps it; a restore with an unknown zone is refused whole', async () => {
+      expect((await server.call('POST', path(), body({ timezone: 'America/New_York' }), admin)).status).toBe(201);
+      const backup = (await server.call('GET', `/api/project/${fixture.project.id}/backup`, undefined, admin)).body;
+      expect(backup.schedules).toEqual([expect.objectContaining({ name: 'Nightly', timezone: 'America/New_York' })]);
+      const restored = await server.call('POST', '/api/projects/restore', { ...backup, meta: { ...backup.meta, name: 'Zoned copy' } }, admin);
+      expect(restored.status).toBe(200);
+      const rows = await server.deps.db.selectFrom('schedule').select('timezone').where('project_id', '=', restored.body.id).execute();
+      expect(rows).toEqual([{ timezone: 'America/New_York' }]);
+
+      const bad = { ...backup, meta: { ...backup.meta, name: 'Bad zone' }, schedules: [{ ...backup.schedules[0], timezone: 'Nowhere/Land' }] };
+      const refused = await server.call('POST', '/api/projects/restore', bad, admin);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toContain('Nowhere/Land');
+      expect(await server.deps.db.selectFrom('project').select('id').where('name', '=', 'Bad zone').execute()).toEqual([]);
+    });
+
     /** Runs the scheduler over `hours` hours from `start` in 5-minute steps; returns when it queued tasks. */
     async function firingsOver(zone: string, cron: string, start: string, hours: number): Promise<string[]> {
       const schedule = await insertSchedule(server.deps.db, { project_id: fixture.project.id, template_id: fixture.template.id, cron_format: cron, timezone: zone });
