@@ -66,6 +66,7 @@ export interface TemplateFormValues {
   allow_override_args_in_task: boolean;
   allow_override_branch_in_task: boolean;
   suppress_success_alerts: boolean;
+  disabled: boolean;
   runner_tag: string;
 }
 
@@ -76,7 +77,7 @@ export interface ApiTemplate {
   git_branch: string | null; survey_vars: unknown[]; vaults: unknown[]; arguments: string | null;
   task_params: Record<string, unknown>; start_version: string | null; build_template_id: number | null; autorun: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; suppress_success_alerts: boolean;
-  runner_tag: string | null;
+  runner_tag: string | null; disabled?: boolean;
 }
 interface Named { id: number; name: string }
 export interface ApiSchedule { id: number; name: string; cron_format: string | null; repository_id: number | null; type?: string }
@@ -142,6 +143,7 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     allow_override_args_in_task: template?.allow_override_args_in_task ?? false,
     allow_override_branch_in_task: template?.allow_override_branch_in_task ?? false,
     suppress_success_alerts: template?.suppress_success_alerts ?? false,
+    disabled: template?.disabled ?? false,
     runner_tag: template?.runner_tag ?? '',
   };
 }
@@ -185,6 +187,7 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     allow_override_args_in_task: checkboxField(form, 'allow_override_args_in_task'),
     allow_override_branch_in_task: checkboxField(form, 'allow_override_branch_in_task'),
     suppress_success_alerts: checkboxField(form, 'suppress_success_alerts'),
+    disabled: checkboxField(form, 'disabled'),
     runner_tag: textField(form, 'runner_tag'),
   };
 }
@@ -245,6 +248,7 @@ function toBody(v: TemplateFormValues) {
     allow_override_args_in_task: v.allow_override_args_in_task,
     allow_override_branch_in_task: v.allow_override_branch_in_task,
     suppress_success_alerts: v.suppress_success_alerts,
+    disabled: v.disabled,
     runner_tag: v.runner_tag || null,
   };
 }

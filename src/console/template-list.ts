@@ -19,6 +19,8 @@ export interface TemplateItem {
   environment_ids?: number[];
   build_template_id: number | null; start_version: string | null; autorun: boolean; git_branch: string | null;
   arguments: string | null; runner_tag: string | null; suppress_success_alerts: boolean;
+  /** nothing may start it (Signalbox) */
+  disabled?: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean;
   survey_vars: { name?: string; title?: string; type?: string; required?: boolean; description?: string | null }[];
   vaults: { id: number; name: string | null; type: string; vault_key_id: number | null; script: string | null }[];

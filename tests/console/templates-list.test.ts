@@ -264,6 +264,36 @@ describe('template page', { timeout: 120_000 }, () => {
     expect(copy.description).toBe('Ships the web site');
   });
 
+  it('disables a template in its dialog: greyed with "Disabled" and no Run in the list and on its page; enabled again it runs', async () => {
+    const retired = await fx.addTemplate('Retired job', 'docs.sh');
+    await page.goto(url(`/templates/${retired.id}/edit`));
+    // the fixture's template has no variable group, which the dialog asks for
+    await page.selectOption('select[name=environment_id]', { index: 1 });
+    await page.locator('input[name=disabled]').check();
+    await submit(page.locator('.tpl-footer button:has-text("Save")'));
+    expect((await server.deps.db.selectFrom('template').select('disabled').where('id', '=', retired.id).executeTakeFirstOrThrow()).disabled).toBe(1);
+
+    await page.goto(url('/templates'));
+    const row = page.locator(`tr[data-template="${retired.id}"]`);
+    expect(await row.getAttribute('class')).toContain('tpl-disabled');
+    expect(await row.locator('.disabled-badge').innerText()).toBe('Disabled');
+    expect(await row.locator('.run-button').count()).toBe(0);
+    expect(await row.locator('.run-off').innerText()).toBe('Not runnable');
+    await shoot('templates-disabled');
+    await page.goto(url(`/templates/${retired.id}/tasks`));
+    expect(await page.locator('.page-header').innerText()).toContain('Disabled');
+    expect(await page.locator('.page-header-actions a:has-text("Run")').count()).toBe(0);
+    // the launch dialog by URL still reaches the API, which refuses
+    expect((await send('POST', `/api/project/${pid()}/tasks`, { template_id: retired.id })).status).toBe(400);
+
+    await page.goto(url(`/templates/${retired.id}/edit`));
+    await page.locator('input[name=disabled]').uncheck();
+    await submit(page.locator('.tpl-footer button:has-text("Save")'));
+    await page.goto(url('/templates'));
+    expect(await page.locator(`tr[data-template="${retired.id}"] .run-button`).count()).toBe(1);
+    expect((await send('POST', `/api/project/${pid()}/tasks`, { template_id: retired.id })).status).toBe(201);
+  });
+
   it('shows the references dialog while an integration uses the template, then deletes after confirmation', async () => {
     const copy = await server.deps.db.selectFrom('template').select('id').where('name', '=', 'Deploy web (copy)').executeTakeFirstOrThrow();
     const made = await send('POST', `/api/project/${pid()}/integrations`, { name: 'GitHub push', template_id: copy.id, auth_method: 'none' });

@@ -234,6 +234,8 @@ export interface TemplateTable {
   created: string;
   suppress_error_alerts: Generated<Flag>;
   executor_image: Generated<string | null>;
+  /** 1: nothing may start a task of it */
+  disabled: Generated<Flag>;
 }
 
 export interface TemplateVaultTable {

@@ -20,6 +20,7 @@ import * as secTaskTrustedValues from './2026_11_26_sec_task_trusted_values.ts';
 import * as p30HostConfigs from './2026_11_26_p30_host_configs.ts';
 import * as templateEnvironments from './2026_11_26_template_environments.ts';
 import * as scheduleTimezone from './2026_11_26_x_schedule_timezone.ts';
+import * as templateDisabled from './2026_11_26_x_template_disabled.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_p30_host_configs': p30HostConfigs,
   '2026_11_26_template_environments': templateEnvironments,
   '2026_11_26_x_schedule_timezone': scheduleTimezone,
+  '2026_11_26_x_template_disabled': templateDisabled,
 };

@@ -80,7 +80,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       view: name(viewName, t.view_id), build_template: name(tplName, t.build_template_id), arguments: t.arguments,
       allow_override_args_in_task: Boolean(t.allow_override_args_in_task), allow_override_branch_in_task: Boolean(t.allow_override_branch_in_task),
       allow_parallel_tasks: Boolean(t.allow_parallel_tasks), suppress_success_alerts: Boolean(t.suppress_success_alerts),
-      suppress_error_alerts: Boolean(t.suppress_error_alerts), autorun: Boolean(t.autorun), start_version: t.start_version,
+      suppress_error_alerts: Boolean(t.suppress_error_alerts), autorun: Boolean(t.autorun), ...(t.disabled ? { disabled: true } : {}), start_version: t.start_version,
       git_branch: t.git_branch, working_directory: t.working_directory, runner_tag: t.runner_tag, executor_image: t.executor_image,
       task_params: parseJsonColumn<Record<string, unknown>>(t.task_params, {}), survey_vars: parseJsonColumn<Record<string, unknown>[]>(t.survey_vars, []),
       vaults: vaults.filter((v) => v.template_id === t.id).map((v) => ({ name: v.name, type: v.type as 'password', vault_key: name(keyName, v.vault_key_id), script: v.script })),

@@ -51,7 +51,7 @@ export const backupTemplateSchema = z.looseObject({
   name, app: text, type: z.enum(['', 'task', 'build', 'deploy']).nullable().optional(), playbook: text, description: text,
   inventory: ref, repository: ref, environment: ref, view: ref, build_template: ref,
   arguments: text, allow_override_args_in_task: bool, allow_override_branch_in_task: bool, allow_parallel_tasks: bool,
-  suppress_success_alerts: bool, suppress_error_alerts: bool, autorun: bool, start_version: text, git_branch: text,
+  suppress_success_alerts: bool, suppress_error_alerts: bool, autorun: bool, disabled: bool, start_version: text, git_branch: text,
   working_directory: text, runner_tag: text, executor_image: text, task_params: params,
   survey_vars: z.union([z.array(z.looseObject({})).max(BACKUP_ITEM_LIMITS.survey_vars, `at most ${BACKUP_ITEM_LIMITS.survey_vars} items`), z.string()]).nullable().optional(),
   vaults: list(backupVaultSchema, BACKUP_ITEM_LIMITS.vaults), vault_key: ref, cron: text,

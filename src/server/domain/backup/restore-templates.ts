@@ -74,7 +74,7 @@ function templateInputFrom(ctx: RestoreContext, t: BackupTemplate, at: string): 
     view_id: idOf(ids.views, t.view), build_template_id: idOf(ids.templates, t.build_template), arguments: t.arguments ?? null,
     allow_override_args_in_task: t.allow_override_args_in_task ?? false, allow_override_branch_in_task: t.allow_override_branch_in_task ?? false,
     allow_parallel_tasks: t.allow_parallel_tasks ?? false, suppress_success_alerts: t.suppress_success_alerts ?? false,
-    suppress_error_alerts: t.suppress_error_alerts ?? false, autorun: t.autorun ?? false, start_version: t.start_version ?? null,
+    suppress_error_alerts: t.suppress_error_alerts ?? false, autorun: t.autorun ?? false, disabled: t.disabled ?? false, start_version: t.start_version ?? null,
     git_branch: t.git_branch ?? null, working_directory: t.working_directory ?? null, runner_tag: t.runner_tag ?? null,
     executor_image: t.executor_image ?? null, task_params: t.task_params ?? {}, survey_vars: surveyVars as TemplateInput['survey_vars'], vaults,
   };

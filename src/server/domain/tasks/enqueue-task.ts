@@ -6,6 +6,7 @@ import { holdTaskSecrets } from './task-secrets.ts';
 import { computeBuildVersion } from './build-version.ts';
 import { templateEnvironmentIds } from '../environments/environment-list.ts';
 import type { Tx } from '../../db/database.ts';
+import { badRequest } from '../../http/errors.ts';
 
 async function findTemplateGroupRow(tx: Tx, templateId: number) {
   return (await tx.selectFrom('template').select(['id', 'environment_id']).where('id', '=', templateId).executeTakeFirst()) ?? { id: templateId, environment_id: null };
@@ -45,15 +46,15 @@ export interface NewTaskInput {
  * Puts a task in the queue: a `waiting` row, an event, and an `update` on the bus, which
  * wakes the dispatcher. Every starter (API, schedules, webhooks, autorun) goes through here.
  * A task of a `build` template gets the next version (reference §5.9) unless one is given.
+ * A disabled template starts nothing: 400, which a schedule logs and a webhook's delivery records.
  * @example const task = await enqueueTask(deps, { projectId: 1, templateId: 3, userId: 2 });
  */
 export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<TaskRow> {
   const task = await deps.db.transaction().execute(async (tx) => {
+    const template = await tx.selectFrom('template').select(['name', 'type', 'start_version', 'disabled']).where('id', '=', input.templateId).executeTakeFirst();
+    if (template?.disabled) throw badRequest(`Template "${template.name}" is disabled`);
     let version = input.version ?? null;
-    if (input.version === undefined) {
-      const template = await tx.selectFrom('template').select(['type', 'start_version']).where('id', '=', input.templateId).executeTakeFirst();
-      if (template?.type === 'build') version = await computeBuildVersion(tx, input.templateId, template.start_version);
-    }
+    if (input.version === undefined && template?.type === 'build') version = await computeBuildVersion(tx, input.templateId, template.start_version);
     const environmentIds = input.environmentIds ?? await templateEnvironmentIds(tx, await findTemplateGroupRow(tx, input.templateId));
     const row = await tx.insertInto('task').values({
       project_id: input.projectId,

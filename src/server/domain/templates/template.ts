@@ -69,6 +69,7 @@ export const templateInputSchema = z.strictObject({
   start_version: z.string().max(255).nullable().optional(),
   build_template_id: optionalRef,
   autorun: flag,
+  disabled: flag.meta({ description: 'Signalbox: a disabled template cannot be run by anyone; schedules and webhooks skip it' }),
   task_params: z.record(z.string(), z.unknown()).nullable().optional(),
   runner_tag: z.string().max(255).nullable().optional(),
   executor_image: z.string().max(1024).nullable().optional(),
@@ -117,6 +118,7 @@ export interface Template {
   start_version: string | null;
   build_template_id: number | null;
   autorun: boolean;
+  disabled: boolean;
   survey_vars: SurveyVar[];
   vaults: TemplateVault[];
   task_params: Record<string, unknown>;
@@ -160,6 +162,7 @@ export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds:
     start_version: row.start_version,
     build_template_id: row.build_template_id,
     autorun: Boolean(row.autorun),
+    disabled: Boolean(row.disabled),
     survey_vars: parseJsonColumn<SurveyVar[]>(row.survey_vars, []),
     vaults: extra.vaults.map(vaultRowToVault),
     task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),

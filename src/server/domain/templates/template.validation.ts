@@ -67,7 +67,7 @@ export async function validateTemplate(
   const workingDirectory = normaliseWorkingDirectory(app, pick('working_directory', null) as string | null | undefined, input.working_directory !== undefined);
   const surveyVars = (input.survey_vars !== undefined ? input.survey_vars ?? [] : current ? JSON.parse(current.survey_vars) : []) as SurveyVar[];
   const taskParams = input.task_params !== undefined ? input.task_params ?? {} : current ? JSON.parse(current.task_params) : {};
-  const bool = (key: 'allow_override_args_in_task' | 'allow_override_branch_in_task' | 'allow_parallel_tasks' | 'suppress_success_alerts' | 'suppress_error_alerts' | 'autorun') =>
+  const bool = (key: 'allow_override_args_in_task' | 'allow_override_branch_in_task' | 'allow_parallel_tasks' | 'suppress_success_alerts' | 'suppress_error_alerts' | 'autorun' | 'disabled') =>
     input[key] !== undefined ? toFlag(input[key]) : current ? current[key] : 0;
 
   const values: TemplateValues = {
@@ -87,6 +87,7 @@ export async function validateTemplate(
     suppress_success_alerts: bool('suppress_success_alerts'),
     suppress_error_alerts: bool('suppress_error_alerts'),
     autorun: bool('autorun'),
+    disabled: bool('disabled'),
     start_version: startVersion || null,
     build_template_id: buildTemplateId,
     git_branch: emptyToNull(pick('git_branch', null) as string | null | undefined),

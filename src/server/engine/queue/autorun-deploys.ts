@@ -9,7 +9,7 @@ import { enqueueTask } from '../../domain/tasks/enqueue-task.ts';
  */
 export async function autorunDeploys(deps: Deps, build: TaskRow): Promise<number[]> {
   const templates = await deps.db.selectFrom('template').select('id').where('project_id', '=', build.project_id)
-    .where('build_template_id', '=', build.template_id).where('autorun', '=', 1).where('type', '=', 'deploy').orderBy('id').execute();
+    .where('build_template_id', '=', build.template_id).where('autorun', '=', 1).where('disabled', '=', 0).where('type', '=', 'deploy').orderBy('id').execute();
   const queued: number[] = [];
   for (const t of templates) {
     const task = await enqueueTask(deps, { projectId: build.project_id, templateId: t.id, buildTaskId: build.id });
