@@ -10,6 +10,7 @@ import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/ta
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
 import { isFinished } from '../domain/tasks/task-status.ts';
 import { limitQuery, taskOf, templateOf } from './route-context.ts';
+import { respondWithTaskPage, wantsTaskPage } from './task-page.ts';
 import { SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, searchTaskOutput } from '../domain/tasks/task-output-search.ts';
 
 const LIST_LIMIT = 1000;
@@ -23,11 +24,13 @@ export const tasksRoutes = new Hono<AppEnv>();
 
 /**
  * Newest first, up to 1000. `?offset=&limit=` (our addition, for paged screens) returns that
- * page and the project's task count in `X-Total-Count`.
+ * page and the project's task count in `X-Total-Count`; a cursor (`before_id`, `after_id`) or a
+ * filter (`status`, `user_id`, `template_id`, `from`, `to`) returns a cursor page instead.
  */
 tasksRoutes.get('/tasks', async (c) => {
   const { db } = c.var.deps;
   const projectId = c.var.project.id;
+  if (wantsTaskPage(c)) return respondWithTaskPage(c, { projectId }, LIST_LIMIT);
   const offset = c.req.query('offset');
   const limit = c.req.query('limit');
   if (offset === undefined && limit === undefined) return c.json(await listTasksWithTpl(db, { projectId, limit: LIST_LIMIT }));

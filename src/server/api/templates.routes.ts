@@ -17,6 +17,7 @@ import { scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
 import { countTasksByDay } from '../domain/stats/task-stats.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
+import { respondWithTaskPage, wantsTaskPage } from './task-page.ts';
 
 const manage = can(Permission.ManageResources);
 export { descriptionSchema };
@@ -78,6 +79,8 @@ templatesRoutes.put('/:template_id/description', manage, async (c) => {
 /** Newest first, up to 1000; `?offset=` (our addition, for the template page) pages and sets `X-Total-Count`. */
 templatesRoutes.get('/:template_id/tasks', async (c) => {
   const template = await templateOf(c);
+  // `status` alone keeps its offset paging; a cursor or another filter asks for a cursor page
+  if (wantsTaskPage(c, ['status', 'template_id'])) return respondWithTaskPage(c, { projectId: c.var.project.id, templateId: template.id }, 1000);
   const status = c.req.query('status') || undefined;
   const rawOffset = c.req.query('offset');
   if (rawOffset === undefined) return c.json(await listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 1000), status }));

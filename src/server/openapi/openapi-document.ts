@@ -80,11 +80,15 @@ function operation(route: MountedRoute, doc: OperationDoc | undefined, parameter
     operationId: operationId(route),
     summary: doc?.summary ?? `${route.method} ${route.path}`,
     tags: [tagOf(route.path)],
-    parameters,
+    parameters: [...parameters, ...queryParameters(doc?.query, schemas)],
     responses: { [status]: success, ...errorAnswers(schemas) },
   };
   if (doc?.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(doc.body, 'input', schemas) } } };
   return op;
+}
+
+function queryParameters(query: z.ZodObject | undefined, schemas: Record<string, JsonSchema>): JsonSchema[] {
+  return Object.entries(query?.shape ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema: toSchema(schema as z.ZodType, 'input', schemas) }));
 }
 
 function errorAnswers(schemas: Record<string, JsonSchema>): JsonSchema {

@@ -20,6 +20,7 @@ import { environmentInputSchema } from '../domain/environments/environment.ts';
 import { accessKeyInputSchema } from '../domain/keys/access-key.ts';
 import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
 import { hostConfigInputSchema } from '../domain/host-configs/host-config.ts';
+import { taskListQuerySchema } from '../domain/tasks/task-cursor.ts';
 import {
   accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema,
@@ -34,6 +35,8 @@ export interface OperationDoc {
   response?: z.ZodType;
   /** the success status; 204 means no body */
   status?: 200 | 201 | 204;
+  /** the query words the route reads (each optional) */
+  query?: z.ZodObject;
 }
 
 const list = (item: z.ZodType) => z.array(item);
@@ -127,7 +130,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`PUT ${P}/integrations/:integration_id/matchers/:matcher_id`]: { summary: 'Update a matcher', body: matcherInputSchema, status: 204 },
   [`POST ${P}/integrations/:integration_id/values`]: { summary: 'Add an extracted value', body: extractValueInputSchema, status: 201 },
   [`PUT ${P}/integrations/:integration_id/values/:value_id`]: { summary: 'Update an extracted value', body: extractValueInputSchema, status: 204 },
-  [`GET ${P}/tasks`]: { summary: "The project's tasks, newest first", response: list(taskWithTemplateSchema) },
+  [`GET ${P}/tasks`]: {
+    summary: "The project's tasks, newest first; a cursor or filter pages them (X-Has-Next, X-Has-Prev)", response: list(taskWithTemplateSchema), query: taskListQuerySchema,
+  },
   [`GET ${P}/tasks/last`]: { summary: 'The latest tasks', response: list(taskWithTemplateSchema) },
   [`POST ${P}/tasks`]: { summary: 'Start a task: by template_id, or by template_name (unique per project); environment_ids when the template has task_params.allow_override_environment', body: taskInputSchema, response: taskSchema, status: 201 },
   [`GET ${P}/tasks/:task_id`]: { summary: 'One task', response: taskSchema },

@@ -21,6 +21,7 @@ import * as p30HostConfigs from './2026_11_26_p30_host_configs.ts';
 import * as templateEnvironments from './2026_11_26_template_environments.ts';
 import * as scheduleTimezone from './2026_11_26_x_schedule_timezone.ts';
 import * as templateDisabled from './2026_11_26_x_template_disabled.ts';
+import * as taskFilterIndexes from './2026_11_26_x_task_filter_indexes.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_template_environments': templateEnvironments,
   '2026_11_26_x_schedule_timezone': scheduleTimezone,
   '2026_11_26_x_template_disabled': templateDisabled,
+  '2026_11_26_x_task_filter_indexes': taskFilterIndexes,
 };
