@@ -80,3 +80,13 @@ export async function apiGetPage<T>(astro: AstroLike, path: string): Promise<{ i
   const total = Number(res.headers.get('x-total-count') ?? items.length);
   return { items, total: Number.isFinite(total) ? total : items.length };
 }
+
+/**
+ * A cursor page of a list (`X-Has-Next`: older rows follow, `X-Has-Prev`: newer rows precede).
+ * @example const { items, hasOlder } = await apiGetCursorPage<Task>(Astro, `/api/project/3/tasks?before_id=0&limit=20`);
+ */
+export async function apiGetCursorPage<T>(astro: AstroLike, path: string): Promise<{ items: T[]; hasOlder: boolean; hasNewer: boolean }> {
+  const res = await astro.locals.runnerApi(path, { headers: forwardedHeaders(astro.request) });
+  if (!res.ok) throw new RunnerApiError(res.status, await readErrorText(res));
+  return { items: (await res.json()) as T[], hasOlder: res.headers.get('x-has-next') === 'true', hasNewer: res.headers.get('x-has-prev') === 'true' };
+}

@@ -1,5 +1,6 @@
 import type { AstroGlobal } from 'astro';
-import { apiGetPage } from './runner-api.ts';
+import { apiGetCursorPage, apiGetPage } from './runner-api.ts';
+import { taskPageQuery, type TaskFilter } from './task-filter.ts';
 import { PAGE_SIZE, type Page } from './paging.ts';
 import type { Task } from './types.ts';
 
@@ -17,4 +18,14 @@ export async function loadTaskPage(astro: AstroLike, projectId: number, pagePara
   const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
   if (requested > pages) result = await fetchPage(pages);
   return { items: result.items, page: Math.min(requested, pages), pages };
+}
+
+export interface TaskCursorPage { items: Task[]; hasOlder: boolean; hasNewer: boolean }
+
+/**
+ * One cursor page of the project's tasks, newest first, for the filter and cursor in the URL.
+ * @example const page = await loadTaskCursorPage(Astro, 3, readTaskFilter(Astro.url), Astro.url);
+ */
+export async function loadTaskCursorPage(astro: AstroLike, projectId: number, filter: TaskFilter, url: URL): Promise<TaskCursorPage> {
+  return apiGetCursorPage<Task>(astro, `/api/project/${projectId}/tasks?${taskPageQuery(filter, url)}`);
 }
