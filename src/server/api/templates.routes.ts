@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
-import { idParam, readJson } from '../http/validation.ts';
+import { idParam, parseWith, readJson } from '../http/validation.ts';
 import { badRequest } from '../http/errors.ts';
 import { templateInputSchema } from '../domain/templates/template.ts';
 import { validateTemplate } from '../domain/templates/template.validation.ts';
@@ -18,6 +18,7 @@ import { countTasksByDay } from '../domain/stats/task-stats.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
 import { respondWithTaskPage, wantsTaskPage } from './task-page.ts';
+import { pageTemplates, TEMPLATE_PAGE_PARAMS, templatePageQuerySchema } from '../domain/templates/template-page.ts';
 
 const manage = can(Permission.ManageResources);
 export { descriptionSchema };
@@ -26,6 +27,12 @@ export { descriptionSchema };
 export const templatesRoutes = new Hono<AppEnv>();
 
 templatesRoutes.get('/', async (c) => {
+  if (TEMPLATE_PAGE_PARAMS.some((name) => c.req.query(name) !== undefined)) {
+    const page = await pageTemplates(c.var.deps.db, c.var.project.id, parseWith(templatePageQuerySchema, c.req.query()), 100);
+    c.header('X-Has-Next', String(page.nextCursor !== null));
+    if (page.nextCursor) c.header('X-Next-Cursor', page.nextCursor);
+    return c.json(page.templates);
+  }
   const { app, sort, order } = c.req.query();
   return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { app, sort, order }));
 });

@@ -21,6 +21,7 @@ import { accessKeyInputSchema } from '../domain/keys/access-key.ts';
 import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
 import { hostConfigInputSchema } from '../domain/host-configs/host-config.ts';
 import { taskListQuerySchema } from '../domain/tasks/task-cursor.ts';
+import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
 import {
   accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema,
@@ -112,6 +113,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`PUT ${P}/environment/:environment_id`]: { summary: 'Update a variable group', body: environmentInputSchema, status: 204 },
   'POST /api/apps/:app_id': { summary: 'Save an app', body: appInputSchema, status: 204 },
   'PUT /api/apps/:app_id': { summary: 'Save an app', body: appInputSchema, status: 204 },
+  [`GET ${P}/templates`]: {
+    summary: "The project's templates; a search, page size or cursor pages them (X-Has-Next, X-Next-Cursor)", query: templatePageQuerySchema,
+  },
   [`POST ${P}/templates`]: { summary: 'Create a template', body: templateInputSchema, status: 201 },
   [`PUT ${P}/templates/:template_id`]: { summary: 'Update a template', body: templateInputSchema, status: 204 },
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
