@@ -82,11 +82,15 @@ export async function apiGetPage<T>(astro: AstroLike, path: string): Promise<{ i
 }
 
 /**
- * A cursor page of a list (`X-Has-Next`: older rows follow, `X-Has-Prev`: newer rows precede).
+ * A cursor page of a list (`X-Has-Next`: older rows follow, `X-Has-Prev`: newer rows precede,
+ * `X-Next-Cursor`: what reads the next page).
  * @example const { items, hasOlder } = await apiGetCursorPage<Task>(Astro, `/api/project/3/tasks?before_id=0&limit=20`);
  */
-export async function apiGetCursorPage<T>(astro: AstroLike, path: string): Promise<{ items: T[]; hasOlder: boolean; hasNewer: boolean }> {
+export async function apiGetCursorPage<T>(astro: AstroLike, path: string): Promise<{ items: T[]; hasOlder: boolean; hasNewer: boolean; nextCursor: string | null }> {
   const res = await astro.locals.runnerApi(path, { headers: forwardedHeaders(astro.request) });
   if (!res.ok) throw new RunnerApiError(res.status, await readErrorText(res));
-  return { items: (await res.json()) as T[], hasOlder: res.headers.get('x-has-next') === 'true', hasNewer: res.headers.get('x-has-prev') === 'true' };
+  return {
+    items: (await res.json()) as T[], hasOlder: res.headers.get('x-has-next') === 'true', hasNewer: res.headers.get('x-has-prev') === 'true',
+    nextCursor: res.headers.get('x-next-cursor'),
+  };
 }

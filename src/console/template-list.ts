@@ -1,5 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { apiGet, apiGetOr } from './runner-api.ts';
+import { apiGet, apiGetCursorPage, apiGetOr } from './runner-api.ts';
 import { idField, postedForm, runDelete, runForm, textField, type FormOutcome } from './form-loop.ts';
 import { PREFERENCE_COOKIE_MAX_AGE } from './preferences.ts';
 import { PERMISSION, type ProjectRole, type Task, type User } from './types.ts';
@@ -67,7 +67,16 @@ export interface TemplateListData {
   openTasks: Task[];
   openId: number | null;
   viewForm: FormOutcome<ViewEditorValues>;
+  /** the search words (`?q=`), '' for none */
+  q: string;
+  /** reads the page after this one; null on the last page */
+  nextCursor: string | null;
+  /** this is not the first page (`?after=`) */
+  paged: boolean;
 }
+
+/** Templates shown a page at a time: a project may hold thousands. */
+export const TEMPLATE_PAGE_SIZE = 100;
 
 /**
  * The template list of a project (all templates, or one view's) with the forms of its view
@@ -118,12 +127,21 @@ export async function loadTemplateList(astro: AstroLike, projectId: number, view
 
   const openParam = astro.url.searchParams.get('open') ?? '';
   const openId = /^\d{1,10}$/.test(openParam) ? Number(openParam) : null;
-  const [templates, apps, openTasks] = await Promise.all([
-    apiGet<TemplateItem[]>(astro, viewId === null ? `${base}/templates` : `${base}/views/${viewId}/templates`),
+  const q = (astro.url.searchParams.get('q') ?? '').trim().slice(0, 200);
+  const after = astro.url.searchParams.get('after') ?? '';
+  const query = new URLSearchParams({ limit: String(TEMPLATE_PAGE_SIZE) });
+  if (viewId !== null) query.set('view_id', String(viewId));
+  if (q) query.set('q', q);
+  if (/^[\w-]{1,600}$/.test(after)) query.set('after', after);
+  const [page, apps, openTasks] = await Promise.all([
+    apiGetCursorPage<TemplateItem>(astro, `${base}/templates?${query}`),
     apiGetOr<AppItem[]>(astro, '/api/apps', []),
     openId === null ? Promise.resolve([]) : apiGetOr<Task[]>(astro, `${base}/templates/${openId}/tasks/last?limit=5`, []),
   ]);
-  return { views, templates, apps, openTasks, openId, viewForm: moved.submitted ? { ...viewForm, error: moved.error } : viewForm };
+  return {
+    views, templates: page.items, apps, openTasks, openId, viewForm: moved.submitted ? { ...viewForm, error: moved.error } : viewForm,
+    q, nextCursor: page.nextCursor, paged: query.has('after'),
+  };
 }
 
 /** The views with `id` moved one place up or down. */
