@@ -9,7 +9,7 @@ import { routeId } from './route-id.ts';
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'url'>;
 
 /** What the runner form shows and sends. */
-export interface RunnerValues { name: string; tag: string; webhook: string; max_parallel_tasks: string; active: boolean }
+export interface RunnerValues { name: string; tag: string; webhook: string; max_parallel_tasks: string; active: boolean; is_default: boolean }
 
 /** A runner just created: its one-time token and private key. */
 export interface CreatedRunner extends Runner { token?: string; private_key?: string }
@@ -30,7 +30,7 @@ export interface RunnersScreen {
   created: CreatedRunner | null;
 }
 
-const EMPTY: RunnerValues = { name: '', tag: '', webhook: '', max_parallel_tasks: '0', active: true };
+const EMPTY: RunnerValues = { name: '', tag: '', webhook: '', max_parallel_tasks: '0', active: true, is_default: false };
 
 /**
  * The runners screen of one scope (`/runners` with `apiBase` `/api/runners`, or a project's):
@@ -72,20 +72,23 @@ export async function runRunnersScreen(astro: AstroLike, opts: { apiBase: string
   if (cache.redirect) return { ...base, redirect: cache.redirect, form: idle() };
 
   const initial: RunnerValues = editing
-    ? { name: editing.name, tag: editing.tag, webhook: editing.webhook, max_parallel_tasks: String(editing.max_parallel_tasks), active: editing.active }
+    ? { name: editing.name, tag: editing.tags.join(', '), webhook: editing.webhook, max_parallel_tasks: String(editing.max_parallel_tasks), active: editing.active, is_default: editing.is_default }
     : EMPTY;
   const form = await runForm(astro, {
     name: 'runner', initial, schema: runnerInputSchema,
-    read: (f) => ({ name: textField(f, 'name'), tag: textField(f, 'tag'), webhook: textField(f, 'webhook'), max_parallel_tasks: textField(f, 'max_parallel_tasks') || '0', active: checkboxField(f, 'active') }),
+    read: (f) => ({
+      name: textField(f, 'name'), tag: textField(f, 'tag'), webhook: textField(f, 'webhook'), max_parallel_tasks: textField(f, 'max_parallel_tasks') || '0',
+      active: checkboxField(f, 'active'), is_default: checkboxField(f, 'is_default'),
+    }),
     toBody: (v) => ({
-      name: v.name, tag: v.tag, webhook: v.webhook, active: v.active,
+      name: v.name, tags: splitTags(v.tag), webhook: v.webhook, active: v.active, is_default: v.is_default,
       max_parallel_tasks: /^\d{1,10}$/.test(v.max_parallel_tasks) ? Number(v.max_parallel_tasks) : -1,
-      ...(editing ? { tags: v.tag ? [v.tag] : [] } : {}),
     }),
     messages: { name: t('runners.nameRequired'), max_parallel_tasks: t('runners.maxParallelInvalid'), webhook: t('runners.webhookInvalid') },
     checkValues: (v): Record<string, string> => ({
       ...(v.name.trim() ? {} : { name: t('runners.nameRequired') }),
-      ...(opts.tagRequired && !v.tag ? { tag: t('runners.tagRequired') } : {}),
+      // a project runner without a tag would take nothing, unless it is the default runner
+      ...(opts.tagRequired && !v.tag.trim() && !v.is_default ? { tag: t('runners.tagRequired') } : {}),
     }),
     call: () => (editing ? { method: 'PUT', path: `${apiBase}/${editing.id}` } : { method: 'POST', path: apiBase }),
     ...(editing ? {} : { show: async (res: Response) => (await res.json()) as CreatedRunner }),
@@ -98,6 +101,11 @@ export async function runRunnersScreen(astro: AstroLike, opts: { apiBase: string
     return { ...base, runners: again.items, total: again.total, pages: Math.max(1, Math.ceil(again.total / PAGE_SIZE)), form, created, dialogOpen: false };
   }
   return { ...base, form, dialogOpen: base.dialogOpen || (form.submitted && !form.redirect) };
+}
+
+/** The tags field: several tags separated by commas. */
+export function splitTags(text: string): string[] {
+  return [...new Set(text.split(',').map((tag) => tag.trim()).filter(Boolean))];
 }
 
 function idle(): FormOutcome<RunnerValues> {

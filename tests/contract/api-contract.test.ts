@@ -16,7 +16,6 @@ const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
  */
 export const NOT_IMPLEMENTED: [RegExp, string][] = [
   [/^GET \/auth\/oidc\//, 'OIDC sign-in is not implemented (auth_methods lists no providers)'],
-  [/^(GET|POST) \/user\/options$/, 'per-user UI options are not implemented; the console keeps them in the browser'],
   [/^POST \/project\/\{project_id\}\/notifications\/test$/, 'alert channels (email, chat) are not implemented'],
   [/^\w+ \/project\/\{project_id\}\/workflows/, 'workflows are not implemented'],
 ];

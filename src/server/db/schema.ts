@@ -42,6 +42,7 @@ export interface Database {
   task_ansible_error: TaskAnsibleErrorTable;
   engine_worker: EngineWorkerTable;
   runner: RunnerTable;
+  project_invite: ProjectInviteTable;
   task_secret: TaskSecretTable;
   terraform_alias: TerraformAliasTable;
   terraform_state: TerraformStateTable;
@@ -397,7 +398,26 @@ export interface RunnerTable {
   touched: string | null;
   cleaning_requested: string | null;
   created: string;
+  /** takes the untagged tasks of its scope (one per project, one global) */
+  is_default: Generated<Flag>;
 }
+
+/** An invitation to a project (a user or an email address); the token is kept as a hash. */
+export interface ProjectInviteTable {
+  id: Id;
+  project_id: number;
+  user_id: number | null;
+  email: string | null;
+  role: string;
+  /** pending, accepted, declined, expired */
+  status: string;
+  token_hash: string;
+  inviter_user_id: number | null;
+  created: string;
+  expires_at: string | null;
+  accepted_at: string | null;
+}
+export type ProjectInviteRow = Selectable<ProjectInviteTable>;
 
 /** A search block: BLOCK_LINES consecutive rows of a task's log, lowercased, joined by newlines. */
 export interface TaskOutputBlockTable {
