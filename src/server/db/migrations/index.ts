@@ -19,8 +19,8 @@ import * as secAuthExternalIdentity from './2026_11_26_sec_auth_external_identit
 import * as secTaskTrustedValues from './2026_11_26_sec_task_trusted_values.ts';
 import * as p30HostConfigs from './2026_11_26_p30_host_configs.ts';
 import * as templateEnvironments from './2026_11_26_template_environments.ts';
-import * as p30RunnerDefault from './2026_11_26_p30_runner_default.ts';
-import * as p30ProjectInvite from './2026_11_26_p30_project_invite.ts';
+import * as p30RunnerDefault from './2026_11_26_zz_p30_runner_default.ts';
+import * as p30ProjectInvite from './2026_11_26_zz_p30_project_invite.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_sec_task_trusted_values': secTaskTrustedValues,
   '2026_11_26_p30_host_configs': p30HostConfigs,
   '2026_11_26_template_environments': templateEnvironments,
-  '2026_11_26_p30_runner_default': p30RunnerDefault,
-  '2026_11_26_p30_project_invite': p30ProjectInvite,
+  '2026_11_26_zz_p30_runner_default': p30RunnerDefault,
+  '2026_11_26_zz_p30_project_invite': p30ProjectInvite,
 };
