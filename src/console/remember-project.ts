@@ -16,18 +16,20 @@ const COOKIE = { path: '/', maxAge: PREFERENCE_COOKIE_MAX_AGE, sameSite: 'lax' }
  */
 export async function rememberProject(astro: Pick<AstroGlobal, 'cookies' | 'locals' | 'request'>, projectId: number, view: DashboardView | 'schedule'): Promise<void> {
   const { cookies } = astro;
-  rememberLastProject(cookies, projectId);
+  await rememberLastProject(astro, projectId);
   if (cookies.get(`last_view_${projectId}`)?.value !== view) cookies.set(`last_view_${projectId}`, view, COOKIE);
-  await storeUserOption(astro, 'nav.lastProject', String(projectId));
   await storeUserOption(astro, `nav.lastView.${projectId}`, view);
 }
 
 /**
  * Remembers the project of any project page, which the drawer keeps selected on the pages
- * outside a project (users, apps, tokens, active tasks), as Semaphore does.
+ * outside a project (users, apps, tokens, active tasks), as Semaphore does: in the cookie and
+ * in the user's options (which the next page copies back into the cookie, so both must move).
  */
-export function rememberLastProject(cookies: AstroGlobal['cookies'], projectId: number): void {
+export async function rememberLastProject(astro: Pick<AstroGlobal, 'cookies' | 'locals' | 'request'>, projectId: number): Promise<void> {
+  const { cookies } = astro;
   if (cookies.get('last_project')?.value !== String(projectId)) cookies.set('last_project', String(projectId), COOKIE);
+  await storeUserOption(astro, 'nav.lastProject', String(projectId));
 }
 
 /** The project last visited, among `projects` (the user's own); undefined when none of them is. */
