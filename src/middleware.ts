@@ -9,7 +9,7 @@ import { refuseBadFormRequest } from './console/form-request.ts';
 import { compressResponse } from './server/http/compression.ts';
 import { handleLaunchPost } from './console/launch-form.ts';
 import { withReasonPhrase } from './console/reason-phrase.ts';
-import { loadUserOptions, syncPreferenceCookies } from './console/user-options.ts';
+import { applyUserOptions, loadUserOptions } from './console/user-options.ts';
 
 /** Paths served without a session: sign-in, sign-out, preference switches. */
 const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/];
@@ -51,9 +51,10 @@ const preparePage = defineMiddleware(async (ctx, next) => {
     throw new Error(await readErrorText(res));
   }
   ctx.locals.user = (await res.json()) as User;
-  // the user's stored theme, language and last views win over this browser's cookies
+  // the user's stored theme, language and last views win over this browser's cookies, except a
+  // choice made here while signed out (see applyUserOptions)
   ctx.locals.userOptions = await loadUserOptions(ctx);
-  syncPreferenceCookies(ctx.cookies, ctx.locals.userOptions);
+  await applyUserOptions(ctx, ctx.locals.userOptions);
   applyPreferenceCookies(ctx);
   // the task launch dialog (`?new_task=`) posts to whichever project page shows it
   const launched = await handleLaunchPost(ctx, next);

@@ -41,12 +41,48 @@ export function syncPreferenceCookies(cookies: AstroCookies, options: Options): 
 
 /**
  * Stores one option for the signed-in user when it changed; a failure (signed out, an older
- * runner API) leaves the cookie as the only copy, as before options existed.
+ * runner API) leaves the cookie as the only copy, as before options existed. True when the
+ * option holds `value` afterwards.
  */
-export async function storeUserOption(astro: AstroLike, key: string, value: string): Promise<void> {
-  if (astro.locals.userOptions?.[key] === value) return;
+export async function storeUserOption(astro: AstroLike, key: string, value: string): Promise<boolean> {
+  if (astro.locals.userOptions?.[key] === value) return true;
   const res = await apiSend(astro, 'POST', '/api/user/options', { key, value });
   if (res.ok && astro.locals.userOptions) astro.locals.userOptions[key] = value;
+  return res.ok;
+}
+
+/** Marks preferences chosen while signed out: `ui.language` and/or `ui.theme`, comma-separated. */
+const UNSAVED_COOKIE = 'prefs_unsaved';
+/** The preference cookie of each option a signed-out choice may leave unsaved. */
+const UNSAVED_KEYS: Record<string, string> = { 'ui.language': 'lang', 'ui.theme': 'theme' };
+
+/**
+ * Stores a language or theme choice (`value`, 'system' to follow the browser) for the signed-in
+ * user; signed out, remembers that this browser's cookie holds a choice the next sign-in must
+ * keep, so the choice made on the sign-in page is not lost to an older stored one.
+ * @example await choosePreference(Astro, 'ui.language', 'de');
+ */
+export async function choosePreference(astro: AstroLike & { cookies: AstroCookies }, key: 'ui.language' | 'ui.theme', value: string): Promise<void> {
+  if (await storeUserOption(astro, key, value)) return;
+  const unsaved = new Set(astro.cookies.get(UNSAVED_COOKIE)?.value.split(',').filter((k) => Object.hasOwn(UNSAVED_KEYS, k)));
+  unsaved.add(key);
+  astro.cookies.set(UNSAVED_COOKIE, [...unsaved].join(','), COOKIE);
+}
+
+/**
+ * Precedence of a preference, highest first: a choice made in this browser while signed out
+ * (stored now, on the first signed-in page), the user's stored option (the latest choice made in
+ * any browser), this browser's cookie, the browser's Accept-Language / colour scheme. Afterwards
+ * the cookies mirror the options.
+ * @example await applyUserOptions(ctx, ctx.locals.userOptions);
+ */
+export async function applyUserOptions(astro: AstroLike & { cookies: AstroCookies }, options: Options): Promise<void> {
+  const unsaved = astro.cookies.get(UNSAVED_COOKIE)?.value.split(',') ?? [];
+  for (const key of unsaved.filter((k) => Object.hasOwn(UNSAVED_KEYS, k))) {
+    await storeUserOption(astro, key, astro.cookies.get(UNSAVED_KEYS[key]!)?.value ?? 'system');
+  }
+  if (unsaved.length) astro.cookies.delete(UNSAVED_COOKIE, { path: '/' });
+  syncPreferenceCookies(astro.cookies, options);
 }
 
 /** The drawer entries the user unpinned (`nav.unpinnedItems`, Semaphore's key). */
