@@ -11,6 +11,7 @@ import { deleteProject, updateProject } from '../domain/projects/project.service
 import { removeProjectFiles } from '../domain/projects/project-files.ts';
 import { removeProjectMember } from '../domain/projects/project-members.service.ts';
 import { projectInputSchema } from './projects.routes.ts';
+import { sendTestAlert } from '../alerts/test-alert.ts';
 
 /** `/api/project/:project_id`: the project itself, the caller's role in it, leaving it. */
 export const projectRoutes = new Hono<AppEnv>();
@@ -39,6 +40,18 @@ projectRoutes.delete('/cache', can(Permission.UpdateProject), async (c) => {
   const repositories = await db.selectFrom('repository').select('id').where('project_id', '=', c.var.project.id).execute();
   await removeProjectFiles(config.tmp_path, c.var.project.id, repositories.map((r) => r.id));
   return c.body(null, 204);
+});
+
+/**
+ * Sends a test alert through every enabled alert channel (Semaphore 2.20): 200 with how each
+ * channel took it; 400 when the server has no channel enabled; 502 when none took it.
+ */
+projectRoutes.post('/notifications/test', can(Permission.UpdateProject), async (c) => {
+  const channels = await sendTestAlert(c.var.deps, { project: c.var.project, user: c.var.user });
+  if (!channels.length) throw badRequest('no alert channel is enabled on this server (email, Telegram, Slack, … in the alert settings)');
+  for (const failed of channels.filter((ch) => !ch.ok)) console.warn(`[alerts] project ${c.var.project.id}: test alert through ${failed.name} failed: ${failed.error}`);
+  if (!channels.some((ch) => ch.ok)) return c.json({ error: 'no alert channel took the test alert', channels }, 502);
+  return c.json({ channels });
 });
 
 projectRoutes.get('/role', (c) => c.json({ role: c.var.role, permissions: c.var.permissions }));

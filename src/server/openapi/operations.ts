@@ -90,6 +90,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/role`]: { summary: 'Your role in the project', response: roleSchema },
   [`POST ${P}/users`]: { summary: 'Add a member', body: memberAddSchema, status: 204 },
   [`PUT ${P}/users/:user_id`]: { summary: "Change a member's role", body: memberRoleSchema, status: 204 },
+  [`POST ${P}/notifications/test`]: {
+    summary: "Send a test alert through every enabled alert channel (email to members who asked for alerts, chats, webhook), with the project's alert chat; 400 when none is enabled, 502 when none took it",
+    response: z.object({ channels: list(z.object({ name: z.string(), ok: z.boolean(), error: z.string().optional() })) }),
+  },
   [`GET ${P}/invites`]: { summary: 'Invitations to the project (?sort=created|status|role&order=asc|desc)' },
   [`POST ${P}/invites`]: { summary: 'Invite an email address or a user with a role (expires in 7 days unless expires_at); mailed when SMTP is set, the token answered once', body: inviteInputSchema, status: 201 },
   [`GET ${P}/invites/:invite_id`]: { summary: 'One invitation' },

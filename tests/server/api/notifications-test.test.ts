@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { DIALECTS } from '../../support/dialects.ts';
+import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
+import { insertMember, insertProject } from '../../support/fixtures.ts';
+import { startHttpReceiver } from '../../support/http-receiver.ts';
+
+interface Mail { to: string[]; text: string }
+
+/** A loopback SMTP server without TLS or authentication; messages are kept. */
+async function startSmtpServer() {
+  const mails: Mail[] = [];
+  const server = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '') });
+        callback();
+      });
+    },
+  });
+  server.on('error', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const TELEGRAM_TOKEN = 'bot-token-test-alert-5e1a';
+
+for (const dialect of DIALECTS) {
+  describe(`POST /api/project/{id}/notifications/test (${dialect})`, () => {
+    let s: TestServer;
+    let chat: Awaited<ReturnType<typeof startHttpReceiver>>;
+    let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+    let admin: Auth;
+    let projectId: number;
+
+    beforeAll(async () => {
+      chat = await startHttpReceiver((path) => (path === '/slack' ? 500 : 200));
+      smtp = await startSmtpServer();
+      s = await startTestServer(dialect, {
+        SEMAPHORE_WEB_ROOT: 'https://ops.example.test',
+        SEMAPHORE_EMAIL_ALERT: 'true', SEMAPHORE_EMAIL_HOST: '127.0.0.1', SEMAPHORE_EMAIL_PORT: String(smtp.port), SEMAPHORE_EMAIL_SENDER: 'signalbox@example.test',
+        SEMAPHORE_TELEGRAM_ALERT: 'true', SEMAPHORE_TELEGRAM_TOKEN: TELEGRAM_TOKEN, SEMAPHORE_TELEGRAM_CHAT: '1000', SEMAPHORE_TELEGRAM_API_URL: `${chat.url}/tg`,
+        SEMAPHORE_SLACK_ALERT: 'true', SEMAPHORE_SLACK_URL: `${chat.url}/slack`,
+        SEMAPHORE_WEBHOOK_ALERT: 'true', SEMAPHORE_WEBHOOK_URL: `${chat.url}/hook`,
+      });
+      admin = await s.login(ADMIN.login, ADMIN.password);
+      const project = await insertProject(s.deps.db, 'Payments');
+      projectId = project.id;
+      // the project's own chat; alerts still off: a test comes before switching them on
+      await s.deps.db.updateTable('project').set({ alert_chat: '-42' }).where('id', '=', projectId).execute();
+      const listening = await insertMember(s.deps.db, projectId, 'oncall', 'guest');
+      await s.deps.db.updateTable('user').set({ alert: 1 }).where('id', '=', listening.id).execute();
+      await insertMember(s.deps.db, projectId, 'quiet', 'guest');
+    });
+    afterAll(async () => {
+      await s?.close();
+      await chat?.close();
+      await smtp?.close();
+    });
+
+    it('takes the request as Semaphore sends it (no body, or fields it does not know) and answers how each channel took the alert', async () => {
+      for (const body of [undefined, {}, { project_id: projectId, message: 'ignored' }]) {
+        const before = chat.received.length;
+        const res = await s.call('POST', `/api/project/${projectId}/notifications/test`, body, admin);
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.channels).toEqual(expect.arrayContaining([
+          { name: 'telegram', ok: true }, { name: 'webhook', ok: true }, { name: 'email', ok: true }, { name: 'slack', ok: false, error: 'HTTP 500' },
+        ]));
+        expect(res.body.channels).toHaveLength(4);
+        expect(chat.received.length - before).toBe(3);
+      }
+      const telegram = chat.received.find((r) => r.path === `/tg/bot${TELEGRAM_TOKEN}/sendMessage`)!;
+      expect(telegram.body).toMatchObject({ chat_id: '-42' });
+      expect(telegram.body.text).toContain('Payments / Test alert');
+      const hook = chat.received.find((r) => r.path === '/hook')!;
+      expect(hook.body).toMatchObject({ project: { id: projectId, name: 'Payments' }, url: `https://ops.example.test/project/${projectId}/settings` });
+      expect(hook.body.task.message).toContain('test alert');
+      // mail goes to the members who asked for alerts only
+      expect(smtp.mails.map((m) => m.to)).toEqual([['oncall@example.test'], ['oncall@example.test'], ['oncall@example.test']]);
+      expect(smtp.mails[0]!.text).toContain('Payments / Test alert');
+    });
+
+    it('answers 502 when no channel took it, naming no secret of a channel', async () => {
+      const down = await startTestServer(dialect, {
+        SEMAPHORE_TELEGRAM_ALERT: 'true', SEMAPHORE_TELEGRAM_TOKEN: TELEGRAM_TOKEN, SEMAPHORE_TELEGRAM_CHAT: '1', SEMAPHORE_TELEGRAM_API_URL: 'http://127.0.0.1:9',
+        SEMAPHORE_SLACK_ALERT: 'true', SEMAPHORE_SLACK_URL: `${chat.url}/slack`,
+      });
+      try {
+        const project = await insertProject(down.deps.db, 'Quiet');
+        const res = await down.call('POST', `/api/project/${project.id}/notifications/test`, undefined, await down.login(ADMIN.login, ADMIN.password));
+        expect(res.status).toBe(502);
+        expect(res.body).toEqual({
+          error: 'no alert channel took the test alert',
+          channels: [{ name: 'telegram', ok: false, error: 'could not reach the service' }, { name: 'slack', ok: false, error: 'HTTP 500' }],
+        });
+        expect(res.text).not.toContain(TELEGRAM_TOKEN);
+      } finally {
+        await down.close();
+      }
+    });
+
+    it('answers 400 when the server has no alert channel enabled', async () => {
+      const bare = await startTestServer(dialect);
+      try {
+        const project = await insertProject(bare.deps.db, 'Bare');
+        const res = await bare.call('POST', `/api/project/${project.id}/notifications/test`, undefined, await bare.login(ADMIN.login, ADMIN.password));
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatch(/^no alert channel is enabled/);
+      } finally {
+        await bare.close();
+      }
+    });
+  });
+}
