@@ -26,6 +26,7 @@ export interface Database {
   template_vault: TemplateVaultTable;
   template_inventory: TemplateInventoryTable;
   template_environment: TemplateEnvironmentTable;
+  template_ssh_key: TemplateSshKeyTable;
   view: ViewTable;
   schedule: ScheduleTable;
   schedule_firing: ScheduleFiringTable;
@@ -257,6 +258,13 @@ export interface TemplateInventoryTable {
 export interface TemplateEnvironmentTable {
   template_id: number;
   environment_id: number;
+  position: number;
+}
+
+/** A template's extra SSH keys in order, offered to every SSH connection of its tasks. */
+export interface TemplateSshKeyTable {
+  template_id: number;
+  ssh_key_id: number;
   position: number;
 }
 

@@ -21,6 +21,7 @@ import * as p30HostConfigs from './2026_11_26_p30_host_configs.ts';
 import * as templateEnvironments from './2026_11_26_template_environments.ts';
 import * as p30RunnerDefault from './2026_11_26_zz_p30_runner_default.ts';
 import * as p30ProjectInvite from './2026_11_26_zz_p30_project_invite.ts';
+import * as p30TemplateSshKeys from './2026_11_26_zz_p30_template_ssh_keys.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_template_environments': templateEnvironments,
   '2026_11_26_zz_p30_runner_default': p30RunnerDefault,
   '2026_11_26_zz_p30_project_invite': p30ProjectInvite,
+  '2026_11_26_zz_p30_template_ssh_keys': p30TemplateSshKeys,
 };
