@@ -18,6 +18,7 @@ beforeAll(async () => {
     SEMAPHORE_SLACK_ALERT: 'true', SEMAPHORE_SLACK_URL: `${chat.url}/slack`,
   });
   projectId = (await insertProject(server.deps.db, 'Payments')).id;
+  await server.deps.db.updateTable('project').set({ alert: 1 }).where('id', '=', projectId).execute();
   browser = await launchBrowser();
 });
 

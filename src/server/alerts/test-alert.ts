@@ -12,7 +12,7 @@ export interface TestAlertSubject {
 /**
  * `POST /api/project/{id}/notifications/test`: a test alert through every alert channel the
  * server has enabled (chats, webhook, and email to the project's members who asked for alerts),
- * with the project's own alert chat, whether or not the project's alerts are switched on yet.
+ * with the project's own alert chat (the route checks that the project's alerts are on).
  * Answers how each channel took it; an empty list when no channel is enabled.
  * @example const results = await sendTestAlert(deps, { project, user });
  */

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { rm } from 'node:fs/promises';
 import { demoRepositoryPath } from '../domain/demo/demo-repository.ts';
 import type { AppEnv } from '../http/context.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
@@ -43,10 +43,12 @@ projectRoutes.delete('/cache', can(Permission.UpdateProject), async (c) => {
 });
 
 /**
- * Sends a test alert through every enabled alert channel (Semaphore 2.20): 200 with how each
- * channel took it; 400 when the server has no channel enabled; 502 when none took it.
+ * Sends a test alert through every enabled alert channel (Semaphore's "Send test notification"):
+ * 409 while the project's alerts are off (as Semaphore); 200 with how each channel took it; 400
+ * when the server has no channel enabled; 502 when none took it.
  */
 projectRoutes.post('/notifications/test', can(Permission.UpdateProject), async (c) => {
+  if (!c.var.project.alert) throw new ApiError('conflict', 'Alerts are not enabled for the project');
   const channels = await sendTestAlert(c.var.deps, { project: c.var.project, user: c.var.user });
   if (!channels.length) throw badRequest('no alert channel is enabled on this server (email, Telegram, Slack, … in the alert settings)');
   for (const failed of channels.filter((ch) => !ch.ok)) console.warn(`[alerts] project ${c.var.project.id}: test alert through ${failed.name} failed: ${failed.error}`);

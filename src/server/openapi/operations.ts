@@ -91,7 +91,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${P}/users`]: { summary: 'Add a member', body: memberAddSchema, status: 204 },
   [`PUT ${P}/users/:user_id`]: { summary: "Change a member's role", body: memberRoleSchema, status: 204 },
   [`POST ${P}/notifications/test`]: {
-    summary: "Send a test alert through every enabled alert channel (email to members who asked for alerts, chats, webhook), with the project's alert chat; 400 when none is enabled, 502 when none took it",
+    summary: "Send a test alert through every enabled alert channel (email to members who asked for alerts, chats, webhook), with the project's alert chat; 409 while the project's alerts are off, 400 when no channel is enabled, 502 when none took it",
     response: z.object({ channels: list(z.object({ name: z.string(), ok: z.boolean(), error: z.string().optional() })) }),
   },
   [`GET ${P}/invites`]: { summary: 'Invitations to the project (?sort=created|status|role&order=asc|desc)' },

@@ -51,8 +51,8 @@ for (const dialect of DIALECTS) {
       admin = await s.login(ADMIN.login, ADMIN.password);
       const project = await insertProject(s.deps.db, 'Payments');
       projectId = project.id;
-      // the project's own chat; alerts still off: a test comes before switching them on
-      await s.deps.db.updateTable('project').set({ alert_chat: '-42' }).where('id', '=', projectId).execute();
+      // alerts on, with the project's own chat
+      await s.deps.db.updateTable('project').set({ alert: 1, alert_chat: '-42' }).where('id', '=', projectId).execute();
       const listening = await insertMember(s.deps.db, projectId, 'oncall', 'guest');
       await s.deps.db.updateTable('user').set({ alert: 1 }).where('id', '=', listening.id).execute();
       await insertMember(s.deps.db, projectId, 'quiet', 'guest');
@@ -85,6 +85,14 @@ for (const dialect of DIALECTS) {
       expect(smtp.mails[0]!.text).toContain('Payments / Test alert');
     });
 
+    it("answers 409 while the project's alerts are off, as Semaphore, sending nothing", async () => {
+      const quiet = await insertProject(s.deps.db, 'Alerts off');
+      const before = chat.received.length;
+      const res = await s.call('POST', `/api/project/${quiet.id}/notifications/test`, undefined, admin);
+      expect([res.status, res.body]).toEqual([409, { error: 'Alerts are not enabled for the project' }]);
+      expect(chat.received.length).toBe(before);
+    });
+
     it('answers 502 when no channel took it, naming no secret of a channel', async () => {
       const down = await startTestServer(dialect, {
         SEMAPHORE_TELEGRAM_ALERT: 'true', SEMAPHORE_TELEGRAM_TOKEN: TELEGRAM_TOKEN, SEMAPHORE_TELEGRAM_CHAT: '1', SEMAPHORE_TELEGRAM_API_URL: 'http://127.0.0.1:9',
@@ -92,6 +100,7 @@ for (const dialect of DIALECTS) {
       });
       try {
         const project = await insertProject(down.deps.db, 'Quiet');
+        await down.deps.db.updateTable('project').set({ alert: 1 }).where('id', '=', project.id).execute();
         const res = await down.call('POST', `/api/project/${project.id}/notifications/test`, undefined, await down.login(ADMIN.login, ADMIN.password));
         expect(res.status).toBe(502);
         expect(res.body).toEqual({
@@ -108,6 +117,7 @@ for (const dialect of DIALECTS) {
       const bare = await startTestServer(dialect);
       try {
         const project = await insertProject(bare.deps.db, 'Bare');
+        await bare.deps.db.updateTable('project').set({ alert: 1 }).where('id', '=', project.id).execute();
         const res = await bare.call('POST', `/api/project/${project.id}/notifications/test`, undefined, await bare.login(ADMIN.login, ADMIN.password));
         expect(res.status).toBe(400);
         expect(res.body.error).toMatch(/^no alert channel is enabled/);

@@ -24,8 +24,8 @@ export const SYSTEM_MATRIX: MatrixRow[] = [
   { route: 'GET /api/project/{id}/stats', path: (w) => `${p(w)}/stats`, expect: projectRead() },
   { route: 'GET /api/project/{id}/backup', setup: (db, w) => insertProjectResources(db, w.projectId), path: (w) => `${p(w)}/backup`, expect: projectWrite(Permission.ManageResources, 200) },
   { route: 'DELETE /api/project/{id}/cache', path: (w) => `${p(w)}/cache`, expect: projectWrite(Permission.UpdateProject, 204) },
-  // the matrix server has no alert channel: those allowed hear so (400); notifications-test.test.ts sends real ones
-  { route: 'POST /api/project/{id}/notifications/test', path: (w) => `${p(w)}/notifications/test`, expect: projectWrite(Permission.UpdateProject, 400) },
+  // the world's project has alerts off: those allowed hear so (409, as Semaphore); notifications-test.test.ts sends real ones
+  { route: 'POST /api/project/{id}/notifications/test', path: (w) => `${p(w)}/notifications/test`, expect: projectWrite(Permission.UpdateProject, 409) },
   {
     route: 'POST /api/projects/restore', path: () => '/api/projects/restore',
     body: () => ({ meta: { name: 'Restored' }, keys: [], repositories: [], inventories: [], environments: [], views: [], templates: [] }),
