@@ -1,43 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { DIALECTS } from '../../support/dialects.ts';
+import { startPlainSmtpServer, type Mail } from '../../support/smtp-server.ts';
 import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { insertProject } from '../../support/fixtures.ts';
 import { loadSpec, validateAgainst } from '../../contract/openapi-spec.ts';
 
 const spec = loadSpec();
 
-interface Mail { to: string[]; text: string }
-
-/** A loopback SMTP server without TLS or authentication; messages are kept decoded. */
-async function startSmtpServer() {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        // quoted-printable: soft line breaks and the encoded '='
-        const text = Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text });
-        callback();
-      });
-    },
-  });
-  server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 const tokenIn = (mail: Mail) => /\/invites\?token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? '';
 
 for (const dialect of DIALECTS) {
   describe(`project invites (${dialect})`, () => {
     let s: TestServer;
-    let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+    let smtp: Awaited<ReturnType<typeof startPlainSmtpServer>>;
     let admin: Auth;
     let projectId: number;
     const P = () => `/api/project/${projectId}/invites`;
@@ -49,7 +24,7 @@ for (const dialect of DIALECTS) {
     }
 
     beforeAll(async () => {
-      smtp = await startSmtpServer();
+      smtp = await startPlainSmtpServer();
       s = await startTestServer(dialect, {
         SEMAPHORE_EMAIL_ALERT: 'true', SEMAPHORE_EMAIL_HOST: '127.0.0.1', SEMAPHORE_EMAIL_PORT: String(smtp.port),
         SEMAPHORE_EMAIL_SENDER: 'signalbox@example.test', SEMAPHORE_WEB_ROOT: 'https://ops.example.test',

@@ -1,32 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { DIALECTS } from '../../support/dialects.ts';
+import { startPlainSmtpServer } from '../../support/smtp-server.ts';
 import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { insertMember, insertProject } from '../../support/fixtures.ts';
 import { startHttpReceiver } from '../../support/http-receiver.ts';
-
-interface Mail { to: string[]; text: string }
-
-/** A loopback SMTP server without TLS or authentication; messages are kept. */
-async function startSmtpServer() {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '') });
-        callback();
-      });
-    },
-  });
-  server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 const TELEGRAM_TOKEN = 'bot-token-test-alert-5e1a';
 
@@ -34,13 +11,13 @@ for (const dialect of DIALECTS) {
   describe(`POST /api/project/{id}/notifications/test (${dialect})`, () => {
     let s: TestServer;
     let chat: Awaited<ReturnType<typeof startHttpReceiver>>;
-    let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+    let smtp: Awaited<ReturnType<typeof startPlainSmtpServer>>;
     let admin: Auth;
     let projectId: number;
 
     beforeAll(async () => {
       chat = await startHttpReceiver((path) => (path === '/slack' ? 500 : 200));
-      smtp = await startSmtpServer();
+      smtp = await startPlainSmtpServer();
       s = await startTestServer(dialect, {
         SEMAPHORE_WEB_ROOT: 'https://ops.example.test',
         SEMAPHORE_EMAIL_ALERT: 'true', SEMAPHORE_EMAIL_HOST: '127.0.0.1', SEMAPHORE_EMAIL_PORT: String(smtp.port), SEMAPHORE_EMAIL_SENDER: 'signalbox@example.test',
