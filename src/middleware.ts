@@ -1,3 +1,4 @@
+import type { APIContext } from 'astro';
 import { defineMiddleware } from 'astro:middleware';
 import { createTranslator } from './console/i18n.ts';
 import { resolveLanguage } from './console/languages.ts';
@@ -8,6 +9,7 @@ import { refuseBadFormRequest } from './console/form-request.ts';
 import { compressResponse } from './server/http/compression.ts';
 import { handleLaunchPost } from './console/launch-form.ts';
 import { withReasonPhrase } from './console/reason-phrase.ts';
+import { applyUserOptions, loadUserOptions } from './console/user-options.ts';
 
 /** Paths served without a session: sign-in, sign-out, preference switches. */
 const PUBLIC_PATHS = [/^\/auth\//, /^\/prefs$/];
@@ -31,10 +33,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
  * sign-in page and come back after it.
  */
 const preparePage = defineMiddleware(async (ctx, next) => {
-  const lang = resolveLanguage(ctx.cookies.get('lang')?.value, ctx.request.headers.get('accept-language'));
-  ctx.locals.lang = lang;
-  ctx.locals.t = createTranslator(lang);
-  ctx.locals.theme = readTheme(ctx.cookies.get('theme')?.value);
+  applyPreferenceCookies(ctx);
   const refused = await refuseBadFormRequest(ctx);
   if (refused) return refused;
   if (PUBLIC_PATHS.some((p) => p.test(ctx.url.pathname))) return shortenPageErrors(ctx.request.method, ctx.url.pathname, next);
@@ -52,11 +51,25 @@ const preparePage = defineMiddleware(async (ctx, next) => {
     throw new Error(await readErrorText(res));
   }
   ctx.locals.user = (await res.json()) as User;
+  // the user's stored theme, language and last views win over this browser's cookies, except a
+  // choice made here while signed out (see applyUserOptions)
+  ctx.locals.userOptions = await loadUserOptions(ctx);
+  await applyUserOptions(ctx, ctx.locals.userOptions);
+  applyPreferenceCookies(ctx);
   // the task launch dialog (`?new_task=`) posts to whichever project page shows it
   const launched = await handleLaunchPost(ctx, next);
   if (launched) return launched;
   return shortenPageErrors(ctx.request.method, ctx.url.pathname, next);
 });
+
+/** Language (cookie `lang`, else Accept-Language) with its translator, and theme (cookie `theme`). */
+function applyPreferenceCookies(ctx: APIContext): void {
+  ctx.locals.theme = readTheme(ctx.cookies.get('theme')?.value);
+  const lang = resolveLanguage(ctx.cookies.get('lang')?.value, ctx.request.headers.get('accept-language'));
+  if (ctx.locals.lang === lang) return;
+  ctx.locals.lang = lang;
+  ctx.locals.t = createTranslator(lang);
+}
 
 /**
  * A page that fails still gets the error screen, but Astro logs whatever `stack` says: the

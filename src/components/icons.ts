@@ -9,7 +9,7 @@ import {
   mdiServerNetwork, mdiSourceBranch, mdiThemeLightDark, mdiTranslate, mdiTune, mdiViewDashboard,
   mdiWeatherNight, mdiWhiteBalanceSunny, mdiAccountCircle, mdiRefresh, mdiPlayBoxMultiple,
 } from '@mdi/js';
-import { mdiLanConnect, mdiViewColumnOutline } from '@mdi/js';
+import { mdiBellRingOutline, mdiLanConnect, mdiPin, mdiPinOff, mdiViewColumnOutline } from '@mdi/js';
 
 export const ICONS = {
   ...STATUS_ICONS,
@@ -21,6 +21,7 @@ export const ICONS = {
   kiosk: mdiMonitorDashboard, exit: mdiExitToApp, chevron: mdiChevronRight, empty: mdiInboxOutline, stats: mdiChartLine,
   activity: mdiFormatListBulleted, settings: mdiCog, user: mdiAccountCircle, refresh: mdiRefresh, tasks: mdiPlayBoxMultiple,
   runners: mdiLanConnect, columns: mdiViewColumnOutline,
+  pin: mdiPin, unpin: mdiPinOff, alert: mdiBellRingOutline,
 } as const;
 
 export type IconName = keyof typeof ICONS;

@@ -13,6 +13,8 @@ declare global {
       theme: Theme;
       /** the signed-in user; absent on public pages */
       user?: User;
+      /** the signed-in user's stored options (`/api/user/options`); absent on public pages */
+      userOptions?: Record<string, string>;
     }
   }
 }

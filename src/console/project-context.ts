@@ -52,7 +52,7 @@ export async function loadProjectContext(astro: AstroLike & Pick<AstroGlobal, 'c
     // The user's project list already holds the project (one API call fewer per page); an
     // admin looking at a project they are not a member of needs it fetched.
     const project = shell.projects.find((p) => p.id === id) ?? await apiGet<Project>(astro, `/api/project/${id}`);
-    rememberLastProject(astro.cookies, id);
+    await rememberLastProject(astro, id);
     return { ...shell, project, role };
   } catch (err) {
     if (err instanceof RunnerApiError && (err.status === 404 || err.status === 400 || err.status === 403)) return null;

@@ -1,4 +1,7 @@
+import type { AstroGlobal } from 'astro';
 import type { TFunction } from 'i18next';
+import { apiSend, readErrorText } from './runner-api.ts';
+import { flashPath } from './flash.ts';
 
 export interface ProjectSettingsInput { name: string; alert: boolean; alert_chat: string | null; max_parallel_tasks: number }
 
@@ -22,4 +25,20 @@ export function readProjectSettings(form: FormData, t: TFunction) {
     max_parallel_tasks: values.max_parallel_tasks === '' ? 0 : Number(values.max_parallel_tasks),
   };
   return { values, input, error };
+}
+
+interface ChannelResult { name: string; ok: boolean; error?: string }
+
+/**
+ * Sends the project's test alert and answers where to go back with the outcome as a flash: the
+ * channels that took it (and any that did not, with why), or the API's reason for sending none.
+ * @example return Astro.redirect(await sendTestAlert(Astro, 3, '/project/3/settings'), 303);
+ */
+export async function sendTestAlert(astro: Pick<AstroGlobal, 'locals' | 'request'>, projectId: number, back: string): Promise<string> {
+  const res = await apiSend(astro, 'POST', `/api/project/${projectId}/notifications/test`);
+  if (!res.ok) return flashPath(back, 'test_alert_failed', await readErrorText(res));
+  const { channels } = (await res.json()) as { channels: ChannelResult[] };
+  const took = channels.filter((c) => c.ok).map((c) => c.name);
+  const missed = channels.filter((c) => !c.ok).map((c) => `${c.name}: ${c.error ?? '?'}`);
+  return flashPath(back, 'test_alert_sent', [took.join(', '), ...(missed.length ? [`(✗ ${missed.join(', ')})`] : [])].join(' '));
 }

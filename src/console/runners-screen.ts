@@ -1,7 +1,8 @@
 import type { AstroGlobal } from 'astro';
 import { z } from 'zod';
 import { runnerActiveSchema, runnerInputSchema, type Runner } from '../server/domain/runners/runner.ts';
-import { apiGetPage } from './runner-api.ts';
+import { apiGetPage, apiSend } from './runner-api.ts';
+import { flashPath } from './flash.ts';
 import { checkboxField, runDelete, runForm, textField, type FormOutcome } from './form-loop.ts';
 import { PAGE_SIZE } from './paging.ts';
 import { routeId } from './route-id.ts';
@@ -9,10 +10,13 @@ import { routeId } from './route-id.ts';
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'url'>;
 
 /** What the runner form shows and sends. */
-export interface RunnerValues { name: string; tag: string; webhook: string; max_parallel_tasks: string; active: boolean }
+export interface RunnerValues { name: string; tag: string; webhook: string; max_parallel_tasks: string; active: boolean; is_default: boolean; register_later: boolean }
 
 /** A runner just created: its one-time token and private key. */
 export interface CreatedRunner extends Runner { token?: string; private_key?: string }
+
+/** A one-time registration token just made for an unregistered runner. */
+export interface RunnerRegistration { name: string; token: string }
 
 export interface RunnersScreen {
   redirect?: Response;
@@ -28,9 +32,10 @@ export interface RunnersScreen {
   /** `?delete=<id>` */
   deleting: Runner | null;
   created: CreatedRunner | null;
+  registration: RunnerRegistration | null;
 }
 
-const EMPTY: RunnerValues = { name: '', tag: '', webhook: '', max_parallel_tasks: '0', active: true };
+const EMPTY: RunnerValues = { name: '', tag: '', webhook: '', max_parallel_tasks: '0', active: true, is_default: false, register_later: false };
 
 /**
  * The runners screen of one scope (`/runners` with `apiBase` `/api/runners`, or a project's):
@@ -48,7 +53,7 @@ export async function runRunnersScreen(astro: AstroLike, opts: { apiBase: string
   const base: Omit<RunnersScreen, 'form'> = {
     runners: list.items, total: list.total, page, pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
     editing, dialogOpen: astro.url.searchParams.get('dialog') === 'new' || editing !== null,
-    deleting: byId(Number(astro.url.searchParams.get('delete') ?? '0')), created: null,
+    deleting: byId(Number(astro.url.searchParams.get('delete') ?? '0')), created: null, registration: null,
   };
 
   const deleted = await runDelete(astro, { path: (id) => (byId(id) ? `${apiBase}/${id}` : null), done: self, flash: 'runner_deleted', name: (id) => byId(id)?.name ?? '' });
@@ -71,21 +76,35 @@ export async function runRunnersScreen(astro: AstroLike, opts: { apiBase: string
   });
   if (cache.redirect) return { ...base, redirect: cache.redirect, form: idle() };
 
+  // a registration token is shown once, in this answer: the page renders instead of redirecting
+  const registration = await runForm(astro, {
+    name: 'registration', initial: {}, read: () => ({}), toBody: () => ({}), schema: z.strictObject({}),
+    call: () => ({ method: 'POST', path: `${apiBase}/${toggleId(astro)}/registration-token` }),
+    show: async (res: Response) => ({ name: byId(toggleId(astro))?.name ?? '', token: ((await res.json()) as { registration_token: string }).registration_token }),
+    done: () => ({ path: withPage(self, page) }),
+  });
+  if (registration.shown) return { ...base, form: idle(), registration: registration.shown as RunnerRegistration };
+  if (registration.error) return { ...base, redirect: astro.redirect(flashPath(withPage(self, page), 'action_failed', registration.error), 303), form: idle() };
+
   const initial: RunnerValues = editing
-    ? { name: editing.name, tag: editing.tag, webhook: editing.webhook, max_parallel_tasks: String(editing.max_parallel_tasks), active: editing.active }
+    ? { name: editing.name, tag: editing.tags.join(', '), webhook: editing.webhook, max_parallel_tasks: String(editing.max_parallel_tasks), active: editing.active, is_default: editing.is_default, register_later: false }
     : EMPTY;
   const form = await runForm(astro, {
     name: 'runner', initial, schema: runnerInputSchema,
-    read: (f) => ({ name: textField(f, 'name'), tag: textField(f, 'tag'), webhook: textField(f, 'webhook'), max_parallel_tasks: textField(f, 'max_parallel_tasks') || '0', active: checkboxField(f, 'active') }),
+    read: (f) => ({
+      name: textField(f, 'name'), tag: textField(f, 'tag'), webhook: textField(f, 'webhook'), max_parallel_tasks: textField(f, 'max_parallel_tasks') || '0',
+      active: checkboxField(f, 'active'), is_default: checkboxField(f, 'is_default'), register_later: checkboxField(f, 'register_later'),
+    }),
     toBody: (v) => ({
-      name: v.name, tag: v.tag, webhook: v.webhook, active: v.active,
+      name: v.name, tags: splitTags(v.tag), webhook: v.webhook, active: v.active, is_default: v.is_default,
+      ...(!editing && v.register_later ? { registered: false } : {}),
       max_parallel_tasks: /^\d{1,10}$/.test(v.max_parallel_tasks) ? Number(v.max_parallel_tasks) : -1,
-      ...(editing ? { tags: v.tag ? [v.tag] : [] } : {}),
     }),
     messages: { name: t('runners.nameRequired'), max_parallel_tasks: t('runners.maxParallelInvalid'), webhook: t('runners.webhookInvalid') },
     checkValues: (v): Record<string, string> => ({
       ...(v.name.trim() ? {} : { name: t('runners.nameRequired') }),
-      ...(opts.tagRequired && !v.tag ? { tag: t('runners.tagRequired') } : {}),
+      // a project runner without a tag would take nothing, unless it is the default runner
+      ...(opts.tagRequired && !v.tag.trim() && !v.is_default ? { tag: t('runners.tagRequired') } : {}),
     }),
     call: () => (editing ? { method: 'PUT', path: `${apiBase}/${editing.id}` } : { method: 'POST', path: apiBase }),
     ...(editing ? {} : { show: async (res: Response) => (await res.json()) as CreatedRunner }),
@@ -94,10 +113,31 @@ export async function runRunnersScreen(astro: AstroLike, opts: { apiBase: string
   if (form.redirect) return { ...base, redirect: form.redirect, form };
   const created = (form.shown as CreatedRunner | undefined) ?? null;
   if (created) {
+    // a runner to register later comes with its registration token instead of credentials
+    const token = created.registered ? null : await newRegistrationToken(astro, `${apiBase}/${created.id}`);
     const again = await apiGetPage<Runner>(astro, `${apiBase}?offset=${(page - 1) * PAGE_SIZE}&limit=${PAGE_SIZE}`);
-    return { ...base, runners: again.items, total: again.total, pages: Math.max(1, Math.ceil(again.total / PAGE_SIZE)), form, created, dialogOpen: false };
+    return {
+      ...base, runners: again.items, total: again.total, pages: Math.max(1, Math.ceil(again.total / PAGE_SIZE)), form, dialogOpen: false,
+      created: token === null ? created : null, registration: token === null ? null : { name: created.name, token },
+    };
   }
   return { ...base, form, dialogOpen: base.dialogOpen || (form.submitted && !form.redirect) };
+}
+
+/** A one-time registration token of the runner at `path`; null when the API refuses. */
+async function newRegistrationToken(astro: AstroLike, path: string): Promise<string | null> {
+  const res = await apiSend(astro, 'POST', `${path}/registration-token`);
+  return res.ok ? ((await res.json()) as { registration_token: string }).registration_token : null;
+}
+
+/** The commands that register an unregistered runner with its one-time token, then start it. */
+export function registerCommand(webHost: string, token: string): string {
+  return [`export SEMAPHORE_RUNNER_API_URL=${webHost}`, `SEMAPHORE_RUNNER_REGISTRATION_TOKEN=${token} signalbox runner register`, 'signalbox runner start'].join('\n');
+}
+
+/** The tags field: several tags separated by commas. */
+export function splitTags(text: string): string[] {
+  return [...new Set(text.split(',').map((tag) => tag.trim()).filter(Boolean))];
 }
 
 function idle(): FormOutcome<RunnerValues> {

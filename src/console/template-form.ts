@@ -41,6 +41,8 @@ export interface TemplateFormValues {
   /** the groups after the first, in order, comma-separated ids (one select each in the dialog) */
   more_environment_ids: string;
   allow_override_environment: boolean;
+  /** the template's extra SSH keys, comma-separated ids (one checkbox per SSH key in the dialog) */
+  ssh_key_ids: string;
   view_id: string;
   git_branch: string;
   survey_vars: string;
@@ -73,7 +75,7 @@ export interface TemplateFormValues {
 /** The template as GET answers it (the fields the dialog edits). */
 export interface ApiTemplate {
   id: number; name: string; description: string | null; app: string; type: string; playbook: string;
-  inventory_id: number | null; repository_id: number | null; environment_id: number | null; environment_ids?: number[]; view_id: number | null;
+  inventory_id: number | null; repository_id: number | null; environment_id: number | null; environment_ids?: number[]; ssh_key_ids?: number[]; view_id: number | null;
   git_branch: string | null; survey_vars: unknown[]; vaults: unknown[]; arguments: string | null;
   task_params: Record<string, unknown>; start_version: string | null; build_template_id: number | null; autorun: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; suppress_success_alerts: boolean;
@@ -118,6 +120,7 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     environment_id: idText(template?.environment_id),
     more_environment_ids: (template?.environment_ids ?? []).slice(1).join(','),
     allow_override_environment: p.allow_override_environment === true,
+    ssh_key_ids: (template?.ssh_key_ids ?? []).join(','),
     view_id: idText(template?.view_id),
     git_branch: template?.git_branch ?? '',
     survey_vars: JSON.stringify(surveyVarsToApi(surveyVarsFromApi(template?.survey_vars ?? [])), null, 2),
@@ -162,6 +165,7 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     environment_id: textField(form, 'environment_id'),
     more_environment_ids: form.getAll('more_environment_ids').filter((id): id is string => typeof id === 'string' && id !== '').join(','),
     allow_override_environment: checkboxField(form, 'allow_override_environment'),
+    ssh_key_ids: form.getAll('ssh_key_ids').filter((id): id is string => typeof id === 'string' && /^\d+$/.test(id)).join(','),
     view_id: textField(form, 'view_id'),
     git_branch: textField(form, 'git_branch'),
     survey_vars: raw('survey_vars'),
@@ -236,6 +240,7 @@ function toBody(v: TemplateFormValues) {
     repository_id: num(v.repository_id),
     environment_id: num(v.environment_id),
     environment_ids: environmentIdsOf(v),
+    ssh_key_ids: v.ssh_key_ids.split(',').map(num).filter((id): id is number => id !== null),
     view_id: num(v.view_id),
     git_branch: v.git_branch || null,
     survey_vars: Array.isArray(surveyVars) ? surveyVarsToApi(surveyVarsFromApi(surveyVars)) : surveyVars,

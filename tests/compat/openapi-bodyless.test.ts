@@ -83,6 +83,7 @@ const EXPECTED_REFUSALS: [RegExp, string][] = [
   [/^POST \/api\/users\/\{user_id\}\/2fas\/totp → 403 .*TOTP_DISABLED/, 'two-factor is off in this configuration'],
   [/^POST \/api\/project\/\{project_id\}\/tasks\/\{task_id\}\/(confirm|reject) → 400 .*not waiting for confirmation/, 'the world\'s task needs no confirmation'],
   [/^POST \/api\/project\/\{project_id\}\/templates\/\{template_id\}\/inventory\/\{inventory_id\}\/\{action\} → 404/, 'no action is named 1'],
+  [/^POST \/api\/project\/\{project_id\}\/notifications\/test → 409 .*Alerts are not enabled/, 'the world\'s project has alerts off'],
   [/^\w+ \S+ → 400 \{"error":"\w+: required"\}/, 'a body or query the document does not describe, asked for by name'],
 ];
 const isExpectedRefusal = (label: string) => EXPECTED_REFUSALS.some(([pattern]) => pattern.test(label));

@@ -2,8 +2,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { createClient } from './support/http-client.ts';
 import { insertScriptProject } from './support/real-tasks.ts';
+import { insertProject } from '../support/fixtures.ts';
+import { hashPassword } from '../../src/server/auth/password.ts';
+import { now } from '../../src/server/lib/time.ts';
 
 let server: ConsoleServer;
+let users = 0;
+
+/**
+ * A user of its own for a test that stores user options (language, last project), so what one
+ * test chooses never reaches another test's pages. Not an admin (an admin sees every project),
+ * but allowed to create projects, so /project/new shows the shell.
+ */
+async function ownUser(projectIds: number[] = []): Promise<{ id: number; login: string; password: string }> {
+  const login = `pages-user-${++users}`;
+  const password = `${login}-password`;
+  const row = await server.deps.db.insertInto('user').values({
+    created: now(), username: login, name: login, email: `${login}@example.test`, password: await hashPassword(password), admin: 0, external: 0, alert: 0, can_create_project: 1,
+  }).returning('id').executeTakeFirstOrThrow();
+  for (const projectId of projectIds) await server.deps.db.insertInto('project_user').values({ project_id: projectId, user_id: row.id, role: 'owner', created: now() }).execute();
+  return { id: row.id, login, password };
+}
+
+/** The user's stored options, without the `user<id>.` namespace. */
+async function optionsOf(userId: number): Promise<Record<string, string>> {
+  const rows = await server.deps.db.selectFrom('option').select(['key', 'value']).where('key', 'like', `user${userId}.%`).execute();
+  return Object.fromEntries(rows.map((r) => [r.key.slice(`user${userId}.`.length), r.value]));
+}
 
 beforeAll(async () => {
   server = await startConsoleServer();
@@ -47,7 +72,8 @@ describe('console pages over plain HTTP', () => {
 
   it('sends a user without projects to /project/new and validates the project name there', async () => {
     const client = createClient(server.url);
-    await client.signIn();
+    const user = await ownUser();
+    await client.signIn(user.login, user.password);
     expect((await client.get('/')).location).toBe('/project/new');
     const empty = await client.post('/project/new', { name: '  ' });
     expect(empty.status).toBe(400);
@@ -88,12 +114,58 @@ describe('console pages over plain HTTP', () => {
 
   it('names languages by text code in the language menu, with no flag emoji (they render as boxes on Linux)', async () => {
     const client = createClient(server.url);
-    await client.signIn();
+    const user = await ownUser();
+    await client.signIn(user.login, user.password);
     await client.get('/prefs?lang=pt_br&back=%2F');
     const page = await client.get('/project/new');
     expect(page.html).toMatch(/<summary[^>]*aria-label="[^"]*: PT-BR"/);
     expect(page.html).toContain('<span class="lang-code">UK</span>');
     expect(page.html).not.toMatch(/[\u{1F1E6}-\u{1F1FF}]/u);
+  });
+
+  it('keeps a language chosen on the sign-in page at sign-in, and the latest choice of the user in every browser', async () => {
+    const user = await ownUser();
+    const first = createClient(server.url);
+    await first.get('/prefs?lang=de&back=%2Fauth%2Flogin');
+    expect(first.jar.get('lang')).toBe('de');
+    // an older stored choice does not undo the one just made on the sign-in page
+    await server.deps.db.insertInto('option').values({ key: `user${user.id}.ui.language`, value: 'fr' }).execute();
+    await first.signIn(user.login, user.password);
+    expect((await first.get('/project/new')).html).toContain('<html lang="de"');
+    expect((await optionsOf(user.id))['ui.language']).toBe('de');
+    expect(first.jar.has('prefs_unsaved')).toBe(false);
+    // another browser (Accept-Language: en) gets the stored choice
+    const second = createClient(server.url);
+    await second.signIn(user.login, user.password);
+    expect((await second.get('/project/new')).html).toContain('<html lang="de"');
+    // a choice made there, signed in, is the user's latest: the first browser follows it
+    await second.get('/prefs?lang=uk&back=%2F');
+    expect((await first.get('/project/new')).html).toContain('<html lang="uk"');
+    // "system" clears the choice everywhere: the browser's own language again
+    await first.get('/prefs?lang=system&back=%2F');
+    expect((await second.get('/project/new')).html).toContain('<html lang="en"');
+    expect(second.jar.has('lang')).toBe(false);
+  });
+
+  it('remembers the project of any project page, not only of the dashboard, for `/` in any browser', async () => {
+    const [alpha, beta] = [await insertProject(server.deps.db, 'Alpha'), await insertProject(server.deps.db, 'Beta')];
+    const user = await ownUser([alpha.id, beta.id]);
+    const first = createClient(server.url);
+    await first.signIn(user.login, user.password);
+    await first.get(`/project/${alpha.id}/stats`);
+    for (const page of ['keys', 'templates', 'team']) {
+      await first.get(`/project/${beta.id}/${page}`);
+      expect([page, (await optionsOf(user.id))['nav.lastProject']]).toEqual([page, String(beta.id)]);
+      await first.get(`/project/${alpha.id}/${page}`);
+      expect([page, (await optionsOf(user.id))['nav.lastProject']]).toEqual([page, String(alpha.id)]);
+    }
+    await first.get(`/project/${beta.id}/inventory`);
+    expect((await first.get('/')).location).toBe(`/project/${beta.id}/history`);
+    const second = createClient(server.url);
+    await second.signIn(user.login, user.password);
+    expect((await second.get('/')).location).toBe(`/project/${beta.id}/history`);
+    await second.get(`/project/${alpha.id}/environment`);
+    expect((await first.get('/')).location).toBe(`/project/${alpha.id}/stats`);
   });
 
   it('renders the confirmation dialog for deleting a project without JavaScript', async () => {

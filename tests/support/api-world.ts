@@ -35,7 +35,11 @@ export interface ApiWorld {
     global_runner_id: number;
     /** a host config mapping the ssh key to a host name */
     host_config_id: number;
+    /** a pending invitation of an email address nobody has yet, as a guest */
+    invite_id: number;
   };
+  /** the invitation's one-time token, answered once at its creation */
+  inviteToken: string;
   /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
   spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number };
 }
@@ -44,7 +48,8 @@ export interface ApiWorld {
  * A project with one of every resource, created through the API as the env admin (ssh and
  * login_password keys, repository, inventory, variable group with secrets, view, template,
  * schedule, integration with matcher, value and aliases, a manager member), plus a finished and
- * a waiting task row inserted straight into the database (no engine runs in tests).
+ * a waiting task row inserted straight into the database (no engine runs in tests), and a pending
+ * invitation by email.
  * @example const w = await createApiWorld(s); await s.call('GET', `${w.base}/keys`, undefined, w.admin);
  */
 export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.floor(Math.random() * 1e6)}`): Promise<ApiWorld> {
@@ -110,6 +115,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
   const task = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'success', userId: member.id });
   const waitingTask = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'waiting', userId: member.id });
   const hostConfig = (await post(`${base}/host_configs`, { type: 'host', host: 'web1.example.test', ssh_key_id: key.id })).body;
+  const invite = (await post(`${base}/invites`, { email: `invitee-${tag}@example.test`, role: 'guest' })).body;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
@@ -118,8 +124,9 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
       matcher_id: matcher.id, extractvalue_id: value.id, project_alias_id: projectAlias.id, integration_alias_id: integrationAlias.id,
       user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id, waiting_task_id: waitingTask.id,
       runner_id: runner.id, global_runner_id: globalRunner.id,
-      host_config_id: hostConfig.id,
+      host_config_id: hostConfig.id, invite_id: invite.id,
     },
+    inviteToken: invite.token,
     spare,
   };
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../src/server/db/database.ts';
+import { randomBytes } from 'node:crypto';
 import { now } from '../../src/server/lib/time.ts';
 import { insertEnvironment, insertInventory, insertKey, insertRepository, insertTask } from './project-rows.ts';
 
@@ -6,8 +7,16 @@ import { insertEnvironment, insertInventory, insertKey, insertRepository, insert
 export interface ResourceIds extends Record<string, number> {
   key: number; repository: number; inventory: number; environment: number; template: number; workspace: number;
   view: number; schedule: number; integration: number; matcher: number; value: number; projectAlias: number;
-  integrationAlias: number; task: number; waitingTask: number; confirmTask: number; tfAlias: number; tfState: number;
+  integrationAlias: number; task: number; waitingTask: number; confirmTask: number; tfAlias: number; tfState: number; invite: number;
   spareKey: number; spareRepository: number; spareInventory: number; spareEnvironment: number; spareTemplate: number;
+}
+
+/** A pending invitation of an email address to the project (its token is random and thrown away). */
+function insertInvite(db: Db, projectId: number) {
+  return db.insertInto('project_invite').values({
+    project_id: projectId, user_id: null, email: `invitee-${projectId}@example.test`, role: 'guest', status: 'pending',
+    token_hash: randomBytes(32).toString('hex'), inviter_user_id: null, created: now(), expires_at: null, accepted_at: null,
+  }).returning('id').executeTakeFirstOrThrow();
 }
 
 function insertTemplate(db: Db, projectId: number, refs: { name: string; app: string; playbook: string; repository: number; inventory: number; environment: number; view?: number }) {
@@ -34,7 +43,8 @@ function insertAlias(db: Db, projectId: number, integrationId: number | null) {
  * Inserts one of every project resource straight into the database (no events, no API), for tests
  * that need them to exist without depending on their routes: a terraform template with a
  * workspace it can attach, a view, a schedule, an integration with matcher, value and aliases,
- * a terraform state alias and state version of the workspace, a finished, a waiting and a confirmation-waiting task (rows only: no engine runs), and a spare key/repository/inventory/variable group/template nothing uses.
+ * a terraform state alias and state version of the workspace, a finished, a waiting and a confirmation-waiting task (rows only: no engine runs),
+ * a pending invitation, and a spare key/repository/inventory/variable group/template nothing uses.
  * @example const ids = await insertProjectResources(db, w.projectId); `/keys/${ids.spareKey}`
  */
 export async function insertProjectResources(db: Db, projectId: number): Promise<ResourceIds> {
@@ -69,6 +79,7 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   const task = await insertTask(db, { projectId, templateId: template.id, status: 'success' });
   const waitingTask = await insertTask(db, { projectId, templateId: template.id, status: 'waiting' });
   const confirmTask = await insertTask(db, { projectId, templateId: template.id, status: 'waiting_confirmation' });
+  const invite = await insertInvite(db, projectId);
   const spareKey = await insertKey(db, projectId, 'Spare key');
   const spareRepository = await insertRepository(db, projectId, key.id, 'Spare repo');
   const spareInventory = await insertInventory(db, projectId, { name: 'Spare hosts', keyId: key.id });
@@ -77,7 +88,7 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   return {
     key: key.id, repository: repository.id, inventory: inventory.id, environment: environment.id, template: template.id, workspace: workspace.id,
     view: view.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id, projectAlias: projectAlias.id,
-    integrationAlias: integrationAlias.id, task: task.id, waitingTask: waitingTask.id, confirmTask: confirmTask.id, tfAlias: tfAlias.id, tfState: tfState.id, spareKey: spareKey.id, spareRepository: spareRepository.id,
+    integrationAlias: integrationAlias.id, task: task.id, waitingTask: waitingTask.id, confirmTask: confirmTask.id, tfAlias: tfAlias.id, tfState: tfState.id, invite: invite.id, spareKey: spareKey.id, spareRepository: spareRepository.id,
     spareInventory: spareInventory.id, spareEnvironment: spareEnvironment.id, spareTemplate: spareTemplate.id,
   };
 }

@@ -4,7 +4,7 @@ import type { Auth, TestResponse, TestServer } from './harness.ts';
 
 /**
  * What stored secrets look like at rest: sealed key secrets, sealed variable-group passwords,
- * token hashes and password hashes. None of them may ever leave the server either.
+ * token hashes (API and invitation tokens) and password hashes. None of them may ever leave the server either.
  * @example const forms = await storedSecretForms(s.deps.db);
  */
 export async function storedSecretForms(db: Db): Promise<string[]> {
@@ -13,8 +13,9 @@ export async function storedSecretForms(db: Db): Promise<string[]> {
   const tokens = await db.selectFrom('api_token').select('hash').execute();
   const users = await db.selectFrom('user').select('password').where('password', '!=', '').execute();
   const totps = await db.selectFrom('user_totp').select(['secret', 'recovery_hash']).execute();
+  const invites = await db.selectFrom('project_invite').select('token_hash').execute();
   return [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!), ...tokens.map((t) => t.hash), ...users.map((u) => u.password),
-    ...totps.flatMap((t) => [t.secret, t.recovery_hash])]
+    ...totps.flatMap((t) => [t.secret, t.recovery_hash]), ...invites.map((i) => i.token_hash)]
     .filter((value) => value.length >= 8);
 }
 

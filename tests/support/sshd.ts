@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './git-daemon.ts';
+import { createGitRepo } from './git-repo.ts';
 
 export const SSHD_PATH = '/usr/sbin/sshd';
 
@@ -62,4 +63,21 @@ async function waitForPort(port: number, log: () => string): Promise<void> {
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`sshd did not listen on ${port}: ${log()}`);
+}
+
+/**
+ * Bare repositories on the sshd: `lib.git` (lib.txt: "from-lib") and `site.git` holding `files`
+ * and `lib.git` as the submodule `lib`, both addressed over SSH. Answers site.git's URL.
+ * @example const url = serveSiteWithSubmodule(sshd, { 'run.sh': 'cat lib/lib.txt\n' });
+ */
+export function serveSiteWithSubmodule(sshd: TestSshd, files: Record<string, string>): string {
+  const sshBase = `ssh://${sshd.user}@127.0.0.1:${sshd.port}${sshd.dir}`;
+  const lib = createGitRepo(join(sshd.dir, 'lib-work'), { 'lib.txt': 'from-lib\n' });
+  execFileSync('git', ['clone', '-q', '--bare', lib.path, join(sshd.dir, 'lib.git')]);
+  const site = createGitRepo(join(sshd.dir, 'site-work'), { ...files, '.gitmodules': `[submodule "lib"]\n\tpath = lib\n\turl = ${sshBase}/lib.git\n` });
+  execFileSync('git', ['update-index', '--add', '--cacheinfo', `160000,${lib.hash},lib`], { cwd: site.path });
+  // committed directly: `git add -A` would drop the gitlink, whose folder is not checked out here
+  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', 'commit', '-q', '-m', 'Add the lib submodule'], { cwd: site.path });
+  execFileSync('git', ['clone', '-q', '--bare', site.path, join(sshd.dir, 'site.git')]);
+  return `${sshBase}/site.git`;
 }

@@ -34,28 +34,46 @@ export function startAlerts(deps: Deps, options: AlertOptions = {}): { stop: () 
 }
 
 async function sendTaskAlerts(deps: Deps, taskId: number, status: string, log: (line: string) => void, smtpTls?: ConnectionOptions): Promise<void> {
-  const { alerts } = deps.config;
   const alert = await loadTaskAlert(deps.db, deps.config.web_host, taskId, status);
   if (!alert) return;
-  const sends = chatRequests(alerts, alert).map((request) => attempt(request.name, alert, log, () => postChat(request)));
-  if (alerts.email.enabled && status === 'error') {
-    const to = await alertRecipients(deps.db, alert.projectId);
-    sends.push(attempt('email', alert, log, () => sendAlertEmail(alerts.email, alert, to, smtpTls)));
+  for (const result of await deliverAlert(deps, alert, status === 'error', smtpTls)) {
+    if (!result.ok) log(`task ${alert.taskId}: ${result.name} alert failed: ${result.error}`);
   }
-  await Promise.all(sends);
 }
 
-async function attempt(channel: string, alert: TaskAlert, log: (line: string) => void, send: () => Promise<void>): Promise<void> {
+/** How one channel took an alert: `error` says why it did not (HTTP status, SMTP answer). */
+export interface ChannelResult { name: string; ok: boolean; error?: string }
+
+/**
+ * Sends `alert` through every enabled chat channel and, when `email` is true and mail is on, to
+ * the project's members who asked for alerts. Each channel is tried on its own; none throws.
+ * @example const results = await deliverAlert(deps, alert, true);
+ */
+export async function deliverAlert(deps: Deps, alert: TaskAlert, email: boolean, smtpTls?: ConnectionOptions): Promise<ChannelResult[]> {
+  const { alerts } = deps.config;
+  const sends = chatRequests(alerts, alert).map((request) => attempt(request.name, () => postChat(request)));
+  if (email && alerts.email.enabled) {
+    const to = await alertRecipients(deps.db, alert.projectId);
+    sends.push(attempt('email', () => sendAlertEmail(alerts.email, alert, to, smtpTls)));
+  }
+  return Promise.all(sends);
+}
+
+async function attempt(name: string, send: () => Promise<void>): Promise<ChannelResult> {
   try {
     await send();
+    return { name, ok: true };
   } catch (err) {
-    log(`task ${alert.taskId}: ${channel} alert failed: ${(err as Error).message}`);
+    return { name, ok: false, error: (err as Error).message };
   }
 }
 
 async function postChat(request: ChatRequest): Promise<void> {
   const res = await fetch(request.url, {
     method: 'POST', headers: request.headers, body: JSON.stringify(request.body), redirect: 'error', signal: AbortSignal.timeout(CHANNEL_TIMEOUT_MS),
+  }).catch(() => {
+    // fetch's own reasons can name the URL, which may hold a token (Telegram, DingTalk)
+    throw new Error('could not reach the service');
   });
   await res.body?.cancel();
   if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);

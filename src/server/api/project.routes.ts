@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { rm } from 'node:fs/promises';
 import { demoRepositoryPath } from '../domain/demo/demo-repository.ts';
 import type { AppEnv } from '../http/context.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { can } from '../auth/project-scope.ts';
 import { Permission } from '../auth/permissions.ts';
@@ -11,6 +11,7 @@ import { deleteProject, updateProject } from '../domain/projects/project.service
 import { removeProjectFiles } from '../domain/projects/project-files.ts';
 import { removeProjectMember } from '../domain/projects/project-members.service.ts';
 import { projectInputSchema } from './projects.routes.ts';
+import { sendTestAlert } from '../alerts/test-alert.ts';
 
 /** `/api/project/:project_id`: the project itself, the caller's role in it, leaving it. */
 export const projectRoutes = new Hono<AppEnv>();
@@ -39,6 +40,20 @@ projectRoutes.delete('/cache', can(Permission.UpdateProject), async (c) => {
   const repositories = await db.selectFrom('repository').select('id').where('project_id', '=', c.var.project.id).execute();
   await removeProjectFiles(config.tmp_path, c.var.project.id, repositories.map((r) => r.id));
   return c.body(null, 204);
+});
+
+/**
+ * Sends a test alert through every enabled alert channel (Semaphore's "Send test notification"):
+ * 409 while the project's alerts are off (as Semaphore); 200 with how each channel took it; 400
+ * when the server has no channel enabled; 502 when none took it.
+ */
+projectRoutes.post('/notifications/test', can(Permission.UpdateProject), async (c) => {
+  if (!c.var.project.alert) throw new ApiError('conflict', 'Alerts are not enabled for the project');
+  const channels = await sendTestAlert(c.var.deps, { project: c.var.project, user: c.var.user });
+  if (!channels.length) throw badRequest('no alert channel is enabled on this server (email, Telegram, Slack, … in the alert settings)');
+  for (const failed of channels.filter((ch) => !ch.ok)) console.warn(`[alerts] project ${c.var.project.id}: test alert through ${failed.name} failed: ${failed.error}`);
+  if (!channels.some((ch) => ch.ok)) return c.json({ error: 'no alert channel took the test alert', channels }, 502);
+  return c.json({ channels });
 });
 
 projectRoutes.get('/role', (c) => c.json({ role: c.var.role, permissions: c.var.permissions }));

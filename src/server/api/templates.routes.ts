@@ -41,8 +41,8 @@ templatesRoutes.post('/', manage, async (c) => {
   const { db, config } = c.var.deps;
   const input = await readJson(c, templateInputSchema);
   const row = await db.transaction().execute(async (tx) => {
-    const { values, vaults, environmentIds } = await validateTemplate(tx, config, c.var.project.id, input);
-    return createTemplate(tx, actorOf(c), values, vaults ?? [], environmentIds ?? []);
+    const { values, vaults, environmentIds, sshKeyIds } = await validateTemplate(tx, config, c.var.project.id, input);
+    return createTemplate(tx, actorOf(c), values, vaults ?? [], environmentIds ?? [], sshKeyIds ?? []);
   });
   const [template] = await presentTemplates(db, [row]);
   return c.json(template, 201);
@@ -61,8 +61,8 @@ templatesRoutes.put('/:template_id', manage, async (c) => {
   await db.transaction().execute(async (tx) => {
     const current = await findTemplate(tx, c.var.project.id, id);
     if (input.id !== undefined && input.id !== id) throw badRequest('Template ID in body and URL must be the same');
-    const { values, vaults, environmentIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
-    await updateTemplate(tx, actorOf(c), current, values, vaults, environmentIds);
+    const { values, vaults, environmentIds, sshKeyIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
+    await updateTemplate(tx, actorOf(c), current, values, vaults, environmentIds, sshKeyIds);
   });
   return c.body(null, 204);
 });

@@ -26,6 +26,7 @@ export interface Database {
   template_vault: TemplateVaultTable;
   template_inventory: TemplateInventoryTable;
   template_environment: TemplateEnvironmentTable;
+  template_ssh_key: TemplateSshKeyTable;
   view: ViewTable;
   schedule: ScheduleTable;
   schedule_firing: ScheduleFiringTable;
@@ -42,6 +43,7 @@ export interface Database {
   task_ansible_error: TaskAnsibleErrorTable;
   engine_worker: EngineWorkerTable;
   runner: RunnerTable;
+  project_invite: ProjectInviteTable;
   task_secret: TaskSecretTable;
   terraform_alias: TerraformAliasTable;
   terraform_state: TerraformStateTable;
@@ -261,6 +263,13 @@ export interface TemplateEnvironmentTable {
   position: number;
 }
 
+/** A template's extra SSH keys in order, offered to every SSH connection of its tasks. */
+export interface TemplateSshKeyTable {
+  template_id: number;
+  ssh_key_id: number;
+  position: number;
+}
+
 export interface ViewTable {
   id: Id;
   project_id: number;
@@ -401,7 +410,26 @@ export interface RunnerTable {
   touched: string | null;
   cleaning_requested: string | null;
   created: string;
+  /** takes the untagged tasks of its scope (one per project, one global) */
+  is_default: Generated<Flag>;
 }
+
+/** An invitation to a project (a user or an email address); the token is kept as a hash. */
+export interface ProjectInviteTable {
+  id: Id;
+  project_id: number;
+  user_id: number | null;
+  email: string | null;
+  role: string;
+  /** pending, accepted, declined, expired */
+  status: string;
+  token_hash: string;
+  inviter_user_id: number | null;
+  created: string;
+  expires_at: string | null;
+  accepted_at: string | null;
+}
+export type ProjectInviteRow = Selectable<ProjectInviteTable>;
 
 /** A search block: BLOCK_LINES consecutive rows of a task's log, lowercased, joined by newlines. */
 export interface TaskOutputBlockTable {

@@ -6,6 +6,8 @@ import { memberAddSchema, memberRoleSchema } from '../api/project-users.routes.t
 import { activeSchema } from '../api/schedules.routes.ts';
 import { descriptionSchema } from '../api/templates.routes.ts';
 import { tokenCreateSchema } from '../api/tokens.routes.ts';
+import { userOptionSchema } from '../domain/users/user-options.ts';
+import { inviteInputSchema, inviteStatusSchema, inviteTokenSchema } from '../domain/invites/invite.ts';
 import { cronCheckSchema, scheduleInputSchema } from '../domain/schedules/schedule.ts';
 import { passwordSchema, userCreateSchema, userUpdateSchema } from '../domain/users/user.schema.ts';
 import { reauthenticationSchema } from '../auth/reauthentication.ts';
@@ -74,6 +76,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/user/tokens': { summary: 'Your API tokens', response: list(apiTokenSchema) },
   'POST /api/user/tokens': { summary: 'Create an API token (shown once)', body: tokenCreateSchema, response: apiTokenSchema, status: 201 },
   'DELETE /api/user/tokens/:token_id': { summary: 'Revoke an API token', status: 204 },
+  'GET /api/user/options': { summary: 'Your stored options as {key: value}', response: z.record(z.string(), z.string()) },
+  'POST /api/user/options': { summary: "Store one of your options (allowed keys: nav.unpinnedItems, nav.lastProject, nav.lastView.<project id>, ui.theme, ui.language; '' clears it)", body: userOptionSchema, response: userOptionSchema },
   'GET /api/users': { summary: 'Users (admins see every field)', response: list(z.union([userSchema, z.object({ id: z.number().int(), username: z.string(), name: z.string() })])) },
   'POST /api/users': { summary: 'Create a user (admin)', body: userCreateSchema, response: userSchema, status: 201 },
   'GET /api/users/:user_id': { summary: 'One user', response: userSchema },
@@ -90,6 +94,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/role`]: { summary: 'Your role in the project', response: roleSchema },
   [`POST ${P}/users`]: { summary: 'Add a member', body: memberAddSchema, status: 204 },
   [`PUT ${P}/users/:user_id`]: { summary: "Change a member's role", body: memberRoleSchema, status: 204 },
+  [`POST ${P}/notifications/test`]: {
+    summary: "Send a test alert through every enabled alert channel (email to members who asked for alerts, chats, webhook), with the project's alert chat; 409 while the project's alerts are off, 400 when no channel is enabled, 502 when none took it",
+    response: z.object({ channels: list(z.object({ name: z.string(), ok: z.boolean(), error: z.string().optional() })) }),
+  },
+  [`GET ${P}/invites`]: { summary: 'Invitations to the project (?sort=created|status|role&order=asc|desc)' },
+  [`POST ${P}/invites`]: { summary: 'Invite an email address or a user with a role (expires in 7 days unless expires_at); mailed when SMTP is set, the token answered once', body: inviteInputSchema, status: 201 },
+  [`GET ${P}/invites/:invite_id`]: { summary: 'One invitation' },
+  [`PUT ${P}/invites/:invite_id`]: { summary: 'Decline or expire an invitation', body: inviteStatusSchema, status: 204 },
+  [`DELETE ${P}/invites/:invite_id`]: { summary: 'Delete an invitation', status: 204 },
+  'POST /api/invites/accept': { summary: 'Accept an invitation with its token: you join the project with its role', body: inviteTokenSchema, status: 204 },
+  'POST /api/invites/decline': { summary: 'Decline an invitation with its token', body: inviteTokenSchema, status: 204 },
   [`GET ${P}/keys`]: { summary: 'Key store entries (never their secrets)', response: list(accessKeySchema) },
   ...runnerOperations('/api/runners', 'global runner (admins)'),
   ...runnerOperations(`${P}/runners`, 'project runner'),

@@ -52,6 +52,7 @@ for (const dialect of DIALECTS) {
     const logs: string[] = [];
     let visited: string[] = [];
     let token = '';
+    let inviteToken = '';
     const runnerSecrets: string[] = [];
     let daemon: Awaited<ReturnType<typeof startGitDaemon>> | undefined;
 
@@ -134,6 +135,7 @@ for (const dialect of DIALECTS) {
       });
       logs.push(...captured.lines);
       token = captured.result.token;
+      inviteToken = captured.result.inviteToken;
       visited = visited.sort();
     });
     afterAll(async () => {
@@ -160,6 +162,11 @@ for (const dialect of DIALECTS) {
     it('never returns a runner token or private key after the runner was created', () => {
       expect(runnerSecrets.length).toBeGreaterThanOrEqual(2);
       expectNoSecrets([...responses, ...logs], runnerSecrets, []);
+    });
+
+    it('never returns an invitation token after the invitation was created', () => {
+      expect(inviteToken.length).toBeGreaterThan(30);
+      expectNoSecrets([...responses, ...logs], [inviteToken], []);
     });
 
     it('never returns an API token after its creation', async () => {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { createGitRepo } from '../../support/git-repo.ts';
-import { makeSshKeyPair, startSshd, type TestSshd } from '../../support/sshd.ts';
+import { makeSshKeyPair, serveSiteWithSubmodule, startSshd, type TestSshd } from '../../support/sshd.ts';
 
 const PLAYBOOK = `- hosts: all
   gather_facts: false
@@ -48,18 +47,7 @@ describe('host configs with a real sshd (sqlite)', () => {
     const hostPair = makeSshKeyPair(keys, 'host');
     const wrongPair = makeSshKeyPair(keys, 'wrong');
     sshd = await startSshd([hostPair.publicKey]);
-    const sshBase = `ssh://${sshd.user}@127.0.0.1:${sshd.port}${sshd.dir}`;
-    const lib = createGitRepo(join(sshd.dir, 'lib-work'), { 'lib.txt': 'from-lib\n' });
-    execFileSync('git', ['clone', '-q', '--bare', lib.path, join(sshd.dir, 'lib.git')]);
-    const site = createGitRepo(join(sshd.dir, 'site-work'), {
-      'run.sh': 'echo "lib says: $(cat lib/lib.txt 2>/dev/null || echo missing)"\n',
-      '.gitmodules': `[submodule "lib"]\n\tpath = lib\n\turl = ${sshBase}/lib.git\n`,
-    });
-    execFileSync('git', ['update-index', '--add', '--cacheinfo', `160000,${lib.hash},lib`], { cwd: site.path });
-    // committed directly: `git add -A` would drop the gitlink, whose folder is not checked out here
-    execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.test', 'commit', '-q', '-m', 'Add the lib submodule'], { cwd: site.path });
-    execFileSync('git', ['clone', '-q', '--bare', site.path, join(sshd.dir, 'site.git')]);
-    siteUrl = `${sshBase}/site.git`;
+    siteUrl = serveSiteWithSubmodule(sshd, { 'run.sh': 'echo "lib says: $(cat lib/lib.txt 2>/dev/null || echo missing)"\n' });
 
     e = await startEngineServer('sqlite');
     fixture = await insertProjectWithTemplate(e.s.deps.db, { ownerId: 1 });

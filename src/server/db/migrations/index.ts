@@ -22,6 +22,9 @@ import * as templateEnvironments from './2026_11_26_template_environments.ts';
 import * as scheduleTimezone from './2026_11_26_x_schedule_timezone.ts';
 import * as templateDisabled from './2026_11_26_x_template_disabled.ts';
 import * as taskFilterIndexes from './2026_11_26_x_task_filter_indexes.ts';
+import * as p30RunnerDefault from './2026_11_26_zz_p30_runner_default.ts';
+import * as p30ProjectInvite from './2026_11_26_zz_p30_project_invite.ts';
+import * as p30TemplateSshKeys from './2026_11_26_zz_p30_template_ssh_keys.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +51,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_x_schedule_timezone': scheduleTimezone,
   '2026_11_26_x_template_disabled': templateDisabled,
   '2026_11_26_x_task_filter_indexes': taskFilterIndexes,
+  '2026_11_26_zz_p30_runner_default': p30RunnerDefault,
+  '2026_11_26_zz_p30_project_invite': p30ProjectInvite,
+  '2026_11_26_zz_p30_template_ssh_keys': p30TemplateSshKeys,
 };

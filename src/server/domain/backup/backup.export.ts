@@ -3,6 +3,7 @@ import { parseJsonColumn } from '../shared/project-refs.ts';
 import type { Backup } from './backup.schema.ts';
 import { exportHostConfigs } from './backup-host-configs.ts';
 import { groupsOf, readTemplateEnvironmentIds } from '../environments/environment-list.ts';
+import { readTemplateSshKeyIds } from '../templates/template-ssh-keys.ts';
 
 /** Gives duplicate names a deterministic ` (2)`, ` (3)` suffix so name references stay unambiguous. */
 function uniqueNames<T extends { id: number }>(rows: T[], nameOf: (row: T) => string): Map<number, string> {
@@ -43,6 +44,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
   const workspaces = await db.selectFrom('template_inventory').innerJoin('template', 'template.id', 'template_inventory.template_id')
     .select(['template_inventory.template_id', 'template_inventory.inventory_id']).where('template.project_id', '=', projectId).execute();
   const templateGroups = await readTemplateEnvironmentIds(db, templates.map((t) => t.id));
+  const templateKeys = await readTemplateSshKeyIds(db, templates.map((t) => t.id));
   const schedules = await db.selectFrom('schedule').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
   const integrations = (await db.selectFrom('integration').selectAll().where('project_id', '=', projectId).execute()).sort(byName);
   const integrationIds = integrations.map((i) => i.id);
@@ -87,6 +89,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       cron: plainCron(schedules, t.id),
       workspaces: workspaces.filter((w) => w.template_id === t.id).map((w) => invName.get(w.inventory_id)!).sort(),
       environments: groupsOf(templateGroups, t).map((id) => envName.get(id)!),
+      ...(templateKeys.has(t.id) ? { ssh_keys: templateKeys.get(t.id)!.map((id) => keyName.get(id)!) } : {}),
     }))),
     schedules: schedules.map((s) => ({
       template: tplName.get(s.template_id)!, name: s.name, cron_format: s.cron_format, type: s.type as '', run_at: s.run_at,

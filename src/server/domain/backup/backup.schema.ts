@@ -24,7 +24,7 @@ export const BACKUP_SECTION_LIMITS = {
 } as const;
 
 /** Most items of the lists inside one template or integration. */
-export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, environments: 20, matchers: 20, extract_values: 20, aliases: 10 } as const;
+export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, environments: 20, ssh_keys: 5, matchers: 20, extract_values: 20, aliases: 10 } as const;
 
 /** A list of at most `max` items (nullable and optional, as every backup list). */
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} items`).nullable().optional();
@@ -58,6 +58,8 @@ export const backupTemplateSchema = z.looseObject({
   workspaces: list(z.string(), BACKUP_ITEM_LIMITS.workspaces),
   /** every variable group in order (`environment` is the first, for older readers) */
   environments: list(z.string(), BACKUP_ITEM_LIMITS.environments),
+  /** the template's extra SSH keys in order, by key name */
+  ssh_keys: list(z.string(), BACKUP_ITEM_LIMITS.ssh_keys),
 });
 
 export const backupScheduleSchema = z.looseObject({

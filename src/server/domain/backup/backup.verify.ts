@@ -53,6 +53,7 @@ export function verifyBackup(backup: Backup): void {
     for (const [j, vault] of (tpl.vaults ?? []).entries()) exists(`${at}.vaults[${j}]`, 'vault_key', vault.vault_key, keys);
     for (const ws of tpl.workspaces ?? []) exists(at, 'workspace', ws, inventories);
     for (const env of tpl.environments ?? []) exists(at, 'environment', env, environments);
+    for (const key of tpl.ssh_keys ?? []) exists(at, 'ssh_key', key, keys);
     if (tpl.type === 'deploy') {
       if (!tpl.build_template) throw badRequest(`${at}: a deploy template needs a build_template`);
       exists(at, 'build_template', tpl.build_template, templates);

@@ -41,7 +41,8 @@ export async function createRunner(db: Db, scope: RunnerScope, input: RunnerInpu
     token_hash: token ? tokenHash(token) : null, registration_token_hash: null, public_key: keys?.publicKey ?? null,
     touched: null, cleaning_requested: null, created: new Date().toISOString(),
   }).returningAll().executeTakeFirstOrThrow();
-  return { row, token, private_key: keys?.privateKey };
+  if (input.is_default) await makeDefault(db, row);
+  return { row: { ...row, is_default: input.is_default ? 1 : 0 }, token, private_key: keys?.privateKey };
 }
 
 export async function updateRunner(db: Db, row: RunnerRow, input: RunnerInput): Promise<void> {
@@ -53,9 +54,21 @@ export async function updateRunner(db: Db, row: RunnerRow, input: RunnerInput): 
     ...(input.active !== undefined ? { active: input.active ? 1 : 0 } : {}),
     ...(input.tag !== undefined || input.tags !== undefined ? { tags: JSON.stringify(tagsOf(input)) } : {}),
   };
+  if (input.is_default) await makeDefault(db, row);
+  else if (input.is_default === false) Object.assign(changes, { is_default: 0 });
   // a body naming no field changes nothing (an UPDATE with an empty SET is not SQL)
   if (Object.keys(changes).length === 0) return;
   await db.updateTable('runner').set(changes).where('id', '=', row.id).execute();
+}
+
+/** Makes the runner its scope's only default runner (the project's, or the global one). */
+async function makeDefault(db: Db, row: RunnerRow): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    let others = tx.updateTable('runner').set({ is_default: 0 }).where('id', '!=', row.id).where('is_default', '=', 1);
+    others = row.project_id === null ? others.where('project_id', 'is', null) : others.where('project_id', '=', row.project_id);
+    await others.execute();
+    await tx.updateTable('runner').set({ is_default: 1 }).where('id', '=', row.id).execute();
+  });
 }
 
 /** Deletes the runner; its waiting and starting tasks go back to the queue. */

@@ -19,6 +19,8 @@ export const runnerInputSchema = z.strictObject({
   tag: z.string().trim().max(255, 'at most 255 characters').optional(),
   tags: z.array(tag).max(32, 'at most 32 tags').nullable().optional(),
   registered: z.boolean().optional(),
+  /** Semaphore 2.18: the scope's default runner takes its untagged tasks; one per scope */
+  is_default: z.boolean().optional(),
 });
 export type RunnerInput = z.infer<typeof runnerInputSchema>;
 
@@ -45,7 +47,7 @@ export function runnerRowToRunner(row: RunnerRow) {
   const tags = parseTags(row.tags);
   return {
     id: row.id, project_id: row.project_id, name: row.name, webhook: row.webhook, max_parallel_tasks: row.max_parallel_tasks,
-    active: Boolean(row.active), is_default: false, tags, tag: tags[0] ?? '', touched: row.touched,
+    active: Boolean(row.active), is_default: Boolean(row.is_default), tags, tag: tags[0] ?? '', touched: row.touched,
     cleaning_requested: row.cleaning_requested, registered: row.token_hash !== null,
   };
 }

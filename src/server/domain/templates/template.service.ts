@@ -9,6 +9,7 @@ import { summariseTemplateTasks } from './template-tasks.ts';
 import type { TemplateValues } from './template.validation.ts';
 import type { VaultValues } from './vaults.validation.ts';
 import { groupsOf, readTemplateEnvironmentIds, writeTemplateEnvironmentIds } from '../environments/environment-list.ts';
+import { readTemplateSshKeyIds, writeTemplateSshKeyIds } from './template-ssh-keys.ts';
 
 
 /** Loads a template of the project or throws 404. */
@@ -24,8 +25,10 @@ export async function presentTemplates(db: Db | Tx, rows: TemplateRow[]): Promis
   const vaults = ids.length ? await db.selectFrom('template_vault').selectAll().where('template_id', 'in', ids).orderBy('id').execute() : [];
   const tasks = await summariseTemplateTasks(db, ids);
   const groups = await readTemplateEnvironmentIds(db, ids);
+  const sshKeys = await readTemplateSshKeyIds(db, ids);
   return rows.map((row) => templateRowToTemplate(row, {
     environmentIds: groupsOf(groups, row),
+    sshKeyIds: sshKeys.get(row.id) ?? [],
     vaults: vaults.filter((v) => v.template_id === row.id),
     lastTask: tasks.get(row.id)?.lastTask ?? null,
     taskCount: tasks.get(row.id)?.taskCount ?? 0,
@@ -48,10 +51,13 @@ export async function listTemplates(db: Db | Tx, projectId: number, options: { a
  * Inserts a validated template, its vaults and, for terraform/tofu without an inventory, the
  * default workspace inventory "<name> - default" held by the template.
  */
-export async function createTemplate(tx: Tx, actor: Actor, values: TemplateValues, vaults: VaultValues[], environmentIds = values.environment_id ? [values.environment_id] : []): Promise<TemplateRow> {
+export async function createTemplate(
+  tx: Tx, actor: Actor, values: TemplateValues, vaults: VaultValues[], environmentIds = values.environment_id ? [values.environment_id] : [], sshKeyIds: number[] = [],
+): Promise<TemplateRow> {
   let row = await tx.insertInto('template').values({ ...values, project_id: actor.projectId, created: now() }).returningAll().executeTakeFirstOrThrow();
   await replaceVaults(tx, row, vaults);
   await writeTemplateEnvironmentIds(tx, row.id, environmentIds);
+  await writeTemplateSshKeyIds(tx, row.id, sshKeyIds);
   if (TERRAFORM_APPS.has(row.app) && !row.inventory_id) {
     const workspace = await tx.insertInto('inventory').values({
       project_id: actor.projectId, name: `${row.name} - default`, type: row.app === 'tofu' ? 'tofu-workspace' : 'terraform-workspace',
@@ -64,13 +70,15 @@ export async function createTemplate(tx: Tx, actor: Actor, values: TemplateValue
   return row;
 }
 
-/** Writes validated values over a template; vaults and variable groups are replaced when the body carried them. */
+/** Writes validated values over a template; vaults, variable groups and extra SSH keys are replaced when the body carried them. */
 export async function updateTemplate(
   tx: Tx, actor: Actor, current: TemplateRow, values: TemplateValues, vaults: VaultValues[] | undefined, environmentIds: number[] | undefined,
+  sshKeyIds?: number[],
 ): Promise<void> {
   const row = await tx.updateTable('template').set(values).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
   if (vaults) await replaceVaults(tx, row, vaults);
   if (environmentIds) await writeTemplateEnvironmentIds(tx, row.id, environmentIds);
+  if (sshKeyIds) await writeTemplateSshKeyIds(tx, row.id, sshKeyIds);
   if (TERRAFORM_APPS.has(row.app) && row.inventory_id) await attachWorkspaceRow(tx, row.id, row.inventory_id);
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: row.id, description: `Template ID ${row.id} updated` });
 }

@@ -49,6 +49,8 @@ export const templateInputSchema = z.strictObject({
   environment_id: optionalRef,
   environment_ids: z.array(refId).nullable().optional()
     .meta({ description: 'Variable groups in order: later ones override earlier ones key by key; environment_id is the first' }),
+  ssh_key_ids: z.array(refId).nullable().optional()
+    .meta({ description: "Extra SSH keys (the project's, type ssh) offered to every SSH connection of the template's tasks after their own keys: git clones with submodules, Ansible" }),
   view_id: optionalRef,
   vaults: z.array(vaultSchema).nullable().optional(),
   name: z.string().max(255, 'at most 255 characters').optional(),
@@ -101,6 +103,7 @@ export interface Template {
   repository_id: number | null;
   environment_id: number | null;
   environment_ids: number[];
+  ssh_key_ids: number[];
   view_id: number | null;
   name: string;
   playbook: string;
@@ -137,7 +140,7 @@ export function vaultRowToVault(row: VaultRow): TemplateVault {
 }
 
 /** Builds the API object from a row, its vaults, its latest task and its task count. */
-export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
+export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; sshKeyIds: number[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -145,6 +148,7 @@ export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds:
     repository_id: row.repository_id,
     environment_id: row.environment_id,
     environment_ids: extra.environmentIds,
+    ssh_key_ids: extra.sshKeyIds,
     view_id: row.view_id,
     name: row.name,
     playbook: row.playbook,

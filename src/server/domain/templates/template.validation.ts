@@ -9,6 +9,7 @@ import { BUILT_IN_APPS, TERRAFORM_APPS, type SurveyVar, type TemplateInput } fro
 import { normaliseSurveyVars } from './survey-vars.validation.ts';
 import { validateVaults, type VaultValues } from './vaults.validation.ts';
 import { checkEnvironmentIds, templateEnvironmentIds } from '../environments/environment-list.ts';
+import { checkTemplateSshKeyIds } from './template-ssh-keys.ts';
 
 /** Column values of a template row, ready to insert or update. */
 export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
@@ -28,7 +29,7 @@ export async function listKnownApps(db: Db | Tx, config: Config): Promise<Set<st
  */
 export async function validateTemplate(
   db: Db | Tx, config: Config, projectId: number, input: TemplateInput, current?: TemplateRow,
-): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined }> {
+): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined; sshKeyIds: number[] | undefined }> {
   if (current && input.project_id !== undefined && input.project_id !== projectId) throw badRequest('Template cannot be moved to another project');
   const pick = <K extends keyof TemplateInput & keyof TemplateRow>(key: K, fallback: TemplateRow[K]) =>
     (input[key] !== undefined ? input[key] : current ? current[key] : fallback) as TemplateInput[K];
@@ -98,8 +99,9 @@ export async function validateTemplate(
     executor_image: emptyToNull(pick('executor_image', null) as string | null | undefined),
   };
   const vaults = input.vaults === undefined ? undefined : await validateVaults(db, projectId, input.vaults ?? []);
+  const sshKeyIds = input.ssh_key_ids === undefined || input.ssh_key_ids === null ? undefined : await checkTemplateSshKeyIds(db, projectId, input.ssh_key_ids);
   if (name !== current?.name) await refuseTakenName(db, projectId, name);
-  return { values, vaults, environmentIds };
+  return { values, vaults, environmentIds, sshKeyIds };
 }
 
 /**

@@ -5,6 +5,7 @@ import { badRequest } from '../../http/errors.ts';
 import { now, toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { insertUser } from './user.repository.ts';
+import { deleteUserOptions } from './user-options.ts';
 import type { UserCreateInput, UserUpdateInput } from './user.schema.ts';
 
 /**
@@ -60,8 +61,9 @@ export async function changePassword(tx: Tx, user: UserRow, password: string, ac
   await recordUserEvent(tx, actorId, user.id, 'password changed');
 }
 
-/** Deletes a user; memberships, sessions and tokens go with it (foreign keys cascade). */
+/** Deletes a user; memberships, sessions and tokens go with it (foreign keys cascade), options too. */
 export async function deleteUser(tx: Tx, user: UserRow, actorId: number | null): Promise<void> {
+  await deleteUserOptions(tx, user.id);
   await tx.deleteFrom('user').where('id', '=', user.id).execute();
   await recordUserEvent(tx, actorId === user.id ? null : actorId, user.id, 'deleted');
 }

@@ -53,8 +53,8 @@ export function buildAnsibleCommand(ctx: AppContext, baseEnv: Record<string, str
   const secretVars: Record<string, string> = { ...ctx.vars.secretVars };
 
   const key = details.inventoryKey;
-  // with host configs, an ssh_config picks each host's key, the inventory key after it
-  const sshConfig = hostSshConfig(details.hostKeys, files, key);
+  // with host configs or extra keys, an ssh_config picks each host's key, the inventory key after it, the template's extra keys last
+  const sshConfig = hostSshConfig(details.hostKeys, files, key, details.templateKeys);
   if (sshConfig) env.ANSIBLE_SSH_COMMON_ARGS = `${env.ANSIBLE_SSH_COMMON_ARGS ?? ''} -F '${sshConfig}'`.trim();
   if (key?.type === 'ssh') {
     if (key.login) args.push('--user', key.login);

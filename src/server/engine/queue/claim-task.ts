@@ -24,9 +24,10 @@ export async function claimNextTask(db: Db, workerId: string, maxParallel: numbe
 }
 
 /**
- * Who claims: a server's own engine takes only tasks whose template names no runner tag; a
- * remote runner takes its project's (or, global, any project's) tasks with one of its tags, and
- * untagged ones when `use_remote_runner` is on. A global runner leaves a tagged task to an
+ * Who claims: a server's own engine takes only tasks whose template names no runner tag, unless
+ * a default runner serves their project; a remote runner takes its project's (or, global, any
+ * project's) tasks with one of its tags, and untagged ones when `use_remote_runner` is on or it
+ * is a default runner. A global runner leaves a tagged task to an
  * online active runner of the task's own project with that tag (project runners first).
  */
 export type ClaimTarget =
@@ -65,8 +66,13 @@ function pickTask(db: Db, maxParallel: number, lock: boolean, target: ClaimTarge
     .orderBy('t.id')
     .limit(1);
   const tag = sql<string>`coalesce(tp.runner_tag, '')`;
+  // an active, registered default runner takes the untagged tasks of its project (or, global, of every project)
+  const projectDefault = db.selectFrom('runner as d').select('d.id').where('d.is_default', '=', 1).where('d.active', '=', 1)
+    .where('d.token_hash', 'is not', null).where(sql<boolean>`d.project_id = t.project_id`);
+  const anyDefault = db.selectFrom('runner as d').select('d.id').where('d.is_default', '=', 1).where('d.active', '=', 1)
+    .where('d.token_hash', 'is not', null).where(sql<boolean>`(d.project_id is null or d.project_id = t.project_id)`);
   if (target.kind === 'local') {
-    pick = pick.where(tag, '=', '');
+    pick = pick.where(tag, '=', '').where((w) => w.not(w.exists(anyDefault)));
   } else {
     if (target.projectId !== null) pick = pick.where('t.project_id', '=', target.projectId);
     // (no placeholder tag for a runner without tags: PostgreSQL refuses NUL bytes in text)
@@ -75,6 +81,8 @@ function pickTask(db: Db, maxParallel: number, lock: boolean, target: ClaimTarge
       ...(target.untagged ? [w(tag, '=', '')] : []),
     ]));
     if (target.projectId === null) {
+      // a project's own default runner comes before global ones for its untagged tasks
+      pick = pick.where((w) => w.or([w(tag, '!=', ''), w.not(w.exists(projectDefault))]));
       pick = pick.where((w) => w.or([
         w(tag, '=', ''),
         w.not(w.exists(w.selectFrom('runner as r').select('r.id')

@@ -19,7 +19,7 @@ export interface JobPayload {
 
 /**
  * Collects the rows of `task`'s run: template and its vaults, project, the user's name,
- * inventory, repositories, variable group, host configs and every key they name.
+ * inventory, repositories, variable group, host configs, the template's extra SSH keys and every key they name.
  * @example const payload = await buildJobPayload(db, box, task, takeTaskSecrets(task.id));
  */
 export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>): Promise<JobPayload> {
@@ -34,9 +34,10 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
   const environmentIds = parseTaskEnvironmentIds(task.environment_ids) ?? (template.environment_id ? [template.environment_id] : []);
   const environments = environmentIds.length ? await db.selectFrom('environment').selectAll().where('id', 'in', environmentIds).execute() : [];
   const hostConfigs = await db.selectFrom('host_config').selectAll().where('project_id', '=', task.project_id).execute();
+  const templateKeys = await db.selectFrom('template_ssh_key').selectAll().where('template_id', '=', template.id).execute();
   const keyIds = [
     inventory?.ssh_key_id, inventory?.become_key_id, ...repositories.map((r) => r.ssh_key_id), ...vaults.map((v) => v.vault_key_id),
-    ...hostConfigs.map((h) => h.ssh_key_id),
+    ...hostConfigs.map((h) => h.ssh_key_id), ...templateKeys.map((k) => k.ssh_key_id),
   ].filter((id): id is number => typeof id === 'number');
   const keyRows = await db.selectFrom('access_key').selectAll().where((w) => w.or([
     ...(keyIds.length ? [w('id', 'in', keyIds)] : []),
@@ -51,6 +52,7 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
       inventory: inventory ? [inventory] : [], repository: repositories, environment: environments,
       task: buildTask ? [buildTask] : [],
       host_config: hostConfigs,
+      template_ssh_key: templateKeys,
     },
     keys: keyRows.map((k) => ({ ...k, secret: k.secret ? box.open(k.secret) : null })),
   };

@@ -47,7 +47,7 @@ export async function pollRunner(deps: Deps, runner: RunnerRow, known: Map<numbe
     while (runner.max_parallel_tasks === 0 || mine.length < runner.max_parallel_tasks) {
       const task = await claimNextTask(db, runnerWorkerId(runner.id), 0, {
         kind: 'runner', runnerId: runner.id, projectId: runner.project_id, tags: parseTags(runner.tags),
-        untagged: deps.config.use_remote_runner, onlineSince: onlineSince(deps),
+        untagged: deps.config.use_remote_runner || Boolean(runner.is_default), onlineSince: onlineSince(deps),
       });
       if (!task) break;
       mine.push(task);

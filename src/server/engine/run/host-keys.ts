@@ -22,20 +22,23 @@ export function repositoryKeyFor(gitUrl: string, own: KeySecret | null, hostKeys
 /**
  * An ssh_config that gives each `host` host config's key to connections to that host — git's,
  * for the repository and its submodules, and Ansible's. ssh tries every matching IdentityFile in
- * order, so the host's key comes before `fallback` (the inventory key, for all other hosts).
- * Null when the project has no `host` configs: nothing changes then.
- * @example hostSshConfig(hostKeys, files, inventoryKey) // '/tmp/semaphore/.../.ssh-config-1a2b'
+ * order, so the host's key comes before `fallback` (the inventory key, for all other hosts), and
+ * the template's extra keys (`extra`) come last, for every host: the one a host accepts is used.
+ * Null when there are neither `host` configs nor extra keys: nothing changes then.
+ * @example hostSshConfig(hostKeys, files, inventoryKey, templateKeys) // '/tmp/semaphore/.../.ssh-config-1a2b'
  */
-export function hostSshConfig(hostKeys: HostKey[], files: SecretFiles, fallback: KeySecret | null = null): string | null {
+export function hostSshConfig(hostKeys: HostKey[], files: SecretFiles, fallback: KeySecret | null = null, extra: KeySecret[] = []): string | null {
   const hosts = hostKeys.filter((h) => h.type === 'host' && h.key.privateKey);
-  if (!hosts.length) return null;
+  const extras = extra.filter((key) => key.type === 'ssh' && key.privateKey);
+  if (!hosts.length && !extras.length) return null;
   const block = (pattern: string, key: KeySecret) => {
     const lines = [`Host ${pattern}`, `  IdentityFile "${keyFile(files, key)}"`, '  IdentitiesOnly yes'];
     if (key.login) lines.push(`  User ${key.login.replace(/[^\w.@-]/g, '')}`);
     return lines.join('\n');
   };
   const blocks = hosts.map((h) => block(h.host, h.key));
-  if (fallback?.type === 'ssh' && fallback.privateKey) blocks.push(`Host *\n  IdentityFile "${keyFile(files, fallback)}"\n  IdentitiesOnly yes`);
+  const everyHost = [...(fallback?.type === 'ssh' && fallback.privateKey ? [fallback] : []), ...extras];
+  if (everyHost.length) blocks.push(['Host *', ...everyHost.map((key) => `  IdentityFile "${keyFile(files, key)}"`), '  IdentitiesOnly yes'].join('\n'));
   return files.write('ssh-config', `${blocks.join('\n\n')}\n`);
 }
 

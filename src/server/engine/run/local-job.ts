@@ -149,7 +149,7 @@ export class LocalJob {
     const gitEnv = gitProcessEnv(deps.config);
     const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env });
     let repoDir = taskDir;
-    const sshConfigPath = hostSshConfig(details.hostKeys, this.#files) ?? undefined;
+    const sshConfigPath = hostSshConfig(details.hostKeys, this.#files, null, details.templateKeys) ?? undefined;
     if (details.repository) {
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || details.repository.git_branch;
       const dirName = `repository_${details.repository.id}_${template.id}`;

@@ -6,7 +6,7 @@ import type { KeySecret, TaskDetails } from './task-details.ts';
  * @example new SecretMask(secretValuesOf(details, surveySecrets))
  */
 export function secretValuesOf(details: TaskDetails, surveySecrets: Record<string, string>): string[] {
-  const keys = [details.repositoryKey, details.inventoryKey, details.becomeKey, details.inventoryRepositoryKey, ...details.hostKeys.map((h) => h.key)];
+  const keys = [details.repositoryKey, details.inventoryKey, details.becomeKey, details.inventoryRepositoryKey, ...details.hostKeys.map((h) => h.key), ...details.templateKeys];
   return [
     ...keys.flatMap(keyValues),
     ...Object.values(details.variables.varSecrets),

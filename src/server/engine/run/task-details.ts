@@ -55,6 +55,8 @@ export interface TaskDetails {
   repositoryKey: KeySecret | null;
   /** the project's host configs (Semaphore 2.20), keys opened */
   hostKeys: HostKey[];
+  /** the template's extra SSH keys, in order, opened */
+  templateKeys: KeySecret[];
   variables: VariableGroup;
   vaults: VaultSecret[];
   incomingVersion: string | null;
@@ -99,6 +101,7 @@ export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow): Pr
     repository,
     repositoryKey: await key(repository?.ssh_key_id),
     hostKeys: await loadHostKeys(db, box, project.id),
+    templateKeys: await loadTemplateKeys(db, box, template.id),
     variables: await loadVariableGroups(db, box, parseTaskEnvironmentIds(task.environment_ids) ?? (template.environment_id ? [template.environment_id] : [])),
     vaults,
     incomingVersion: template.type === 'deploy' ? await findIncomingVersion(db, task.build_task_id) : null,
@@ -110,6 +113,13 @@ async function loadHostKeys(db: Db, box: SecretBox, projectId: number): Promise<
     .select(['host_config.type', 'host_config.host', 'access_key.id', 'access_key.type as key_type', 'access_key.secret'])
     .where('host_config.project_id', '=', projectId).orderBy('host_config.id').execute();
   return rows.map((r) => ({ type: r.type === 'url' ? 'url' : 'host', host: r.host, key: openKey(box, r.id, r.key_type, r.secret) }));
+}
+
+async function loadTemplateKeys(db: Db, box: SecretBox, templateId: number): Promise<KeySecret[]> {
+  const rows = await db.selectFrom('template_ssh_key').innerJoin('access_key', 'access_key.id', 'template_ssh_key.ssh_key_id')
+    .select(['access_key.id', 'access_key.type', 'access_key.secret'])
+    .where('template_ssh_key.template_id', '=', templateId).orderBy('template_ssh_key.position').execute();
+  return rows.map((r) => openKey(box, r.id, r.type, r.secret));
 }
 
 async function loadKey(db: Db, box: SecretBox, id: number | null | undefined): Promise<KeySecret | null> {

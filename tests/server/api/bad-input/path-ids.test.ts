@@ -23,7 +23,7 @@ function realId(w: World, ids: ResourceIds, path: string, name: string): number 
     template_id: ids.template, view_id: ids.view, schedule_id: ids.schedule, integration_id: ids.integration, matcher_id: ids.matcher,
     value_id: ids.value, task_id: ids.task, user_id: path.startsWith('/api/project/') ? w.users.extra.id : w.users.spare.id,
     alias_id: path.includes('/terraform/') ? ids.tfAlias : path.includes(':integration_id/') ? ids.integrationAlias : ids.projectAlias,
-    state_id: ids.tfState,
+    state_id: ids.tfState, invite_id: ids.invite,
     // nobody in the world has two-factor on: any id reaches the existence check
     totp_id: 1,
     // the world has no runners: any id reaches the existence check

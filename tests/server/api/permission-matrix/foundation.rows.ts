@@ -1,11 +1,38 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../../../src/server/db/database.ts';
+import { now } from '../../../../src/server/lib/time.ts';
 import {
   adminOnly, Permission, projectRead, projectWrite, publicRoute, signedIn, type MatrixRow,
 } from '../../../support/permission-matrix.ts';
+import { insertProject } from '../../../support/fixtures.ts';
+import type { World } from '../../../support/world.ts';
 
 let unique = 0;
 const p = (w: { projectId: number }) => `/api/project/${w.projectId}`;
 /** anonymous has no self; its requests name the spare user instead */
 const selfId = (w: { users: { spare: { id: number } } }, self?: { id: number }) => (self ?? w.users.spare).id;
+
+/** The token of the matrix's invitation of a user to a project (known, so a request can name it). */
+const inviteToken = (projectId: number, userId: number) => `matrix-invite-${projectId}-${userId}`;
+
+async function insertInvite(db: Db, projectId: number, invitee: { userId?: number; email?: string }): Promise<number> {
+  const token = inviteToken(projectId, invitee.userId ?? 0);
+  const row = await db.insertInto('project_invite').values({
+    project_id: projectId, user_id: invitee.userId ?? null, email: invitee.email ?? null, role: 'guest', status: 'pending',
+    token_hash: createHash('sha256').update(token).digest('hex'), inviter_user_id: null, created: now(), expires_at: null, accepted_at: null,
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A pending invitation of an email address to the world's project. */
+const worldInvite: MatrixRow['setup'] = async (db, w) => ({ invite: await insertInvite(db, w.projectId, { email: `invitee-${w.projectId}@example.test` }) });
+
+/** Another project, with a pending invitation for every user of the world (none is a member of it). */
+const everyoneInvited = async (db: Db, w: World) => {
+  const project = await insertProject(db, `Invited ${w.projectId}`);
+  for (const user of Object.values(w.users)) await insertInvite(db, project.id, { userId: user.id });
+  return { project: project.id };
+};
 
 /**
  * Issue 2's routes × every caller. Each area keeps its rows in a `*.rows.ts` file of this folder
@@ -79,4 +106,32 @@ export const FOUNDATION_MATRIX: MatrixRow[] = [
     expect: { ...projectWrite(Permission.ManageUsers, 204), admin: 404, owner: 400, bearer: 400 },
   },
   { route: 'DELETE /api/project/{id}/me', path: (w) => `${p(w)}/me`, expect: { ...projectRead(204), admin: 404, owner: 400, bearer: 400 } },
+  // per-user options: each signed-in user reads and writes only their own
+  { route: 'GET /api/user/options', path: () => '/api/user/options', expect: signedIn(200) },
+  { route: 'POST /api/user/options', path: () => '/api/user/options', body: () => ({ key: 'ui.theme', value: 'dark' }), expect: signedIn(200) },
+  // invitations: the project's people managers send and manage them; the invitee answers with the token
+  { route: 'GET /api/project/{id}/invites', setup: worldInvite, path: (w) => `${p(w)}/invites`, expect: projectWrite(Permission.ManageUsers, 200) },
+  {
+    route: 'POST /api/project/{id}/invites', path: (w) => `${p(w)}/invites`,
+    body: (w, self) => ({ email: `new-${w.projectId}-${self?.key ?? 'anonymous'}@example.test`, role: 'guest' }), expect: projectWrite(Permission.ManageUsers, 201),
+  },
+  { route: 'GET /api/project/{id}/invites/{invite}', setup: worldInvite, path: (w, _, ids) => `${p(w)}/invites/${ids.invite}`, expect: projectWrite(Permission.ManageUsers, 200) },
+  {
+    route: 'PUT /api/project/{id}/invites/{invite}', setup: worldInvite, path: (w, _, ids) => `${p(w)}/invites/${ids.invite}`,
+    body: () => ({ status: 'declined' }), expect: projectWrite(Permission.ManageUsers, 204),
+  },
+  { route: 'DELETE /api/project/{id}/invites/{invite}', setup: worldInvite, path: (w, _, ids) => `${p(w)}/invites/${ids.invite}`, expect: projectWrite(Permission.ManageUsers, 204) },
+  {
+    route: 'POST /api/invites/accept', setup: everyoneInvited, path: () => '/api/invites/accept',
+    body: (w, self, ids) => ({ token: inviteToken(ids.project!, selfId(w, self)) }), expect: signedIn(204),
+  },
+  {
+    route: 'POST /api/invites/decline', setup: everyoneInvited, path: () => '/api/invites/decline',
+    body: (w, self, ids) => ({ token: inviteToken(ids.project!, selfId(w, self)) }), expect: signedIn(204),
+  },
+  // an invitation names its invitee: nobody else can answer it, not even an admin
+  {
+    route: "POST /api/invites/accept {someone else's}", setup: everyoneInvited, path: () => '/api/invites/accept',
+    body: (w, _, ids) => ({ token: inviteToken(ids.project!, w.users.spare.id) }), expect: { ...signedIn(403) },
+  },
 ];

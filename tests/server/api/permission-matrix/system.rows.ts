@@ -7,7 +7,7 @@ const p = (w: { projectId: number }) => `/api/project/${w.projectId}`;
 const adminApps = (status: number) => ({ ...adminOnly(status, 403), anonymous: 401 });
 const customApp = 'matrix-app';
 
-/** Apps, runner tags, secret storages, stats, backup and restore, and the project cache × every caller. */
+/** Apps, runner tags, secret storages, stats, backup and restore, the project cache and test alert × every caller. */
 export const SYSTEM_MATRIX: MatrixRow[] = [
   { route: 'GET /api/apps', path: () => '/api/apps', expect: signedIn(200) },
   { route: 'GET /api/apps/{app}', path: () => '/api/apps/ansible', expect: adminApps(200) },
@@ -24,6 +24,8 @@ export const SYSTEM_MATRIX: MatrixRow[] = [
   { route: 'GET /api/project/{id}/stats', path: (w) => `${p(w)}/stats`, expect: projectRead() },
   { route: 'GET /api/project/{id}/backup', setup: (db, w) => insertProjectResources(db, w.projectId), path: (w) => `${p(w)}/backup`, expect: projectWrite(Permission.ManageResources, 200) },
   { route: 'DELETE /api/project/{id}/cache', path: (w) => `${p(w)}/cache`, expect: projectWrite(Permission.UpdateProject, 204) },
+  // the world's project has alerts off: those allowed hear so (409, as Semaphore); notifications-test.test.ts sends real ones
+  { route: 'POST /api/project/{id}/notifications/test', path: (w) => `${p(w)}/notifications/test`, expect: projectWrite(Permission.UpdateProject, 409) },
   {
     route: 'POST /api/projects/restore', path: () => '/api/projects/restore',
     body: () => ({ meta: { name: 'Restored' }, keys: [], repositories: [], inventories: [], environments: [], views: [], templates: [] }),

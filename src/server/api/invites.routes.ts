@@ -1,0 +1,66 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { idParam, readJson } from '../http/validation.ts';
+import { can } from '../auth/project-scope.ts';
+import { Permission } from '../auth/permissions.ts';
+import { inviteInputSchema, inviteStatusSchema, inviteTokenSchema } from '../domain/invites/invite.ts';
+import { answerInvite, createInvite, deleteInvite, findInvite, invitesToJson, listInvites, setInviteStatus } from '../domain/invites/invite.service.ts';
+import { mailInvite } from '../domain/invites/invite-email.ts';
+
+/**
+ * `/api/project/:project_id/invites` (ManageUsers): invitations by email address or user, with
+ * a role and an expiry. The invitation's token is answered once, on creation (to pass on when
+ * no mail server is configured), and mailed to the invitee when one is.
+ */
+export const projectInvitesRoutes = new Hono<AppEnv>();
+
+projectInvitesRoutes.use('*', can(Permission.ManageUsers));
+
+projectInvitesRoutes.get('/', async (c) => {
+  const { db } = c.var.deps;
+  return c.json(await invitesToJson(db, await listInvites(db, c.var.project.id, c.req.query('sort'), c.req.query('order'))));
+});
+
+projectInvitesRoutes.post('/', async (c) => {
+  const { db, config } = c.var.deps;
+  const input = await readJson(c, inviteInputSchema);
+  const created = await db.transaction().execute((tx) => createInvite(tx, c.var.project.id, input, c.var.user.id));
+  const [invite] = await invitesToJson(db, [created.row]);
+  const mail = { to: created.to, token: created.token, projectName: c.var.project.name, role: created.row.role, inviterName: c.var.user.name || c.var.user.username, expiresAt: created.row.expires_at };
+  // the invitation stands even when the mail server refuses; the token in this answer can be passed on
+  const emailSent = await mailInvite(config, mail).catch((err: Error) => {
+    console.warn(`[invites] invitation ${created.row.id}: the email could not be sent: ${err.message}`);
+    return false;
+  });
+  return c.json({ ...invite, token: created.token, email_sent: emailSent }, 201);
+});
+
+projectInvitesRoutes.get('/:invite_id', async (c) => {
+  const { db } = c.var.deps;
+  const [invite] = await invitesToJson(db, [await findInvite(db, c.var.project.id, idParam(c, 'invite_id'))]);
+  return c.json(invite);
+});
+
+projectInvitesRoutes.put('/:invite_id', async (c) => {
+  const { db } = c.var.deps;
+  const row = await findInvite(db, c.var.project.id, idParam(c, 'invite_id'));
+  await setInviteStatus(db, row, (await readJson(c, inviteStatusSchema)).status);
+  return c.body(null, 204);
+});
+
+projectInvitesRoutes.delete('/:invite_id', async (c) => {
+  const { db } = c.var.deps;
+  await deleteInvite(db, await findInvite(db, c.var.project.id, idParam(c, 'invite_id')));
+  return c.body(null, 204);
+});
+
+/** `/api/invites/accept` and `/api/invites/decline`: the signed-in invitee answers with the token. */
+export const inviteAnswerRoutes = new Hono<AppEnv>();
+
+for (const [path, answer] of [['/accept', 'accepted'], ['/decline', 'declined']] as const) {
+  inviteAnswerRoutes.post(path, async (c) => {
+    const { token } = await readJson(c, inviteTokenSchema);
+    await c.var.deps.db.transaction().execute((tx) => answerInvite(tx, token, c.var.user, answer));
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,99 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db, Tx } from '../../db/database.ts';
+import type { ProjectInviteRow, UserRow } from '../../db/schema.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { now } from '../../lib/time.ts';
+import type { ProjectRole } from '../../auth/permissions.ts';
+import { addProjectMember } from '../projects/project-members.service.ts';
+import { recordEvent } from '../events/event.repository.ts';
+import { DEFAULT_INVITE_DAYS, inviteRowToInvite, inviteStatus, type InviteInput, type ProjectInvite } from './invite.ts';
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The users an invite list names (inviters and invitees), by id. */
+async function usersOf(db: Db, rows: ProjectInviteRow[]): Promise<Map<number, UserRow>> {
+  const ids = [...new Set(rows.flatMap((r) => [r.user_id, r.inviter_user_id]).filter((id): id is number => id !== null))];
+  const users = ids.length ? await db.selectFrom('user').selectAll().where('id', 'in', ids).execute() : [];
+  return new Map(users.map((u) => [u.id, u]));
+}
+
+export async function invitesToJson(db: Db, rows: ProjectInviteRow[]): Promise<ProjectInvite[]> {
+  const users = await usersOf(db, rows);
+  return rows.map((row) => inviteRowToInvite(row, users));
+}
+
+const SORTS = { created: 'created', status: 'status', role: 'role' } as const;
+
+/** The project's invitations; `sort` created|status|role, `order` asc|desc (newest first by default). */
+export async function listInvites(db: Db, projectId: number, sort = 'created', order = 'desc'): Promise<ProjectInviteRow[]> {
+  const column = Object.hasOwn(SORTS, sort) ? SORTS[sort as keyof typeof SORTS] : 'created';
+  const direction = order === 'asc' ? 'asc' : 'desc';
+  return db.selectFrom('project_invite').selectAll().where('project_id', '=', projectId).orderBy(column, direction).orderBy('id', direction).execute();
+}
+
+export async function findInvite(db: Db, projectId: number, id: number): Promise<ProjectInviteRow> {
+  const row = await db.selectFrom('project_invite').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * Creates a pending invitation to a user or an email address and returns it with its one-time
+ * token (the database keeps only the token's hash). 409 when the person is already a member or
+ * already has a pending invitation to the project.
+ */
+export async function createInvite(tx: Tx, projectId: number, input: InviteInput, inviterId: number): Promise<{ row: ProjectInviteRow; token: string; to: string }> {
+  if ((input.email === undefined) === (input.user_id === undefined)) throw badRequest('email: give either email or user_id');
+  const expires = input.expires_at ?? new Date(Date.now() + DEFAULT_INVITE_DAYS * 86_400_000).toISOString();
+  if (Date.parse(expires) <= Date.now()) throw badRequest('expires_at: must be in the future');
+  const invitee = input.user_id !== undefined
+    ? await tx.selectFrom('user').selectAll().where('id', '=', input.user_id).executeTakeFirst()
+    : await tx.selectFrom('user').selectAll().where((w) => w(w.fn('lower', ['email']), '=', input.email!.toLowerCase())).executeTakeFirst();
+  if (input.user_id !== undefined && !invitee) throw badRequest(`user_id: no user with id ${input.user_id}`);
+  if (invitee && await tx.selectFrom('project_user').select('user_id').where('project_id', '=', projectId).where('user_id', '=', invitee.id).executeTakeFirst()) {
+    throw new ApiError('conflict', 'the user is already a member of this project');
+  }
+  const email = input.email?.toLowerCase() ?? null;
+  const pending = (await tx.selectFrom('project_invite').selectAll().where('project_id', '=', projectId).where('status', '=', 'pending').execute())
+    .filter((r) => inviteStatus(r) === 'pending' && ((email !== null && r.email === email) || (input.user_id !== undefined && r.user_id === input.user_id)));
+  if (pending.length) throw new ApiError('conflict', 'an invitation for this user is already pending');
+  const token = randomBytes(32).toString('base64url');
+  const row = await tx.insertInto('project_invite').values({
+    project_id: projectId, user_id: input.user_id ?? null, email, role: input.role, status: 'pending', token_hash: hashToken(token),
+    inviter_user_id: inviterId, created: now(), expires_at: new Date(Date.parse(expires)).toISOString(), accepted_at: null,
+  }).returningAll().executeTakeFirstOrThrow();
+  await recordEvent(tx, { projectId, userId: inviterId, objectType: 'invite', objectId: row.id, description: `Invitation ${row.id} created (${input.role})` });
+  return { row, token, to: email ?? invitee?.email ?? '' };
+}
+
+/** `PUT …/invites/{id}`: a pending invitation may be declined or expired by the project; a settled one stays. */
+export async function setInviteStatus(db: Db, row: ProjectInviteRow, status: 'pending' | 'declined' | 'expired'): Promise<void> {
+  const current = inviteStatus(row);
+  if (current === 'accepted') throw badRequest('status: the invitation was already accepted');
+  if (status === 'pending' && current !== 'pending') throw badRequest(`status: a ${current} invitation cannot be pending again`);
+  await db.updateTable('project_invite').set({ status }).where('id', '=', row.id).execute();
+}
+
+export async function deleteInvite(db: Db, row: ProjectInviteRow): Promise<void> {
+  await db.deleteFrom('project_invite').where('id', '=', row.id).execute();
+}
+
+/**
+ * Accepts (the signed-in user joins the project with the invitation's role) or declines an
+ * invitation by its token. 404: no such token; 400: not pending any more or expired; 403: the
+ * invitation names another user or another email address.
+ */
+export async function answerInvite(tx: Tx, token: string, user: UserRow, answer: 'accepted' | 'declined'): Promise<ProjectInviteRow> {
+  const row = await tx.selectFrom('project_invite').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  if (!row) throw notFound('invitation not found');
+  const status = inviteStatus(row);
+  if (status !== 'pending') throw badRequest(`token: the invitation is ${status}`);
+  const forUser = row.user_id !== null ? row.user_id === user.id : row.email === user.email.toLowerCase();
+  if (!forUser) throw forbidden();
+  if (answer === 'accepted') await addProjectMember(tx, row.project_id, user.id, row.role as ProjectRole, user.id);
+  const changed = { status: answer, ...(answer === 'accepted' ? { accepted_at: now() } : {}) };
+  // conditional on still pending, so the same token answered twice at once counts once
+  const done = await tx.updateTable('project_invite').set(changed).where('id', '=', row.id).where('status', '=', 'pending').executeTakeFirst();
+  if (Number(done.numUpdatedRows) !== 1) throw badRequest('token: the invitation was already answered');
+  return { ...row, ...changed };
+}
