@@ -60,7 +60,7 @@ export { Permission };
 const GUARDED_TABLES = [
   'user', 'api_token', 'project', 'project_user', 'event', 'access_key', 'repository', 'inventory', 'environment', 'template',
   'template_vault', 'template_inventory', 'view', 'schedule', 'integration', 'integration_matcher', 'integration_extract_value',
-  'integration_alias', 'integration_delivery', 'task', 'option', 'runner',
+  'integration_alias', 'integration_delivery', 'task', 'option', 'runner', 'secret_storage',
 ] as const;
 
 async function countGuardedRows(db: Db): Promise<Record<string, number>> {
