@@ -27,7 +27,7 @@ export async function createStorage(tx: Tx, box: SecretBox, actor: Actor, input:
   const params = storedParams(input);
   checkCredential(params, input.secret);
   const row = await tx.insertInto('secret_storage').values({
-    project_id: actor.projectId, name: input.name, type: input.type, params: JSON.stringify(params),
+    project_id: actor.projectId, name: input.name, type: input.type!, params: JSON.stringify(params),
     readonly: input.readonly === false ? 0 : 1, secret: params.auth_method === 'jwt' ? null : sealSecret(box, input.secret), created: now(),
   }).returningAll().executeTakeFirstOrThrow();
   await recordStorageEvent(tx, actor, row, 'created');
@@ -41,7 +41,7 @@ export async function updateStorage(tx: Tx, box: SecretBox, actor: Actor, id: nu
   const secret = params.auth_method === 'jwt' ? null : input.secret ? sealSecret(box, input.secret) : existing.secret;
   checkCredential(params, secret);
   await tx.updateTable('secret_storage').set({
-    name: input.name, type: input.type, params: JSON.stringify(params), readonly: input.readonly === false ? 0 : 1, secret,
+    name: input.name, type: input.type!, params: JSON.stringify(params), readonly: input.readonly === false ? 0 : 1, secret,
   }).where('id', '=', id).execute();
   await recordStorageEvent(tx, actor, { id, name: input.name }, 'updated');
 }

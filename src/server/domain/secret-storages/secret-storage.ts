@@ -30,7 +30,7 @@ export const secretStorageInputSchema = z.strictObject({
   id: z.number().int().optional(),
   project_id: z.number().int().nullable().optional(),
   name: fields.name,
-  type: z.enum(STORAGE_TYPES),
+  type: z.enum(STORAGE_TYPES).optional(),
   params: paramsSchema,
   readonly: z.boolean().optional(),
   secret: fields.text(8192).optional(),
@@ -59,6 +59,7 @@ export function storageRowToStorage(row: SecretStorageRow): SecretStorage {
 
 /** Normalised params to store: defaults filled, checked per auth method. */
 export function storedParams(input: SecretStorageInput): Record<string, string | number> {
+  if (!input.type) throw badRequest('type: required; use vault or openbao');
   const p = input.params;
   const auth: AuthMethod = p.auth_method ?? 'token';
   if (auth === 'approle' && !p.role_id) throw badRequest('params.role_id: required for approle auth');

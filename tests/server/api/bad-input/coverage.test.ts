@@ -9,6 +9,7 @@ import { TASK_WRITES } from './tasks.writes.ts';
 import { AUTH_WRITES } from './auth.writes.ts';
 import { RUNNER_WRITES } from './runners.writes.ts';
 import { HOST_CONFIG_WRITES } from './host-configs.writes.ts';
+import { SECRET_STORAGE_WRITES } from './secret-storages.writes.ts';
 
 /** POST/PUT routes that read no body, with the reason they are not sent bad bodies. */
 const NO_BODY: Record<string, string> = {
@@ -26,6 +27,7 @@ const NO_BODY: Record<string, string> = {
   'POST /api/users/{id}/2fas/totp': 'reads no body: it creates a random secret and recovery code',
   'POST /api/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
   'POST /api/project/{id}/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
+  'POST /api/project/{id}/secret_storages/{s}/test': 'reads no body: it signs in to the storage in the path',
   'PUT /api/internal/runners': 'needs a registered runner\'s X-Runner-Token first; its bad bodies are in tests/server/runners/runners-api.test.ts',
 };
 
@@ -33,7 +35,7 @@ describe('bad-input coverage', () => {
   it('sends bad bodies to every POST and PUT the API mounts, or says why the route reads no body', () => {
     const writes = mountedRoutes().filter((route) => /^(POST|PUT|PATCH) /.test(route));
     expect(writes.length).toBeGreaterThan(40);
-    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES].map((r) => r.route);
+    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...SECRET_STORAGE_WRITES].map((r) => r.route);
     expect(routesWithoutLabel(writes, [...labels, ...Object.keys(NO_BODY)])).toEqual([]);
   });
 });
