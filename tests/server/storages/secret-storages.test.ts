@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { listenOnLoopback } from '../../support/listen.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
@@ -199,6 +200,19 @@ describe('secret storages (HashiCorp Vault / OpenBao, KV v2)', () => {
     } finally {
       vault.hang(false);
     }
+  });
+
+  it('a storage nothing listens at fails the task the same way, naming the reason', async () => {
+    // a port that was just free: nothing listens there any more
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const gone = await storage('Gone vault', { url: `http://127.0.0.1:${port}`, auth_method: 'token' }, VAULT_TOKEN);
+    const group = await groupWith('Gone group', [{ type: 'env', name: 'GOT', source_storage_id: gone.id, source_storage_key: 'ci/api#token', operation: 'create' }]);
+    const { done, log } = await run({ name: 'Gone task', playbook: 'check.sh', environment_id: group.id });
+    expect(done.status).toBe('error');
+    expect(log).toContain('Secret storage "Gone vault" could not give ci/api#token: unreachable (ECONNREFUSED)');
   });
 
   it('a missing secret or field fails the task the same way, never with an empty value', async () => {

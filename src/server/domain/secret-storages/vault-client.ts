@@ -58,7 +58,9 @@ async function vaultRequest(c: VaultConnection, method: string, path: string, to
     res = await fetch(apiUrl(c, path), { method, headers, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(STORAGE_TIMEOUT_MS), redirect: 'error' });
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError';
-    throw new StorageError(timedOut ? `no answer within ${STORAGE_TIMEOUT_MS / 1000} s` : `unreachable (${(err as Error).message})`);
+    // fetch says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, a certificate) is its cause
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new StorageError(timedOut ? `no answer within ${STORAGE_TIMEOUT_MS / 1000} s` : `unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`);
   }
   const text = await res.text();
   let parsed: Record<string, unknown> = {};
