@@ -27,6 +27,8 @@ export interface FakeVault {
   hang(on: boolean): void;
   /** tokens JWT logins verified, with their claims (as Vault keeps them as alias metadata) */
   jwtLogins: JWTPayload[];
+  /** tokens given back with auth/token/revoke-self */
+  revoked: string[];
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startFakeVault(): Promise<FakeVault> {
   const held: ServerResponse[] = [];
   const requests: FakeVault['requests'] = [];
   const jwtLogins: JWTPayload[] = [];
+  const revoked: string[] = [];
 
   const envelope = (fields: Record<string, unknown>) => ({
     request_id: randomUUID(), lease_id: '', renewable: false, lease_duration: 0, data: null, wrap_info: null, warnings: null, auth: null, mount_type: '', ...fields,
@@ -70,6 +73,12 @@ export async function startFakeVault(): Promise<FakeVault> {
     if (path === '/v1/auth/token/lookup-self' && req.method === 'GET') {
       if (!token) return errors(res, 403, 'permission denied');
       return send(res, 200, envelope({ data: { id: tokenHeader, policies: ['default', ...token.policies], meta: token.meta, ttl: 2764800, type: 'service', renewable: true } }));
+    }
+    if (path === '/v1/auth/token/revoke-self' && req.method === 'POST') {
+      if (!token) return errors(res, 403, 'permission denied');
+      tokens.delete(tokenHeader!);
+      revoked.push(tokenHeader!);
+      return send(res, 204);
     }
     m = /^\/v1\/([^/]+)\/data\/(.+)$/.exec(path);
     if (m) {
@@ -145,7 +154,7 @@ export async function startFakeVault(): Promise<FakeVault> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`, requests, jwtLogins, put,
+    url: `http://127.0.0.1:${port}`, requests, jwtLogins, revoked, put,
     addToken: (token, readPrefixes) => { tokens.set(token, { policies: ['reader'], readPrefixes, meta: {} }); },
     addAppRole: (roleId, secretId, readPrefixes) => { approles.set(roleId, { secretId, readPrefixes }); },
     configureJwt: (config) => { jwtConfig = config; },

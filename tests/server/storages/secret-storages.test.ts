@@ -164,6 +164,11 @@ describe('secret storages (HashiCorp Vault / OpenBao, KV v2)', () => {
     expect(done.status, log).toBe('success');
     expect(log).toContain('value matches');
     expect(vault.requests.some((r) => r.path === '/v1/auth/approle/login')).toBe(true);
+    // the token signed in for the run is given back once the values are read
+    const login = vault.requests.findLast((r) => r.path === '/v1/auth/approle/login')!;
+    const read = vault.requests.findLast((r) => r.path === '/v1/kv/data/apps/role')!;
+    expect(vault.revoked).toContain(read.token);
+    expect(vault.requests.indexOf(read)).toBeGreaterThan(vault.requests.indexOf(login));
   });
 
   it('the task\'s own JWT signs in (Vault\'s jwt auth checks it against Signalbox\'s JWKS and the role\'s bound claims)', async () => {
@@ -179,6 +184,7 @@ describe('secret storages (HashiCorp Vault / OpenBao, KV v2)', () => {
     expect(done.status, log).toBe('success');
     expect(log).toContain('value matches');
     expect(vault.jwtLogins.at(-1)).toMatchObject({ sub: `task:${done.id}`, project_id: fixture.project.id, iss: e.s.config.web_host });
+    expect(vault.revoked).toContain(vault.requests.findLast((r) => r.path === '/v1/secret/data/tasks/jwt')!.token);
     // another template of the project is not bound to the role: refused, the task fails before it starts
     const other = await run({ name: 'Other JWT task', ...fields });
     expect(other.done.status).toBe('error');
@@ -262,5 +268,7 @@ describe('secret storages (HashiCorp Vault / OpenBao, KV v2)', () => {
       expect(responses.join('\n')).not.toContain(value);
     }
     expect(bytes).not.toContain(VAULT_TOKEN);
+    // a configured token is the storage owner's: it is never revoked
+    expect(vault.revoked).not.toContain(VAULT_TOKEN);
   });
 });

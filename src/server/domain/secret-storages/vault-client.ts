@@ -95,6 +95,15 @@ export async function vaultLogin(c: VaultConnection, taskJwt: string | null): Pr
 }
 
 /**
+ * Gives back a token this run signed in for (AppRole, JWT), so none piles up in the storage
+ * until its lease ends; a failure only leaves it to expire. A configured token is never revoked.
+ */
+export async function revokeLogin(c: VaultConnection, token: string): Promise<void> {
+  if (c.auth_method === 'token') return;
+  await vaultRequest(c, 'POST', 'auth/token/revoke-self', token).catch(() => undefined);
+}
+
+/**
  * Reads a KV v2 secret's data (`GET /v1/<mount>/data/<path>`): the field's value, or the whole
  * data object when no field is named.
  */

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import { openSecret } from '../../crypto/sealed-secret.ts';
 import { connectionOf } from '../../domain/secret-storages/secret-storage.ts';
-import { parseSecretRef, readKvSecret, StorageError, vaultLogin, type VaultConnection } from '../../domain/secret-storages/vault-client.ts';
+import { parseSecretRef, readKvSecret, revokeLogin, StorageError, vaultLogin, type VaultConnection } from '../../domain/secret-storages/vault-client.ts';
 
 /** A key row as the opener needs it. */
 export interface SourcedKeyRow {
@@ -48,6 +48,14 @@ export class KeyOpener {
     } catch (err) {
       if (!(err instanceof StorageError)) throw err;
       throw new StorageReadError(`Secret storage ${session.name} could not give ${refText}: ${err.message}`);
+    }
+  }
+
+  /** Gives back the tokens this run signed in for (AppRole, JWT). */
+  async close(): Promise<void> {
+    for (const session of this.#sessions.values()) {
+      const { connection, token } = await session.catch(() => ({ connection: undefined, token: '' }));
+      if (connection && token) await revokeLogin(connection, token);
     }
   }
 

@@ -70,6 +70,14 @@ export interface TaskDetails {
  */
 export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow, jwt: string | null = null): Promise<TaskDetails> {
   const opener = new KeyOpener(db, box, jwt);
+  try {
+    return await loadWith(db, opener, task, jwt);
+  } finally {
+    await opener.close();
+  }
+}
+
+async function loadWith(db: Db, opener: KeyOpener, task: TaskRow, jwt: string | null): Promise<TaskDetails> {
   const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirst();
   if (!template) throw new Error(`template ${task.template_id} no longer exists`);
   const project = await db.selectFrom('project').selectAll().where('id', '=', task.project_id).executeTakeFirstOrThrow();
