@@ -59,7 +59,7 @@ describe('secret storages and task tokens in the console', { timeout: 180_000 },
       await page.fill('input[name=name]', name);
       await page.fill('input[name=url]', 'ftp://nope');
       await submit(page, /edit=new/);
-      expect(await fieldError(page, 'params')).toBe('Use an http:// or https:// address');
+      expect(await fieldError(page, 'url')).toBe('Use an http:// or https:// address');
       await page.fill('input[name=url]', vault.url);
       await page.check('input[name=auth_method][value=token]');
       await page.fill('input[name=secret]', TOKEN);
