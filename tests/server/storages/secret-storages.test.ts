@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { listenOnLoopback } from '../../support/listen.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
@@ -243,7 +244,7 @@ describe('secret storages (HashiCorp Vault / OpenBao, KV v2)', () => {
       { type: 'env', name: 'GOT', source_storage_id: remote.id, source_storage_key: 'remote/x#value', operation: 'create' },
       { type: 'env', name: 'EXPECT', secret: REMOTE_SECRET, operation: 'create' },
     ]);
-    writeFileSync(join(scripts, 'remote.sh'), '[ "$EXPECT" = "$GOT" ] && echo "value matches"; echo "value=$GOT"; [ -n "$SEMAPHORE_JWT" ] && echo "has a token"\n');
+    writeFileSync(join(scripts, 'remote.sh'), `[ "$EXPECT" = "$GOT" ] && echo "value matches"; echo "value=$GOT"; [ -n "$SEMAPHORE_JWT" ] && echo "has a token"; printf '%s' "$SEMAPHORE_JWT" > "${scripts}/remote.jwt"\n`);
     const before = vault.requests.length;
     const { done, log } = await run({ name: 'Remote task', playbook: 'remote.sh', environment_id: group.id, runner_tag: 'remote', jwt_enabled: 1 });
     expect(done.status, log).toBe('success');
@@ -253,6 +254,9 @@ describe('secret storages (HashiCorp Vault / OpenBao, KV v2)', () => {
     expect(log).toContain('has a token');
     expect(vault.requests.slice(before).some((r) => r.path === '/v1/secret/data/remote/x')).toBe(true);
     expect(runner.output()).not.toContain(REMOTE_SECRET);
+    // the token the server minted for the runner verifies against the server's keys, for this task
+    const { payload } = await jwtVerify(readFileSync(join(scripts, 'remote.jwt'), 'utf8'), createRemoteJWKSet(new URL(`${e.s.config.web_host}/.well-known/jwks.json`)), { issuer: e.s.config.web_host });
+    expect(payload).toMatchObject({ sub: `task:${done.id}`, project_id: fixture.project.id, user_id: 1 });
   });
 
   it('no value read from a storage is in the database file, the task logs, the server\'s console or any response', async () => {
