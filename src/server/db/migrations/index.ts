@@ -18,7 +18,7 @@ import * as integrationDeliveryIndex from './2026_11_26_integration_delivery_ind
 import * as secAuthExternalIdentity from './2026_11_26_sec_auth_external_identity.ts';
 import * as secTaskTrustedValues from './2026_11_26_sec_task_trusted_values.ts';
 import * as p30HostConfigs from './2026_11_26_p30_host_configs.ts';
-import * as p33SecretStoragesJwt from './2026_11_26_p33_secret_storages_jwt.ts';
+import * as tokensSecretStorages from './2026_11_26_tokens_secret_storages.ts';
 import * as templateEnvironments from './2026_11_26_template_environments.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
@@ -43,5 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_sec_task_trusted_values': secTaskTrustedValues,
   '2026_11_26_p30_host_configs': p30HostConfigs,
   '2026_11_26_template_environments': templateEnvironments,
-  '2026_11_26_p33_secret_storages_jwt': p33SecretStoragesJwt,
+  '2026_11_26_tokens_secret_storages': tokensSecretStorages,
 };
