@@ -70,6 +70,12 @@ export interface TemplateFormValues {
   suppress_success_alerts: boolean;
   disabled: boolean;
   runner_tag: string;
+  /** the JWT section was on the page (the server issues task tokens): only then are its fields sent */
+  jwt_shown: boolean;
+  jwt_enabled: boolean;
+  /** audiences, one a line */
+  jwt_audience: string;
+  jwt_ttl: string;
 }
 
 /** The template as GET answers it (the fields the dialog edits). */
@@ -80,6 +86,7 @@ export interface ApiTemplate {
   task_params: Record<string, unknown>; start_version: string | null; build_template_id: number | null; autorun: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; suppress_success_alerts: boolean;
   runner_tag: string | null; disabled?: boolean;
+  jwt_enabled?: boolean; jwt_audience?: string[]; jwt_ttl?: string;
 }
 interface Named { id: number; name: string }
 export interface ApiSchedule { id: number; name: string; cron_format: string | null; repository_id: number | null; type?: string }
@@ -94,6 +101,8 @@ export interface TemplateChoices {
   buildTemplates: Named[];
   runnerTags: string[];
   branches: string[];
+  /** task identity tokens as the server allows them (seconds), from /api/info */
+  jwt: { enabled: boolean; default_ttl: number; max_ttl: number };
 }
 
 export interface TemplateFormPage {
@@ -148,6 +157,10 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     suppress_success_alerts: template?.suppress_success_alerts ?? false,
     disabled: template?.disabled ?? false,
     runner_tag: template?.runner_tag ?? '',
+    jwt_shown: false,
+    jwt_enabled: template?.jwt_enabled ?? false,
+    jwt_audience: (template?.jwt_audience ?? []).join('\n'),
+    jwt_ttl: template?.jwt_ttl ?? '',
   };
 }
 
@@ -193,7 +206,16 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     suppress_success_alerts: checkboxField(form, 'suppress_success_alerts'),
     disabled: checkboxField(form, 'disabled'),
     runner_tag: textField(form, 'runner_tag'),
+    jwt_shown: form.get('jwt_section') === '1',
+    jwt_enabled: checkboxField(form, 'jwt_enabled'),
+    jwt_audience: raw('jwt_audience'),
+    jwt_ttl: textField(form, 'jwt_ttl'),
   };
+}
+
+/** The audience lines: trimmed, empty lines dropped. */
+function audiencesOf(text: string): string[] {
+  return text.split(/\r?\n/).map((a) => a.trim()).filter(Boolean);
 }
 
 /** JSON text of a textarea/hidden input; `undefined` (which the schema refuses) when it is not JSON. */
@@ -255,6 +277,7 @@ function toBody(v: TemplateFormValues) {
     suppress_success_alerts: v.suppress_success_alerts,
     disabled: v.disabled,
     runner_tag: v.runner_tag || null,
+    ...(v.jwt_shown ? { jwt_enabled: v.jwt_enabled, jwt_audience: audiencesOf(v.jwt_audience), jwt_ttl: v.jwt_ttl } : {}),
   };
 }
 
@@ -300,7 +323,7 @@ function ruleErrors(v: TemplateFormValues, t: (key: string) => string): FieldErr
 
 async function loadChoices(astro: AstroLike, projectId: number, app: string, templateId: number | null, repositoryId: string): Promise<TemplateChoices> {
   const base = `/api/project/${projectId}`;
-  const [inventories, repositories, environments, views, keys, templates, tags] = await Promise.all([
+  const [inventories, repositories, environments, views, keys, templates, tags, info] = await Promise.all([
     apiGet<TemplateChoices['inventories']>(astro, `${base}/inventory?app=${encodeURIComponent(app)}${templateId ? `&template_id=${templateId}` : ''}`),
     apiGet<TemplateChoices['repositories']>(astro, `${base}/repositories`),
     apiGet<Named[]>(astro, `${base}/environment`),
@@ -308,11 +331,13 @@ async function loadChoices(astro: AstroLike, projectId: number, app: string, tem
     apiGetOr<TemplateChoices['keys']>(astro, `${base}/keys`, []),
     apiGet<(Named & { type: string })[]>(astro, `${base}/templates`),
     apiGetOr<{ tag: string }[]>(astro, `${base}/runner_tags`, []),
+    apiGetOr<{ jwt?: TemplateChoices['jwt'] }>(astro, '/api/info', {}),
   ]);
   return {
     inventories, repositories, environments, views, keys,
     buildTemplates: templates.filter((tpl) => tpl.type === 'build' && tpl.id !== templateId),
     runnerTags: tags.map((tag) => tag.tag),
+    jwt: info.jwt ?? { enabled: false, default_ttl: 0, max_ttl: 0 },
     branches: await loadBranches(astro, projectId, num(repositoryId)),
   };
 }

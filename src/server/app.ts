@@ -46,6 +46,7 @@ import { globalRunnerTagsRoutes, projectRunnerTagsRoutes } from './api/runner-ta
 import { globalRunnersRoutes, projectRunnersRoutes } from './api/runners.routes.ts';
 import { internalRunnerRoutes } from './api/internal-runners.routes.ts';
 import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
+import { wellKnownRoutes } from './api/well-known.routes.ts';
 import { taskSummaryRoutes } from './api/task-summary.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
@@ -90,6 +91,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   api.route('/api/terraform', terraformStateBackendRoutes);
   // runners authenticate with X-Runner-Token, not a session
   api.route('/api/internal/runners', internalRunnerRoutes);
+  // task token verifiers (Vault, clouds) look for the keys outside /api, where OIDC puts them
+  api.route('/.well-known', wellKnownRoutes);
 
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());

@@ -78,6 +78,7 @@ const EXPECTED_REFUSALS: [RegExp, string][] = [
   [/^\w+ \/api\/internal\/runners → 401/, 'runners sign these with their own token'],
   [/^GET \/api\/auth\/oidc\/.* → 404/, 'no identity provider is configured'],
   [/^GET \/api\/metrics → 404/, 'metrics are off unless configured'],
+  [/^GET \/\.well-known\/(jwks\.json|openid-configuration) → 404/, 'task identity tokens are off unless configured'],
   [/^DELETE \/api\/apps\/\{app_id\} → 400 .*Built-in apps cannot be deleted/, 'ansible is built in'],
   [/^(DELETE|GET) \/api\/(user\/sessions|users\/\{user_id\}\/2fas\/totp)\/\{(session_id|totp_id)\}(\/qr)? → 404/, 'the world has no other session and no TOTP enrolment'],
   [/^POST \/api\/users\/\{user_id\}\/2fas\/totp → 403 .*TOTP_DISABLED/, 'two-factor is off in this configuration'],

@@ -181,6 +181,29 @@ describe('console pages over plain HTTP', () => {
     expect(invalid.html).toContain('Max parallel tasks must be a whole number');
   });
 
+  it('renders the secret storages page and saves a storage without JavaScript, never echoing its token', async () => {
+    const client = createClient(server.url);
+    await client.signIn();
+    const created = await client.post('/project/new', { name: 'Storages' });
+    const id = created.location!.split('/')[2];
+    const empty = await client.get(`/project/${id}/storages`);
+    expect(empty.status).toBe(200);
+    expect(empty.html).toContain('No secret storages yet.');
+    const invalid = await client.post(`/project/${id}/storages?edit=new`, { _form: 'storage', name: 'Vault', type: 'vault', url: 'nope', auth_method: 'token' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.html).toContain('Use an http:// or https:// address');
+    const saved = await client.post(`/project/${id}/storages?edit=new`, { _form: 'storage', name: 'Vault', type: 'vault', url: 'http://127.0.0.1:9', mount: 'secret', auth_method: 'token', secret: 'hvs.pages-token-4411' });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe(`/project/${id}/storages?flash=storage_saved&name=Vault`);
+    const list = await client.get(saved.location!);
+    expect(list.html).toContain('Secret storage Vault saved');
+    expect(list.html).toContain('Not used yet');
+    expect(list.html).not.toContain('hvs.pages-token-4411');
+    const edit = await client.get(`/project/${id}/storages?edit=${/data-storage="(\d+)"/.exec(list.html)![1]}`);
+    expect(edit.html).toContain('Leave empty to keep the stored one');
+    expect(edit.html).not.toContain('hvs.pages-token-4411');
+  });
+
   it('pages the history 20 tasks at a time, newest first, and shows the last page for a page past the end', async () => {
     const fx = await insertScriptProject(server, { 'run.sh': 'echo hi\n' }, 'run.sh');
     const rows = Array.from({ length: 45 }, (_, i) => ({

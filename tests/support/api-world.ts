@@ -11,6 +11,7 @@ export const WORLD_SECRETS = {
   environmentPassword: 'world-vault-password-47cc',
   integrationSecret: 'world-hmac-secret-92fe',
   memberPassword: 'world-member-password-d41b',
+  storageToken: 'hvs.world-storage-token-8e3b',
 } as const;
 
 /** Ids of everything an API world holds, named as the spec's path parameters. */
@@ -37,6 +38,8 @@ export interface ApiWorld {
     host_config_id: number;
     /** a pending invitation of an email address nobody has yet, as a guest */
     invite_id: number;
+    /** a secret storage (token auth) whose URL answers nothing */
+    storage_id: number;
   };
   /** the invitation's one-time token, answered once at its creation */
   inviteToken: string;
@@ -116,6 +119,8 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
   const waitingTask = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'waiting', userId: member.id });
   const hostConfig = (await post(`${base}/host_configs`, { type: 'host', host: 'web1.example.test', ssh_key_id: key.id })).body;
   const invite = (await post(`${base}/invites`, { email: `invitee-${tag}@example.test`, role: 'guest' })).body;
+  // a storage nothing answers for (port 9 on loopback): its token is one more secret that must never come back
+  const storage = (await post(`${base}/secret_storages`, { name: 'World vault', type: 'vault', params: { url: 'http://127.0.0.1:9', auth_method: 'token' }, secret: WORLD_SECRETS.storageToken })).body;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
@@ -125,6 +130,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
       user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id, waiting_task_id: waitingTask.id,
       runner_id: runner.id, global_runner_id: globalRunner.id,
       host_config_id: hostConfig.id, invite_id: invite.id,
+      storage_id: storage.id,
     },
     inviteToken: invite.token,
     spare,

@@ -20,5 +20,7 @@ systemRoutes.get('/info', authenticate(), async (c) => {
     git_client: 'cmd_git',
     auth_methods: authMethods(config),
     premium_features: c.var.premiumFeatures,
+    /** task identity tokens: whether templates may ask for one, and the TTLs they may choose within (seconds) */
+    jwt: { enabled: config.jwt.enabled, default_ttl: config.jwt.default_ttl, max_ttl: config.jwt.max_ttl },
   });
 });

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { VERSION } from '../version.ts';
 
-/** `signalbox <command>`: server (default), migrate, user …, vault rekey, runner register|start|unregister, version. */
+/** `signalbox <command>`: server (default), migrate, user …, vault rekey, jwt rotate, runner register|start|unregister, version. */
 async function main(argv: string[]): Promise<number> {
   const { command, rest, configPath } = splitArgs(argv);
   if (command === 'version') {
@@ -35,12 +35,16 @@ async function main(argv: string[]): Promise<number> {
       const { runVaultCommand } = await import('./vault.command.ts');
       return runVaultCommand(config, rest);
     }
+    case 'jwt': {
+      const { runJwtCommand } = await import('./jwt.command.ts');
+      return runJwtCommand(config, rest);
+    }
     case 'runner': {
       const { runRunnerCommand } = await import('./runner.command.ts');
       return runRunnerCommand(config, rest);
     }
     default:
-      console.error(`unknown command "${command}"; use server, migrate, user, vault, runner or version`);
+      console.error(`unknown command "${command}"; use server, migrate, user, vault, jwt, runner or version`);
       return 2;
   }
 }

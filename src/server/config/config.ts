@@ -2,6 +2,7 @@ import { trustedProxyList } from '../http/client-facts.ts';
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
 import { ConfigError } from './config-error.ts';
+import { parseDuration } from '../lib/duration.ts';
 import { readGroupMappings, readOidcProviders, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
 import { canonicalTimeZone } from '../lib/time-zone.ts';
 
@@ -53,6 +54,16 @@ export interface Config {
   oidc_providers: Record<string, OidcProviderConfig>;
   /** directory groups → admin flag and project roles, applied at each LDAP/OIDC sign-in */
   group_mappings: GroupMapping[];
+  /** Semaphore's `jwt` section: task identity tokens (TTLs in seconds) */
+  jwt: JwtSettings;
+}
+
+export interface JwtSettings {
+  enabled: boolean;
+  /** the `iss` claim; web_host when not set */
+  issuer: string;
+  default_ttl: number;
+  max_ttl: number;
 }
 
 /** Semaphore's alert settings (`email_*`, `telegram_*`, ...), plus a generic JSON webhook. */
@@ -166,6 +177,10 @@ const SETTINGS = {
   ldap_group_searchfilter: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_FILTER', json: 'ldap_group_searchfilter', read: text('(member=%s)') },
   oidc_providers: { env: 'SEMAPHORE_OIDC_PROVIDERS', json: 'oidc_providers', read: jsonObject() },
   group_mappings: { env: 'SEMAPHORE_GROUP_MAPPINGS', json: 'group_mappings', read: jsonList() },
+  jwt_enabled: { env: 'SEMAPHORE_JWT_ENABLED', json: 'jwt.enabled', read: flag() },
+  jwt_issuer: { env: 'SEMAPHORE_JWT_ISSUER', json: 'jwt.issuer', read: text('') },
+  jwt_default_ttl: { env: 'SEMAPHORE_JWT_DEFAULT_TTL', json: 'jwt.default_ttl', read: duration(3600) },
+  jwt_max_ttl: { env: 'SEMAPHORE_JWT_MAX_TTL', json: 'jwt.max_ttl', read: duration(86_400) },
 } as const;
 
 /**
@@ -232,7 +247,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     ldap: readLdap((key) => value(key) as string & boolean),
     oidc_providers: readOidcProviders(value('oidc_providers') as Record<string, unknown>, where('oidc_providers')),
     group_mappings: readGroupMappings(value('group_mappings') as unknown[], where('group_mappings')),
+    jwt: readJwt(value),
   };
+}
+
+function readJwt(value: Read): JwtSettings {
+  const jwt: JwtSettings = {
+    enabled: value('jwt_enabled') as boolean, issuer: value('jwt_issuer') as string,
+    default_ttl: value('jwt_default_ttl') as number, max_ttl: value('jwt_max_ttl') as number,
+  };
+  if (jwt.default_ttl > jwt.max_ttl) throw new ConfigError(`jwt.default_ttl: ${jwt.default_ttl}s is longer than jwt.max_ttl (${jwt.max_ttl}s); shorten it or raise jwt.max_ttl`);
+  return jwt;
 }
 
 type Read = (key: keyof typeof SETTINGS) => unknown;
@@ -353,6 +378,16 @@ function absolutePath(): Reader {
     const v = String(raw);
     if (!v.startsWith('/')) throw new ConfigError(`${where}: "${raw}" is not allowed; use an absolute path`);
     return v;
+  };
+}
+
+/** A Go-style duration (`30m`, `1h`), read as whole seconds, at least one second. */
+function duration(fallback: number): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return fallback;
+    const seconds = parseDuration(String(raw));
+    if (!seconds) throw new ConfigError(`${where}: "${raw}" is not allowed; use a duration such as 30m, 1h or 1h30m`);
+    return seconds;
   };
 }
 

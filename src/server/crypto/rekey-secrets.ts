@@ -22,7 +22,8 @@ function reseal(sealed: string, from: SecretBox, to: SecretBox, what: string): s
 }
 
 /**
- * Re-encrypts every sealed secret (access keys, variable-group passwords, two-factor secrets) from `from` to `to`
+ * Re-encrypts every sealed secret (access keys, variable-group passwords, two-factor secrets,
+ * secret storage credentials, the JWT signing key) from `from` to `to`
  * in one transaction: either all move or none. Rows already sealed with `to` are left alone,
  * so running it twice is harmless.
  * @example await rekeySecrets(db, new SecretBox(oldKey), deps.secrets);
@@ -55,6 +56,24 @@ export async function rekeySecrets(db: Db, from: SecretBox, to: SecretBox): Prom
       if (next === null) result.alreadyCurrent++;
       else {
         await tx.updateTable('user_totp').set({ secret: next }).where('id', '=', totp.id).execute();
+        result.rekeyed++;
+      }
+    }
+    const storages = await tx.selectFrom('secret_storage').select(['id', 'secret']).where('secret', 'is not', null).orderBy('id').execute();
+    for (const storage of storages) {
+      const next = reseal(storage.secret!, from, to, `secret storage ${storage.id} credential`);
+      if (next === null) result.alreadyCurrent++;
+      else {
+        await tx.updateTable('secret_storage').set({ secret: next }).where('id', '=', storage.id).execute();
+        result.rekeyed++;
+      }
+    }
+    const signing = await tx.selectFrom('option').select('value').where('key', '=', 'jwt_signing_key').executeTakeFirst();
+    if (signing) {
+      const next = reseal(signing.value, from, to, 'the JWT signing key');
+      if (next === null) result.alreadyCurrent++;
+      else {
+        await tx.updateTable('option').set({ value: next }).where('key', '=', 'jwt_signing_key').execute();
         result.rekeyed++;
       }
     }

@@ -18,6 +18,7 @@ export interface Database {
   project_user: ProjectUserTable;
   event: EventTable;
   access_key: AccessKeyTable;
+  secret_storage: SecretStorageTable;
   repository: RepositoryTable;
   host_config: HostConfigTable;
   inventory: InventoryTable;
@@ -166,6 +167,21 @@ export interface AccessKeyTable {
   owner: string;
   environment_id: number | null;
   created: string;
+  /** the key's value lives in this external storage (at `source_storage_key`, `path#field`) */
+  source_storage_id: Generated<number | null>;
+  source_storage_key: Generated<string | null>;
+}
+
+/** An external secret storage (HashiCorp Vault, OpenBao); `secret` is its own credential, sealed. */
+export interface SecretStorageTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  type: string;
+  params: string;
+  readonly: Flag;
+  secret: string | null;
+  created: string;
 }
 
 export interface RepositoryTable {
@@ -238,6 +254,10 @@ export interface TemplateTable {
   executor_image: Generated<string | null>;
   /** 1: nothing may start a task of it */
   disabled: Generated<Flag>;
+  /** task identity token: on, audiences (JSON array), lifetime ('' = jwt.default_ttl) */
+  jwt_enabled: Generated<Flag>;
+  jwt_audience: Generated<string | null>;
+  jwt_ttl: Generated<string | null>;
 }
 
 export interface TemplateVaultTable {

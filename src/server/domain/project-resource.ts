@@ -4,7 +4,7 @@ import type { Db, Tx } from '../db/database.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 
 /** Tables whose rows belong to one project and carry an `id`. */
-export type ProjectTable = 'access_key' | 'repository' | 'host_config' | 'inventory' | 'environment' | 'template' | 'view' | 'schedule' | 'integration';
+export type ProjectTable = 'access_key' | 'secret_storage' | 'repository' | 'host_config' | 'inventory' | 'environment' | 'template' | 'view' | 'schedule' | 'integration';
 
 /**
  * Loads one row of a project-scoped table, or throws an empty 404 when it does not exist or

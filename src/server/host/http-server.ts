@@ -45,7 +45,7 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request: malformed path');
       return;
     }
-    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/api?')) {
+    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/api?') || path.startsWith('/.well-known/')) {
       if (deps.config.api_url && path !== '/api/ping') return proxyToRemote(deps.config.api_url, req, res);
       return apiListener(req, res);
     }

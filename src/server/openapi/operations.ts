@@ -26,8 +26,9 @@ import { taskListQuerySchema } from '../domain/tasks/task-cursor.ts';
 import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
 import {
   accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
-  taskSchema, taskWithTemplateSchema, userSchema, viewSchema,
+  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, secretStorageSchema, storageRefsSchema,
 } from './response-schemas.ts';
+import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
 
 /** What the document says about one route beyond its method and path. */
 export interface OperationDoc {
@@ -162,4 +163,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/tasks/:task_id/output/download`]: { summary: 'The log as a text file (task-<id>.log, without ANSI codes; secrets stay masked)' },
   [`POST ${P}/tasks/:task_id/stop`]: { summary: 'Stop a task (force: kill it)', body: stopInputSchema, status: 204 },
   [`POST ${P}/templates/:template_id/stop_all_tasks`]: { summary: "Stop every task of a template", body: stopInputSchema, status: 204 },
+  [`GET ${P}/secret_storages`]: { summary: 'External secret storages (HashiCorp Vault, OpenBao; KV version 2)', response: list(secretStorageSchema) },
+  [`POST ${P}/secret_storages`]: { summary: 'Add a secret storage; `secret` (token or AppRole secret id) is write-only', body: secretStorageInputSchema, response: secretStorageSchema, status: 201 },
+  [`GET ${P}/secret_storages/:storage_id`]: { summary: 'One secret storage', response: secretStorageSchema },
+  [`PUT ${P}/secret_storages/:storage_id`]: { summary: 'Change a secret storage (an empty secret keeps the stored one)', body: secretStorageInputSchema, status: 204 },
+  [`DELETE ${P}/secret_storages/:storage_id`]: { summary: 'Delete a secret storage no key or secret reads from', status: 204 },
+  [`GET ${P}/secret_storages/:storage_id/refs`]: { summary: 'Keys and variable-group secrets that read from the storage', response: storageRefsSchema },
+  [`POST ${P}/secret_storages/:storage_id/test`]: { summary: 'Sign in to the storage now and say how it went ({ok, error})' },
+  'GET /.well-known/jwks.json': { summary: 'Public keys that sign task identity tokens (404 while jwt.enabled is off)' },
+  'GET /.well-known/openid-configuration': { summary: 'OIDC discovery document for task identity tokens (404 while jwt.enabled is off)' },
 };

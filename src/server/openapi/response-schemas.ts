@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Project } from '../domain/projects/project.ts';
 import type { User } from '../domain/users/user.ts';
 import type { AccessKey } from '../domain/keys/access-key.ts';
+import type { SecretStorage } from '../domain/secret-storages/secret-storage.ts';
+import type { StorageRefs } from '../domain/secret-storages/secret-storage.service.ts';
 import type { Repository } from '../domain/repositories/repository.ts';
 import type { HostConfig } from '../domain/host-configs/host-config.ts';
 import type { Inventory } from '../domain/inventories/inventory.ts';
@@ -38,7 +40,20 @@ export const accessKeySchema = z.object({
   login_password: z.object({ login: z.string(), password: z.string() }),
   ssh: z.object({ login: z.string(), passphrase: z.string(), private_key: z.string() }),
   override_secret: z.boolean(), empty: z.boolean().optional(),
+  source_storage_id: id.nullable().meta({ description: 'The secret storage the value is read from at task start (null: stored here)' }),
+  source_storage_key: z.string().nullable().meta({ description: 'Where in the storage: path#field' }),
 }).meta({ id: 'AccessKey' }) satisfies z.ZodType<AccessKey>;
+
+export const secretStorageSchema = z.object({
+  id, project_id: id, name: z.string(), type: z.string().meta({ description: 'vault or openbao' }),
+  params: z.record(z.string(), z.unknown()).meta({ description: 'url, mount, namespace, kv_version (2), auth_method (token, approle, jwt), auth_mount, role_id, role' }),
+  readonly: z.boolean(), has_secret: z.boolean().meta({ description: 'Whether a token or AppRole secret id is stored (never returned)' }),
+}).meta({ id: 'SecretStorage' }) satisfies z.ZodType<SecretStorage>;
+
+export const storageRefsSchema = z.object({
+  keys: z.array(z.object({ id, name: z.string(), type: z.string() })),
+  secrets: z.array(z.object({ id, name: z.string(), type: z.string(), environment_id: id.nullable() })),
+}).meta({ id: 'SecretStorageRefs' }) satisfies z.ZodType<StorageRefs>;
 
 export const repositorySchema = z.object({
   id, name: z.string(), project_id: id, git_url: z.string(), git_branch: z.string(), ssh_key_id: id, pull_submodules: z.boolean(),

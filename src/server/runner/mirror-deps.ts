@@ -98,6 +98,10 @@ export async function loadMirror(deps: Deps, payload: JobPayload): Promise<TaskR
     const secret = typeof key.secret === 'string' ? secrets.seal(key.secret) : null;
     await db.insertInto('access_key').values({ ...(key as never as object), secret } as never).execute();
   }
+  for (const storage of payload.storages ?? []) {
+    const secret = typeof storage.secret === 'string' ? secrets.seal(storage.secret) : null;
+    await db.insertInto('secret_storage').values({ ...(storage as never as object), secret } as never).execute();
+  }
   await db.insertInto('task').values({ ...payload.task, status: 'starting', runner_id: null } as never).execute();
   return db.selectFrom('task').selectAll().where('id', '=', payload.task.id).executeTakeFirstOrThrow();
 }

@@ -169,7 +169,8 @@ export class RunnerProcess {
     }
     const mirror = await this.#mirrors.take();
     const task = await loadMirror(mirror, payload);
-    const job = new LocalJob(mirror, task, payload.secret, resolveTaskUser(this.#config.process));
+    // the token comes from the server (null: none); the runner never mints one with its own keys
+    const job = new LocalJob(mirror, task, payload.secret, resolveTaskUser(this.#config.process), { jwt: payload.jwt ?? null });
     const running: RunningJob = { job, mirror, serverStatus: 'starting', ended: false, abandoned: false };
     this.#jobs.set(taskId, running);
     this.#ranOne = true;

@@ -58,7 +58,8 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       // metrics on, so /api/metrics answers too; its scrape password is one more secret to look for
-      s = await startTestServer(dialect, { SEMAPHORE_METRICS_ENABLED: 'true', SEMAPHORE_METRICS_USERNAME: 'prometheus', SEMAPHORE_METRICS_PASSWORD: METRICS_PASSWORD });
+      // task tokens on, so the JWKS answers too (public keys only: the sealed signing key is one more stored form)
+      s = await startTestServer(dialect, { SEMAPHORE_METRICS_ENABLED: 'true', SEMAPHORE_METRICS_USERNAME: 'prometheus', SEMAPHORE_METRICS_PASSWORD: METRICS_PASSWORD, SEMAPHORE_JWT_ENABLED: 'true' });
       const captured = await captureLogs(async () => {
         const w = await createApiWorld(s);
         const record = async (method: string, path: string, body?: unknown, auth = w.admin) => {

@@ -31,11 +31,12 @@ for (const dialect of DIALECTS) {
         version: s.deps.version, ansible: ansibleFirstLine(), web_host: 'http://localhost:3000', use_remote_runner: false,
         schedule_timezone: 'Europe/Berlin',
       });
-      expect(res.body.premium_features).toEqual({ project_runners: true, terraform_backend: true, task_summary: true, secret_storages: false });
+      expect(res.body.premium_features).toEqual({ project_runners: true, terraform_backend: true, task_summary: true, secret_storages: true });
+      expect(res.body.jwt).toEqual({ enabled: false, default_ttl: 3600, max_ttl: 86400 });
       expect(res.body.ansible).not.toContain('\n');
     });
 
-    it('answers the lists every Semaphore form loads: runner tags (none while there are no runners) and secret storages (empty while not built)', async () => {
+    it('answers the lists every Semaphore form loads: runner tags (none while there are no runners) and secret storages (empty while none is made)', async () => {
       const auth = await s.login(ADMIN.login, ADMIN.password);
       const project = (await s.call('POST', '/api/projects', { name: 'Forms' }, auth)).body;
       for (const path of [`/api/project/${project.id}/runner_tags`, '/api/runner_tags', `/api/project/${project.id}/secret_storages`]) {

@@ -4,6 +4,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { createTestProject } from '../../support/project-members.ts';
 import { SecretBox, newEncryptionKey } from '../../../src/server/crypto/secret-box.ts';
+import { currentSigningKey } from '../../../src/server/identity/signing-keys.ts';
 
 const OLD_KEY = newEncryptionKey();
 const NEW_KEY = newEncryptionKey();
@@ -25,7 +26,9 @@ for (const dialect of DIALECTS) {
     const sealedNow = async () => {
       const keys = await s.deps.db.selectFrom('access_key').select(['id', 'secret']).where('secret', 'is not', null).orderBy('id').execute();
       const groups = await s.deps.db.selectFrom('environment').select(['id', 'password']).where('password', 'is not', null).orderBy('id').execute();
-      return [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!)];
+      const storages = await s.deps.db.selectFrom('secret_storage').select('secret').where('secret', 'is not', null).orderBy('id').execute();
+      const signing = await s.deps.db.selectFrom('option').select('value').where('key', '=', 'jwt_signing_key').execute();
+      return [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!), ...storages.map((r) => r.secret!), ...signing.map((r) => r.value)];
     };
 
     beforeAll(async () => {
@@ -34,6 +37,9 @@ for (const dialect of DIALECTS) {
       await s.call('POST', `${base}/keys`, { name: 'ssh', type: 'ssh', ssh: { private_key: 'rekey-private-key' } }, admin);
       await s.call('POST', `${base}/keys`, { name: 'lp', type: 'login_password', login_password: { login: 'u', password: 'rekey-password' } }, admin);
       await s.call('POST', `${base}/environment`, { name: 'E', json: '{}', password: 'rekey-group-password', secrets: [{ type: 'env', name: 'T', secret: 'rekey-env-secret' }] }, admin);
+      // a secret storage's token and the task token signing key are sealed with the same key
+      await s.call('POST', `${base}/secret_storages`, { name: 'V', type: 'vault', params: { url: 'http://127.0.0.1:9' }, secret: 'rekey-storage-token' }, admin);
+      await currentSigningKey(s.deps.db, s.deps.secrets);
     });
     afterAll(async () => { await s.close(); });
 
@@ -57,11 +63,11 @@ for (const dialect of DIALECTS) {
 
     it('re-encrypts every secret from the old key to the current one, and a second run is harmless', async () => {
       const before = await sealedNow();
-      expect(before).toHaveLength(4);
+      expect(before).toHaveLength(6);
       const res = runCli(s, ['vault', 'rekey', '--old-key', OLD_KEY], NEW_KEY);
       expect(res.stderr).toBe('');
       expect(res.status).toBe(0);
-      expect(res.stdout).toContain('re-encrypted 4 secret(s)');
+      expect(res.stdout).toContain('re-encrypted 6 secret(s)');
       const after = await sealedNow();
       const oldBox = new SecretBox(OLD_KEY);
       const newBox = new SecretBox(NEW_KEY);
@@ -69,7 +75,7 @@ for (const dialect of DIALECTS) {
       for (const v of after) expect(() => oldBox.open(v)).toThrow();
       const again = runCli(s, ['vault', 'rekey', '--old-key', OLD_KEY], NEW_KEY);
       expect(again.status).toBe(0);
-      expect(again.stdout).toContain('re-encrypted 0 secret(s); 4 already used the current key');
+      expect(again.stdout).toContain('re-encrypted 0 secret(s); 6 already used the current key');
     });
   });
 }

@@ -18,6 +18,7 @@ import * as integrationDeliveryIndex from './2026_11_26_integration_delivery_ind
 import * as secAuthExternalIdentity from './2026_11_26_sec_auth_external_identity.ts';
 import * as secTaskTrustedValues from './2026_11_26_sec_task_trusted_values.ts';
 import * as p30HostConfigs from './2026_11_26_p30_host_configs.ts';
+import * as tokensSecretStorages from './2026_11_26_tokens_secret_storages.ts';
 import * as templateEnvironments from './2026_11_26_template_environments.ts';
 import * as scheduleTimezone from './2026_11_26_x_schedule_timezone.ts';
 import * as templateDisabled from './2026_11_26_x_template_disabled.ts';
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_zz_p30_runner_default': p30RunnerDefault,
   '2026_11_26_zz_p30_project_invite': p30ProjectInvite,
   '2026_11_26_zz_p30_template_ssh_keys': p30TemplateSshKeys,
+  '2026_11_26_tokens_secret_storages': tokensSecretStorages,
 };

@@ -2,6 +2,8 @@ import type { Db } from '../../db/database.ts';
 import { parseJsonColumn } from '../shared/project-refs.ts';
 import type { Backup } from './backup.schema.ts';
 import { exportHostConfigs } from './backup-host-configs.ts';
+import { exportSecretStorages } from './backup-secret-storages.ts';
+import { templateAudiences } from '../../identity/task-token.ts';
 import { groupsOf, readTemplateEnvironmentIds } from '../environments/environment-list.ts';
 import { readTemplateSshKeyIds } from '../templates/template-ssh-keys.ts';
 
@@ -52,6 +54,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
   const values = integrationIds.length ? await db.selectFrom('integration_extract_value').selectAll().where('integration_id', 'in', integrationIds).orderBy('id').execute() : [];
   const aliases = await db.selectFrom('integration_alias').selectAll().where('project_id', '=', projectId).orderBy('alias').execute();
 
+  const storages = await exportSecretStorages(db, projectId);
   const keyName = uniqueNames(keys, (k) => k.name);
   const repoName = uniqueNames(repositories, (r) => r.name);
   const invName = uniqueNames(inventories, (i) => i.name);
@@ -64,9 +67,13 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
 
   return {
     meta: { name: project.name, alert: Boolean(project.alert), alert_chat: project.alert_chat, max_parallel_tasks: project.max_parallel_tasks, type: project.type },
-    keys: nameSort(keys.map((k) => ({ name: keyName.get(k.id)!, type: k.type as 'none' }))),
+    keys: nameSort(keys.map((k) => ({
+      name: keyName.get(k.id)!, type: k.type as 'none',
+      ...(k.source_storage_id !== null ? { source_storage: storages.nameOf.get(k.source_storage_id) ?? null, source_storage_key: k.source_storage_key } : {}),
+    }))),
     repositories: nameSort(repositories.map((r) => ({ name: repoName.get(r.id)!, git_url: r.git_url, git_branch: r.git_branch, ssh_key: name(keyName, r.ssh_key_id), pull_submodules: Boolean(r.pull_submodules) }))),
     host_configs: await exportHostConfigs(db, projectId, keyName),
+    secret_storages: storages.list,
     inventories: nameSort(inventories.map((i) => ({
       name: invName.get(i.id)!, inventory: i.inventory, type: i.type as 'static', ssh_key: name(keyName, i.ssh_key_id),
       become_key: name(keyName, i.become_key_id), repository: name(repoName, i.repository_id), holder: name(tplName, i.holder_id),
@@ -84,6 +91,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       allow_parallel_tasks: Boolean(t.allow_parallel_tasks), suppress_success_alerts: Boolean(t.suppress_success_alerts),
       suppress_error_alerts: Boolean(t.suppress_error_alerts), autorun: Boolean(t.autorun), ...(t.disabled ? { disabled: true } : {}), start_version: t.start_version,
       git_branch: t.git_branch, working_directory: t.working_directory, runner_tag: t.runner_tag, executor_image: t.executor_image,
+      jwt_enabled: Boolean(t.jwt_enabled), jwt_audience: templateAudiences(t), jwt_ttl: t.jwt_ttl,
       task_params: parseJsonColumn<Record<string, unknown>>(t.task_params, {}), survey_vars: parseJsonColumn<Record<string, unknown>[]>(t.survey_vars, []),
       vaults: vaults.filter((v) => v.template_id === t.id).map((v) => ({ name: v.name, type: v.type as 'password', vault_key: name(keyName, v.vault_key_id), script: v.script })),
       cron: plainCron(schedules, t.id),

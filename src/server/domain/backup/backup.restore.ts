@@ -12,6 +12,7 @@ import { restoreTemplates } from './restore-templates.ts';
 import { restoreIntegrations } from './restore-integrations.ts';
 import { timeSlicer } from '../../lib/time-slice.ts';
 import { restoreHostConfigs } from './backup-host-configs.ts';
+import { restoreSecretStorages } from './backup-secret-storages.ts';
 
 /**
  * Creates a new project from a backup (reference §9.2), owned by `userId`, inside the caller's
@@ -33,9 +34,10 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   await tx.insertInto('project_user').values({ project_id: project.id, user_id: userId, role: 'owner', created: now() }).execute();
   const ctx: RestoreContext = {
     tx, deps, actor: { projectId: project.id, userId }, pause: timeSlicer(),
-    ids: { environments: new Map(), views: new Map(), keys: new Map(), repositories: new Map(), inventories: new Map(), templates: new Map() },
+    ids: { environments: new Map(), views: new Map(), keys: new Map(), repositories: new Map(), inventories: new Map(), templates: new Map(), storages: new Map() },
   };
   await recordEvent(tx, { ...ctx.actor, objectType: 'project', objectId: project.id, description: 'Project created' });
+  ctx.ids.storages = await restoreSecretStorages(ctx, backup.secret_storages);
   await restoreResources(ctx, backup);
   await restoreHostConfigs(ctx, backup.host_configs);
   await restoreTemplates(ctx, backup);

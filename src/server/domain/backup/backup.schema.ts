@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { smallCount } from '../shared/project-refs.ts';
 import { backupHostConfigSchema } from './backup-host-configs.ts';
+import { backupSecretStorageSchema } from './backup-secret-storages.ts';
 
 /**
  * Semaphore's project backup (reference §9.1; spec `ProjectBackup`). References between
@@ -20,7 +21,7 @@ const params = z.record(z.string(), z.unknown()).nullable().optional();
  */
 export const BACKUP_SECTION_LIMITS = {
   keys: 1000, repositories: 1000, inventories: 1000, environments: 1000, views: 100,
-  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000,
+  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000, secret_storages: 100,
 } as const;
 
 /** Most items of the lists inside one template or integration. */
@@ -29,7 +30,8 @@ export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50,
 /** A list of at most `max` items (nullable and optional, as every backup list). */
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} items`).nullable().optional();
 
-export const backupKeySchema = z.looseObject({ name, type: z.enum(['none', 'ssh', 'login_password']) });
+/** `source_storage` (a storage's name) and `source_storage_key` (`path#field`): the key's value is read from that storage */
+export const backupKeySchema = z.looseObject({ name, type: z.enum(['none', 'ssh', 'login_password']), source_storage: ref, source_storage_key: text });
 
 export const backupRepositorySchema = z.looseObject({ name, git_url: z.string(), git_branch: text, ssh_key: ref, pull_submodules: bool });
 
@@ -53,6 +55,7 @@ export const backupTemplateSchema = z.looseObject({
   arguments: text, allow_override_args_in_task: bool, allow_override_branch_in_task: bool, allow_parallel_tasks: bool,
   suppress_success_alerts: bool, suppress_error_alerts: bool, autorun: bool, disabled: bool, start_version: text, git_branch: text,
   working_directory: text, runner_tag: text, executor_image: text, task_params: params,
+  jwt_enabled: bool, jwt_audience: list(z.string().max(1024), 32), jwt_ttl: text,
   survey_vars: z.union([z.array(z.looseObject({})).max(BACKUP_ITEM_LIMITS.survey_vars, `at most ${BACKUP_ITEM_LIMITS.survey_vars} items`), z.string()]).nullable().optional(),
   vaults: list(backupVaultSchema, BACKUP_ITEM_LIMITS.vaults), vault_key: ref, cron: text,
   workspaces: list(z.string(), BACKUP_ITEM_LIMITS.workspaces),
@@ -87,7 +90,7 @@ export const BACKUP_SECTION_ITEMS = {
   keys: backupKeySchema, repositories: backupRepositorySchema, inventories: backupInventorySchema,
   environments: backupEnvironmentSchema, views: backupViewSchema, templates: backupTemplateSchema,
   schedules: backupScheduleSchema, integrations: backupIntegrationSchema, integration_aliases: z.string(),
-  host_configs: backupHostConfigSchema,
+  host_configs: backupHostConfigSchema, secret_storages: backupSecretStorageSchema,
 } as const;
 export type BackupSection = keyof typeof BACKUP_SECTION_ITEMS;
 
@@ -104,6 +107,7 @@ export const backupSchema = z.looseObject({
   integrations: list(backupIntegrationSchema, BACKUP_SECTION_LIMITS.integrations),
   integration_aliases: list(z.string(), BACKUP_SECTION_LIMITS.integration_aliases),
   host_configs: list(backupHostConfigSchema, BACKUP_SECTION_LIMITS.host_configs),
+  secret_storages: list(backupSecretStorageSchema, BACKUP_SECTION_LIMITS.secret_storages),
 });
 
 /** A section of the outline: a list within the section's limit, its items not looked at. */
@@ -117,7 +121,7 @@ export const backupOutlineSchema = z.looseObject({
   meta: backupMetaSchema, keys: outlineList('keys'), repositories: outlineList('repositories'), inventories: outlineList('inventories'),
   environments: outlineList('environments'), views: outlineList('views'), templates: outlineList('templates'),
   schedules: outlineList('schedules'), integrations: outlineList('integrations'), integration_aliases: outlineList('integration_aliases'),
-  host_configs: outlineList('host_configs'),
+  host_configs: outlineList('host_configs'), secret_storages: outlineList('secret_storages'),
 });
 export type BackupOutline = z.infer<typeof backupOutlineSchema>;
 

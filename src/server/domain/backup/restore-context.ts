@@ -17,6 +17,8 @@ export interface RestoreContext {
     repositories: Map<string, number>;
     inventories: Map<string, number>;
     templates: Map<string, number>;
+    /** secret storages by name (keys point at them) */
+    storages: Map<string, number>;
   };
 }
 

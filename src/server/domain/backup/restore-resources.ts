@@ -44,7 +44,9 @@ export async function restoreResources(ctx: RestoreContext, backup: Backup): Pro
     await log('view', row.id, `View ${row.title} created`);
   }
   for (const key of backup.keys ?? []) {
-    const row = await tx.insertInto('access_key').values({ project_id: projectId, name: key.name, type: key.type, secret: null, owner: '', environment_id: null, created: now() })
+    const storageId = idOf(ids.storages, key.source_storage);
+    const source = storageId !== null ? { source_storage_id: storageId, source_storage_key: key.source_storage_key ?? null } : {};
+    const row = await tx.insertInto('access_key').values({ project_id: projectId, name: key.name, type: key.type, secret: null, owner: '', environment_id: null, created: now(), ...source })
       .returningAll().executeTakeFirstOrThrow();
     ids.keys.set(row.name, row.id);
     await log('key', row.id, `Access Key ${row.name} created`);

@@ -78,5 +78,6 @@ function templateInputFrom(ctx: RestoreContext, t: BackupTemplate, at: string): 
     suppress_error_alerts: t.suppress_error_alerts ?? false, autorun: t.autorun ?? false, disabled: t.disabled ?? false, start_version: t.start_version ?? null,
     git_branch: t.git_branch ?? null, working_directory: t.working_directory ?? null, runner_tag: t.runner_tag ?? null,
     executor_image: t.executor_image ?? null, task_params: t.task_params ?? {}, survey_vars: surveyVars as TemplateInput['survey_vars'], vaults,
+    jwt_enabled: t.jwt_enabled ?? false, jwt_audience: t.jwt_audience ?? [], jwt_ttl: t.jwt_ttl ?? null,
   };
 }

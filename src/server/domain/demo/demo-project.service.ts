@@ -61,6 +61,7 @@ async function insertDemoRows(tx: Tx, project: ProjectRow, deps: Deps, gitUrl: s
     view_id: null, arguments: null, allow_override_args_in_task: 0, allow_override_branch_in_task: 0, allow_parallel_tasks: 0,
     suppress_success_alerts: 0, suppress_error_alerts: 0, autorun: 0, start_version: null, build_template_id: null, git_branch: null,
     survey_vars: '[]', task_params: '{}', runner_tag: null, working_directory: null, executor_image: null, disabled: 0,
+    jwt_enabled: 0, jwt_audience: null, jwt_ttl: null,
   };
   await createTemplate(tx, actor, { ...base, name: 'Ping Site', app: 'ansible', playbook: 'ping.yml', inventory_id: inventories.Dev!, description: 'Pings localhost with Ansible' }, []);
   const build = await createTemplate(tx, actor, {

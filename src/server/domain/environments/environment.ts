@@ -26,6 +26,9 @@ export const environmentSecretInputSchema = z.strictObject({
   type: z.enum(SECRET_TYPES).optional(),
   secret: fields.text(65535).optional(),
   operation: z.enum(['create', 'update', 'delete']).optional(),
+  /** the value lives in this secret storage, at `source_storage_key` (`path#field`) */
+  source_storage_id: fields.optionalId,
+  source_storage_key: z.string().trim().max(1024, 'at most 1024 characters').nullable().optional(),
 });
 export type EnvironmentSecretInput = z.infer<typeof environmentSecretInputSchema>;
 
@@ -41,7 +44,7 @@ export const environmentInputSchema = z.strictObject({
 });
 export type EnvironmentInput = z.infer<typeof environmentInputSchema>;
 
-export interface EnvironmentSecret { id: number; name: string; type: SecretType; secret: string }
+export interface EnvironmentSecret { id: number; name: string; type: SecretType; secret: string; source_storage_id: number | null; source_storage_key: string | null }
 
 export interface Environment {
   id: number;
@@ -67,6 +70,6 @@ export function secretNameParts(keyName: string): { type: SecretType; name: stri
 export function environmentRowToEnvironment(row: EnvironmentRow, secretKeys: AccessKeyRow[]): Environment {
   return {
     id: row.id, name: row.name, project_id: row.project_id, password: '', json: row.json, env: row.env,
-    secrets: secretKeys.map((key) => ({ id: key.id, ...secretNameParts(key.name), secret: '' })),
+    secrets: secretKeys.map((key) => ({ id: key.id, ...secretNameParts(key.name), secret: '', source_storage_id: key.source_storage_id ?? null, source_storage_key: key.source_storage_key ?? null })),
   };
 }

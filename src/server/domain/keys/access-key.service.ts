@@ -8,6 +8,7 @@ import { recordEvent } from '../events/event.repository.ts';
 import type { Actor } from '../project-resource.ts';
 import { assertNotInUse } from '../refs/resource-refs.ts';
 import { clearRepositoryClones } from '../repositories/repository-cache.ts';
+import { storageSource } from '../secret-storages/secret-storage.service.ts';
 import { secretOfKeyInput, type AccessKeyInput, type AccessKeyRow } from './access-key.ts';
 
 /** Key-store keys of a project; environment secrets and user keys are left out. */
@@ -31,9 +32,10 @@ export async function findProjectKey(db: Db | Tx, projectId: number, id: number)
 export async function createKey(tx: Tx, deps: Pick<Deps, 'secrets'>, actor: Actor, input: AccessKeyInput): Promise<AccessKeyRow> {
   if (!input.type) throw badRequest('type: required; use none, ssh or login_password');
   const plain = secretOfKeyInput(input.type, input);
+  const source = await storageSource(tx, actor.projectId, input.source_storage_id, input.source_storage_key, '');
   const row = await tx.insertInto('access_key').values({
     project_id: actor.projectId, name: input.name, type: input.type, secret: sealSecret(deps.secrets, plain),
-    owner: '', environment_id: null, created: now(),
+    owner: '', environment_id: null, created: now(), ...source,
   }).returningAll().executeTakeFirstOrThrow();
   await recordKeyEvent(tx, actor, row, 'created');
   return row;
@@ -45,11 +47,12 @@ export async function createKey(tx: Tx, deps: Pick<Deps, 'secrets'>, actor: Acto
  */
 export async function updateKey(tx: Tx, deps: Pick<Deps, 'secrets' | 'config'>, actor: Actor, id: number, input: AccessKeyInput): Promise<void> {
   const existing = await findProjectKey(tx, actor.projectId, id);
-  const changes: { name: string; type?: string; secret?: string | null } = { name: input.name };
+  const changes: { name: string; type?: string; secret?: string | null; source_storage_id?: number | null; source_storage_key?: string | null } = { name: input.name };
   if (input.override_secret) {
     const type = input.type ?? (existing.type as 'none');
     changes.type = type;
     changes.secret = sealSecret(deps.secrets, secretOfKeyInput(type, input));
+    Object.assign(changes, await storageSource(tx, actor.projectId, input.source_storage_id, input.source_storage_key, ''));
   }
   await tx.updateTable('access_key').set(changes).where('id', '=', id).execute();
   await recordKeyEvent(tx, actor, { ...existing, name: input.name }, 'updated');

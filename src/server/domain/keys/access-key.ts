@@ -27,6 +27,9 @@ export const accessKeyInputSchema = z.strictObject({
   environment_id: z.number().int().nullable().optional(),
   user_id: z.number().int().nullable().optional(),
   created: z.string().max(64).optional(),
+  /** the value lives in this secret storage, at `source_storage_key` (`path#field`) */
+  source_storage_id: fields.optionalId,
+  source_storage_key: z.string().trim().max(1024, 'at most 1024 characters').nullable().optional(),
 });
 export type AccessKeyInput = z.infer<typeof accessKeyInputSchema>;
 
@@ -41,6 +44,8 @@ export interface AccessKey {
   ssh: { login: string; passphrase: string; private_key: string };
   override_secret: boolean;
   empty?: boolean;
+  source_storage_id: number | null;
+  source_storage_key: string | null;
 }
 
 /**
@@ -57,8 +62,10 @@ export function accessKeyRowToKey(row: AccessKeyRow, options: { listed?: boolean
     login_password: { login: '', password: '' },
     ssh: { login: '', passphrase: '', private_key: '' },
     override_secret: false,
+    source_storage_id: row.source_storage_id ?? null,
+    source_storage_key: row.source_storage_key ?? null,
   };
-  if (options.listed && !row.secret) key.empty = true;
+  if (options.listed && !row.secret && row.source_storage_id == null) key.empty = true;
   return key;
 }
 
@@ -68,6 +75,12 @@ export function accessKeyRowToKey(row: AccessKeyRow, options: { listed?: boolean
  * @example const plain = secretOfKeyInput('ssh', input); // '{"login":"","passphrase":"","private_key":"..."}'
  */
 export function secretOfKeyInput(type: KeyType, input: AccessKeyInput): string | null {
+  // from a storage: the stored part is what the reference does not give (the login, a passphrase)
+  if (input.source_storage_id != null) {
+    if (type === 'none') throw badRequest('source_storage_id: a key of type none holds nothing to read');
+    const login = (type === 'ssh' ? input.ssh?.login : input.login_password?.login) ?? '';
+    return JSON.stringify(type === 'ssh' ? { login, passphrase: input.ssh?.passphrase ?? '' } : { login });
+  }
   if (type === 'ssh') {
     const ssh = input.ssh ?? {};
     if (!ssh.private_key?.trim()) throw badRequest('ssh.private_key: required for an ssh key');

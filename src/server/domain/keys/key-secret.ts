@@ -40,15 +40,19 @@ function parseKeyText(type: 'ssh' | 'login_password', plain: string): Record<str
 /**
  * The decrypted secrets of a variable group, split as tasks use them: `vars` join the extra
  * variables, `env` the process environment.
+ * `open` is the secret box, or (for a run) a function that also reads storage-backed secrets.
  * @example const { vars, env } = await readEnvironmentSecrets(db, deps.secrets, template.environment_id);
  */
-export async function readEnvironmentSecrets(db: Db | Tx, box: SecretBox, environmentId: number): Promise<{ vars: Record<string, string>; env: Record<string, string> }> {
-  const rows = await db.selectFrom('access_key').select(['name', 'secret']).where('environment_id', '=', environmentId)
+export async function readEnvironmentSecrets(db: Db | Tx, open: SecretBox | ((row: EnvironmentSecretRow) => Promise<string>), environmentId: number): Promise<{ vars: Record<string, string>; env: Record<string, string> }> {
+  const rows = await db.selectFrom('access_key').select(['id', 'name', 'type', 'secret', 'source_storage_id', 'source_storage_key']).where('environment_id', '=', environmentId)
     .where('owner', '=', ENVIRONMENT_KEY_OWNER).orderBy('id').execute();
   const out = { vars: {} as Record<string, string>, env: {} as Record<string, string> };
   for (const row of rows) {
     const { type, name } = secretNameParts(row.name);
-    out[type === 'env' ? 'env' : 'vars'][name] = openSecret(box, row.secret) ?? '';
+    out[type === 'env' ? 'env' : 'vars'][name] = typeof open === 'function' ? await open(row) : openSecret(open, row.secret) ?? '';
   }
   return out;
 }
+
+/** A variable-group secret row; `source_storage_*` set when its value lives in a secret storage. */
+export type EnvironmentSecretRow = Pick<AccessKeyRow, 'id' | 'name' | 'type' | 'secret' | 'source_storage_id' | 'source_storage_key'>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { templateAudiences } from '../../identity/task-token.ts';
 import type { Selectable } from 'kysely';
 import type { TemplateRow, TemplateVaultTable } from '../../db/schema.ts';
 import { fields } from '../../http/validation.ts';
@@ -75,6 +76,9 @@ export const templateInputSchema = z.strictObject({
   task_params: z.record(z.string(), z.unknown()).nullable().optional(),
   runner_tag: z.string().max(255).nullable().optional(),
   executor_image: z.string().max(1024).nullable().optional(),
+  jwt_enabled: z.boolean().optional(),
+  jwt_audience: z.array(z.string().trim().min(1, 'must not be empty').max(1024, 'at most 1024 characters')).max(32, 'at most 32 audiences').nullable().optional(),
+  jwt_ttl: z.string().trim().max(32).nullable().optional(),
   params: z.record(z.string(), z.unknown()).nullable().optional(),
   last_task: z.unknown().optional(),
   last_task_id: z.number().int().nullable().optional(),
@@ -127,6 +131,9 @@ export interface Template {
   task_params: Record<string, unknown>;
   runner_tag: string | null;
   executor_image: string | null;
+  jwt_enabled: boolean;
+  jwt_audience: string[];
+  jwt_ttl: string;
   last_task: TaskWithTpl | null;
   last_task_id: number | null;
   tasks: number;
@@ -172,6 +179,9 @@ export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds:
     task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
     runner_tag: row.runner_tag,
     executor_image: row.executor_image,
+    jwt_enabled: Boolean(row.jwt_enabled),
+    jwt_audience: templateAudiences(row),
+    jwt_ttl: row.jwt_ttl ?? '',
     last_task: extra.lastTask,
     last_task_id: extra.lastTask?.id ?? null,
     tasks: extra.taskCount,

@@ -4,6 +4,7 @@ import type { TemplateRow } from '../../db/schema.ts';
 import { checkRepoPath } from '../shared/repo-path.ts';
 import { badRequest } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
+import { parseDuration } from '../../lib/duration.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
 import { BUILT_IN_APPS, TERRAFORM_APPS, type SurveyVar, type TemplateInput } from './template.ts';
 import { normaliseSurveyVars } from './survey-vars.validation.ts';
@@ -97,11 +98,25 @@ export async function validateTemplate(
     runner_tag: emptyToNull(pick('runner_tag', null) as string | null | undefined),
     working_directory: workingDirectory,
     executor_image: emptyToNull(pick('executor_image', null) as string | null | undefined),
+    ...jwtValues(config, input, current),
   };
   const vaults = input.vaults === undefined ? undefined : await validateVaults(db, projectId, input.vaults ?? []);
   const sshKeyIds = input.ssh_key_ids === undefined || input.ssh_key_ids === null ? undefined : await checkTemplateSshKeyIds(db, projectId, input.ssh_key_ids);
   if (name !== current?.name) await refuseTakenName(db, projectId, name);
   return { values, vaults, environmentIds, sshKeyIds };
+}
+
+/** The JWT section: audiences ≤ 32, a TTL that parses and stays within `jwt.max_ttl`. */
+function jwtValues(config: Config, input: TemplateInput, current?: TemplateRow): Pick<TemplateValues, 'jwt_enabled' | 'jwt_audience' | 'jwt_ttl'> {
+  const enabled = input.jwt_enabled !== undefined ? toFlag(input.jwt_enabled) : current?.jwt_enabled ?? 0;
+  const audience = input.jwt_audience !== undefined ? JSON.stringify(input.jwt_audience ?? []) : current?.jwt_audience ?? null;
+  const ttl = input.jwt_ttl !== undefined ? emptyToNull(input.jwt_ttl) : current?.jwt_ttl ?? null;
+  if (ttl && input.jwt_ttl !== undefined) {
+    const seconds = parseDuration(ttl);
+    if (!seconds) throw badRequest('jwt_ttl: use a duration such as 30s, 10m or 1h');
+    if (seconds > config.jwt.max_ttl) throw badRequest(`jwt_ttl: at most ${config.jwt.max_ttl} seconds (jwt.max_ttl)`);
+  }
+  return { jwt_enabled: enabled, jwt_audience: audience, jwt_ttl: ttl };
 }
 
 /**

@@ -24,6 +24,7 @@ export function buildTaskEnv(config: Config, details: TaskDetails, vars: RunVari
   env.HOME = config.tmp_path;
   env.PWD = options.workDir;
   Object.assign(env, details.variables.env, details.variables.envSecrets, vars.envVars);
+  if (details.jwt) env.SEMAPHORE_JWT = details.jwt;
   const { template, task } = details;
   if (template.type === 'build' || template.type === 'deploy') {
     env.SEMAPHORE_TASK_TYPE = template.type;

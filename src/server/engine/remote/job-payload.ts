@@ -15,6 +15,10 @@ export interface JobPayload {
   rows: Record<string, Record<string, unknown>[]>;
   /** access keys with `secret` in plain text */
   keys: Record<string, unknown>[];
+  /** secret storages those keys read from, their credential in plain text (the runner reads the values itself) */
+  storages?: Record<string, unknown>[];
+  /** the task's identity token, minted by the server (a runner cannot sign) */
+  jwt?: string | null;
 }
 
 /**
@@ -22,7 +26,7 @@ export interface JobPayload {
  * inventory, repositories, variable group, host configs, the template's extra SSH keys and every key they name.
  * @example const payload = await buildJobPayload(db, box, task, takeTaskSecrets(task.id));
  */
-export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>): Promise<JobPayload> {
+export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>, jwt: string | null = null): Promise<JobPayload> {
   const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirstOrThrow();
   const project = await db.selectFrom('project').selectAll().where('id', '=', task.project_id).executeTakeFirstOrThrow();
   const user = task.user_id ? await db.selectFrom('user').select(['id', 'username', 'name', 'email', 'created']).where('id', '=', task.user_id).executeTakeFirst() : undefined;
@@ -44,6 +48,8 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
     ...(environments.length ? [w.and([w('environment_id', 'in', environments.map((e) => e.id)), w('owner', '=', 'environment')])] : []),
     w('id', '=', -1),
   ])).execute();
+  const storageIds = [...new Set(keyRows.map((k) => k.source_storage_id).filter((id): id is number => typeof id === 'number'))];
+  const storages = storageIds.length ? await db.selectFrom('secret_storage').selectAll().where('id', 'in', storageIds).execute() : [];
   const buildTask = task.build_task_id ? await db.selectFrom('task').selectAll().where('id', '=', task.build_task_id).executeTakeFirst() : undefined;
   return {
     task, secret,
@@ -55,5 +61,7 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
       template_ssh_key: templateKeys,
     },
     keys: keyRows.map((k) => ({ ...k, secret: k.secret ? box.open(k.secret) : null })),
+    storages: storages.map((row) => ({ ...row, secret: row.secret ? box.open(row.secret) : null })),
+    jwt,
   };
 }

@@ -8,6 +8,7 @@ import { now } from '../../lib/time.ts';
 import { parseTags } from '../../domain/runners/runner.ts';
 import { sealFor, type SealedBox } from '../../domain/runners/runner-crypto.ts';
 import { buildJobPayload } from './job-payload.ts';
+import { mintTaskToken } from '../../identity/task-token.ts';
 import { callRunnerWebhook } from './runner-webhook.ts';
 
 /** What a poll tells a runner. */
@@ -62,7 +63,9 @@ export async function pollRunner(deps: Deps, runner: RunnerRow, known: Map<numbe
     let sealed = cached?.runnerId === runner.id ? cached.box : undefined;
     if (!sealed) {
       const secret = cached?.secret ?? takeTaskSecrets(task.id);
-      const payload = await buildJobPayload(db, deps.secrets, task, secret);
+      const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirst();
+      const jwt = template ? await mintTaskToken(deps, task, template) : null;
+      const payload = await buildJobPayload(db, deps.secrets, task, secret, jwt);
       sealed = sealFor(runner.public_key ?? '', JSON.stringify(payload));
       sealedJobs(db).set(task.id, { runnerId: runner.id, box: sealed, secret });
     }

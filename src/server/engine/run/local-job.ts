@@ -18,6 +18,8 @@ import { stateBackendEnv } from '../../domain/terraform/task-state-credentials.t
 import { appCommandOverride } from '../../domain/apps/app-catalog.ts';
 import { giveToTaskUser, lendToTaskUser, returnFromTaskUser, type TaskUser } from '../process/task-user.ts';
 import { secretValuesOf } from './secret-values.ts';
+import { StorageReadError } from './storage-secrets.ts';
+import { mintTaskToken } from '../../identity/task-token.ts';
 import { recordProcessGroup, TASK_MARKER_VAR } from '../queue/task-processes.ts';
 import { retryWhileUnavailable } from '../../db/db-faults.ts';
 import { TaskSummaryRecorder } from '../summary/task-summary-recorder.ts';
@@ -55,8 +57,12 @@ export class LocalJob {
   #timedOut = false;
   #decide: ((d: Decision) => void) | null = null;
 
-  constructor(deps: Deps, task: TaskRow, secret: Record<string, string>, user: TaskUser | null = null) {
+  /** a token minted elsewhere (the server, for a remote runner); undefined: mint one here when asked */
+  readonly #presetJwt: string | null | undefined;
+
+  constructor(deps: Deps, task: TaskRow, secret: Record<string, string>, user: TaskUser | null = null, options: { jwt?: string | null } = {}) {
     this.#deps = deps;
+    this.#presetJwt = options.jwt;
     this.task = task;
     this.#secret = secret;
     this.#user = user;
@@ -95,7 +101,7 @@ export class LocalJob {
     try {
       this.#summary.beginStage('init');
       this.log(`Started: ${this.task.id}`);
-      const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task);
+      const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task, await this.#taskToken());
       this.#out.maskSecrets(secretValuesOf(details, this.#secret));
       if ((details.template.app || 'ansible') === 'ansible') this.#summary.readAnsible();
       this.log(`Run TaskRunner with template: ${details.template.name}`);
@@ -114,6 +120,9 @@ export class LocalJob {
       final = this.#stopRequested ? 'stopped' : outcome;
     } catch (err) {
       if (this.#timedOut) {
+        final = 'error';
+      } else if (err instanceof StorageReadError) {
+        this.log(err.message);
         final = 'error';
       } else if (this.#stopRequested || err instanceof StopRequested) {
         this.log('Task stopped');
@@ -140,6 +149,13 @@ export class LocalJob {
     const ended = await retryWhileUnavailable(() => setTaskStatus(this.#deps, this.task.id, final), warn);
     const row = ended ?? (await retryWhileUnavailable(() => this.#deps.db.selectFrom('task').select('status').where('id', '=', this.task.id).executeTakeFirst()));
     return (row?.status ?? final) as TaskStatus;
+  }
+
+  /** The task's identity token: the one handed over with the job, else minted now when its template asks for one. */
+  async #taskToken(): Promise<string | null> {
+    if (this.#presetJwt !== undefined) return this.#presetJwt;
+    const template = await this.#deps.db.selectFrom('template').selectAll().where('id', '=', this.task.template_id).executeTakeFirst();
+    return template ? mintTaskToken(this.#deps, this.task, template) : null;
   }
 
   async #runApp(details: TaskDetails, taskDir: string): Promise<AppOutcome> {

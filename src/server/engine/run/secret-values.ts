@@ -13,6 +13,7 @@ export function secretValuesOf(details: TaskDetails, surveySecrets: Record<strin
     ...Object.values(details.variables.envSecrets),
     ...details.vaults.map((v) => v.password),
     ...Object.values(surveySecrets),
+    details.jwt ?? '',
   ].filter((v) => typeof v === 'string' && v !== '');
 }
 

@@ -5,6 +5,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import { parseJsonObject as parseObject } from '../../lib/json-object.ts';
 import { findIncomingVersion } from '../../domain/tasks/build-version.ts';
 import { readEnvironmentSecrets } from '../../domain/keys/key-secret.ts';
+import { KeyOpener } from './storage-secrets.ts';
 import type { HostKey } from './host-keys.ts';
 import { parseTaskEnvironmentIds } from '../../domain/environments/environment-list.ts';
 
@@ -60,6 +61,8 @@ export interface TaskDetails {
   variables: VariableGroup;
   vaults: VaultSecret[];
   incomingVersion: string | null;
+  /** the task's identity token (`SEMAPHORE_JWT`), when its template asks for one */
+  jwt: string | null;
 }
 
 /**
@@ -67,7 +70,16 @@ export interface TaskDetails {
  * every secret with the secret box. Throws with a readable message when something is missing.
  * @example const details = await loadTaskDetails(deps.db, deps.secrets, task);
  */
-export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow): Promise<TaskDetails> {
+export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow, jwt: string | null = null): Promise<TaskDetails> {
+  const opener = new KeyOpener(db, box, jwt);
+  try {
+    return await loadWith(db, opener, task, jwt);
+  } finally {
+    await opener.close();
+  }
+}
+
+async function loadWith(db: Db, opener: KeyOpener, task: TaskRow, jwt: string | null): Promise<TaskDetails> {
   const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirst();
   if (!template) throw new Error(`template ${task.template_id} no longer exists`);
   const project = await db.selectFrom('project').selectAll().where('id', '=', task.project_id).executeTakeFirstOrThrow();
@@ -80,7 +92,7 @@ export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow): Pr
   const inventoryRepository = inventory?.repository_id
     ? (await db.selectFrom('repository').selectAll().where('id', '=', inventory.repository_id).executeTakeFirst()) ?? null
     : null;
-  const key = (id: number | null | undefined) => loadKey(db, box, id);
+  const key = (id: number | null | undefined) => loadKey(db, opener, id);
   const vaultRows = await db.selectFrom('template_vault').selectAll().where('template_id', '=', template.id).orderBy('id').execute();
   const vaults: VaultSecret[] = [];
   for (const v of vaultRows) {
@@ -100,38 +112,42 @@ export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow): Pr
     inventoryRepositoryKey: await key(inventoryRepository?.ssh_key_id),
     repository,
     repositoryKey: await key(repository?.ssh_key_id),
-    hostKeys: await loadHostKeys(db, box, project.id),
-    templateKeys: await loadTemplateKeys(db, box, template.id),
-    variables: await loadVariableGroups(db, box, parseTaskEnvironmentIds(task.environment_ids) ?? (template.environment_id ? [template.environment_id] : [])),
+    hostKeys: await loadHostKeys(db, opener, project.id),
+    templateKeys: await loadTemplateKeys(db, opener, template.id),
+    variables: await loadVariableGroups(db, opener, parseTaskEnvironmentIds(task.environment_ids) ?? (template.environment_id ? [template.environment_id] : [])),
     vaults,
     incomingVersion: template.type === 'deploy' ? await findIncomingVersion(db, task.build_task_id) : null,
+    jwt,
   };
 }
 
-async function loadHostKeys(db: Db, box: SecretBox, projectId: number): Promise<HostKey[]> {
+async function loadHostKeys(db: Db, opener: KeyOpener, projectId: number): Promise<HostKey[]> {
   const rows = await db.selectFrom('host_config').innerJoin('access_key', 'access_key.id', 'host_config.ssh_key_id')
-    .select(['host_config.type', 'host_config.host', 'access_key.id', 'access_key.type as key_type', 'access_key.secret'])
+    .select(['host_config.type', 'host_config.host', 'access_key.id', 'access_key.type as key_type', 'access_key.secret', 'access_key.source_storage_id', 'access_key.source_storage_key'])
     .where('host_config.project_id', '=', projectId).orderBy('host_config.id').execute();
-  return rows.map((r) => ({ type: r.type === 'url' ? 'url' : 'host', host: r.host, key: openKey(box, r.id, r.key_type, r.secret) }));
+  const keys: HostKey[] = [];
+  for (const r of rows) keys.push({ type: r.type === 'url' ? 'url' : 'host', host: r.host, key: openKey(r.id, r.key_type, await opener.plain({ ...r, type: r.key_type })) });
+  return keys;
 }
 
-async function loadTemplateKeys(db: Db, box: SecretBox, templateId: number): Promise<KeySecret[]> {
+async function loadTemplateKeys(db: Db, opener: KeyOpener, templateId: number): Promise<KeySecret[]> {
   const rows = await db.selectFrom('template_ssh_key').innerJoin('access_key', 'access_key.id', 'template_ssh_key.ssh_key_id')
-    .select(['access_key.id', 'access_key.type', 'access_key.secret'])
+    .selectAll('access_key')
     .where('template_ssh_key.template_id', '=', templateId).orderBy('template_ssh_key.position').execute();
-  return rows.map((r) => openKey(box, r.id, r.type, r.secret));
+  const keys: KeySecret[] = [];
+  for (const r of rows) keys.push(openKey(r.id, r.type, await opener.plain(r)));
+  return keys;
 }
 
-async function loadKey(db: Db, box: SecretBox, id: number | null | undefined): Promise<KeySecret | null> {
+async function loadKey(db: Db, opener: KeyOpener, id: number | null | undefined): Promise<KeySecret | null> {
   if (!id) return null;
   const row = await db.selectFrom('access_key').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return null;
-  return openKey(box, row.id, row.type, row.secret);
+  return openKey(row.id, row.type, await opener.plain(row));
 }
 
-/** Opens a stored key: JSON `{login, password}` / `{login, passphrase, private_key}`, or raw text. */
-export function openKey(box: SecretBox, id: number, type: string, sealed: string | null): KeySecret {
-  const plain = sealed ? box.open(sealed) : '';
+/** Opens a key's plain text: JSON `{login, password}` / `{login, passphrase, private_key}`, or raw text. */
+export function openKey(id: number, type: string, plain: string): KeySecret {
   const key: KeySecret = { id, type, login: '', password: '', privateKey: '', passphrase: '', text: '' };
   if (type === 'string' || !plain) return { ...key, text: plain };
   let parsed: Record<string, unknown> = {};
@@ -156,10 +172,10 @@ export function openKey(box: SecretBox, id: number, type: string, sealed: string
  * same key, whether either holds it as a plain value or as a secret (extra vars and environment
  * variables apart). A group deleted since the task was queued is skipped.
  */
-async function loadVariableGroups(db: Db, box: SecretBox, environmentIds: number[]): Promise<VariableGroup> {
+async function loadVariableGroups(db: Db, opener: KeyOpener, environmentIds: number[]): Promise<VariableGroup> {
   const merged: VariableGroup = { json: {}, env: {}, varSecrets: {}, envSecrets: {} };
   for (const id of environmentIds) {
-    const group = await loadVariableGroup(db, box, id);
+    const group = await loadVariableGroup(db, opener, id);
     overlay(merged.json, merged.varSecrets, group.json, group.varSecrets);
     overlay(merged.env, merged.envSecrets, group.env, group.envSecrets);
   }
@@ -178,12 +194,12 @@ function overlay<T>(intoPlain: Record<string, T>, intoSecret: Record<string, str
   }
 }
 
-async function loadVariableGroup(db: Db, box: SecretBox, environmentId: number): Promise<VariableGroup> {
+async function loadVariableGroup(db: Db, opener: KeyOpener, environmentId: number): Promise<VariableGroup> {
   const group: VariableGroup = { json: {}, env: {}, varSecrets: {}, envSecrets: {} };
   const row = await db.selectFrom('environment').selectAll().where('id', '=', environmentId).executeTakeFirst();
   if (!row) return group;
   group.json = parseObject(row.json);
   for (const [k, v] of Object.entries(parseObject(row.env))) group.env[k] = typeof v === 'string' ? v : JSON.stringify(v);
-  const secrets = await readEnvironmentSecrets(db, box, environmentId);
+  const secrets = await readEnvironmentSecrets(db, (row) => opener.plain(row), environmentId);
   return { ...group, varSecrets: secrets.vars, envSecrets: secrets.env };
 }

@@ -30,6 +30,8 @@ function realId(w: World, ids: ResourceIds, path: string, name: string): number 
     runner_id: 1,
     // nor host configs
     host_config_id: 1,
+    // nor secret storages
+    storage_id: 1,
   };
   const id = byName[name];
   if (id === undefined) throw new Error(`no id for :${name} in ${path}; add it here or to NOT_IDS`);
