@@ -1,5 +1,5 @@
 import type { AstroGlobal } from 'astro';
-import { apiGet, apiGetCursorPage, apiGetOr } from './runner-api.ts';
+import { apiGet, apiGetCursorPage, apiGetOr, RunnerApiError } from './runner-api.ts';
 import { idField, postedForm, runDelete, runForm, textField, type FormOutcome } from './form-loop.ts';
 import { PREFERENCE_COOKIE_MAX_AGE } from './preferences.ts';
 import { PERMISSION, type ProjectRole, type Task, type User } from './types.ts';
@@ -134,7 +134,7 @@ export async function loadTemplateList(astro: AstroLike, projectId: number, view
   if (q) query.set('q', q);
   if (/^[\w-]{1,600}$/.test(after)) query.set('after', after);
   const [page, apps, openTasks] = await Promise.all([
-    apiGetCursorPage<TemplateItem>(astro, `${base}/templates?${query}`),
+    templatePage(astro, base, query),
     apiGetOr<AppItem[]>(astro, '/api/apps', []),
     openId === null ? Promise.resolve([]) : apiGetOr<Task[]>(astro, `${base}/templates/${openId}/tasks/last?limit=5`, []),
   ]);
@@ -142,6 +142,17 @@ export async function loadTemplateList(astro: AstroLike, projectId: number, view
     views, templates: page.items, apps, openTasks, openId, viewForm: moved.submitted ? { ...viewForm, error: moved.error } : viewForm,
     q, nextCursor: page.nextCursor, paged: query.has('after'),
   };
+}
+
+/** One page of templates; a cursor the API does not take (hand-edited, stale) shows the first page. */
+async function templatePage(astro: AstroLike, base: string, query: URLSearchParams) {
+  try {
+    return await apiGetCursorPage<TemplateItem>(astro, `${base}/templates?${query}`);
+  } catch (err) {
+    if (!(err instanceof RunnerApiError && err.status === 400 && query.has('after'))) throw err;
+    query.delete('after');
+    return apiGetCursorPage<TemplateItem>(astro, `${base}/templates?${query}`);
+  }
 }
 
 /** The views with `id` moved one place up or down. */

@@ -117,7 +117,7 @@ describe('dialogs and keyboard', () => {
     const page = await openPage('light');
     await page.goto(`${server.url}/project/${look.projectId}/history`);
     const reached: string[] = [];
-    for (let i = 0; i < 40 && !reached.some((r) => r.startsWith('#')); i++) {
+    for (let i = 0; i < 60 && !reached.some((r) => r.startsWith('#')); i++) {
       await page.keyboard.press('Tab');
       reached.push(await page.evaluate(() => (document.activeElement?.textContent ?? '').trim()));
     }
