@@ -6,6 +6,7 @@ import { ApiError, handleError } from './http/errors.ts';
 import { refuseForeignWrites } from './http/request-safety.ts';
 import { compressResponse } from './http/compression.ts';
 import { authenticate } from './auth/authenticate.ts';
+import { auditRequests } from './http/audit-request.ts';
 import { projectScope } from './auth/project-scope.ts';
 import { authRoutes } from './api/auth.routes.ts';
 import { oidcRoutes } from './api/oidc.routes.ts';
@@ -72,6 +73,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
     await next();
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
+  api.use('*', auditRequests());
   api.use('*', bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
   api.use('*', refuseForeignWrites());
 
