@@ -18,6 +18,9 @@ export interface AuditEntry {
   actor?: AuditActor | null;
 }
 
+/** The actor of changes the server makes on its own (schedules, retention, the engine). */
+const SERVER: AuditActor = { userId: null, name: 'system', token: '' };
+
 const settings = { enabled: true, wake: (): void => {} };
 
 /**
@@ -39,7 +42,7 @@ export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<void> 
   const request = currentAuditRequest();
   if (request) request.written++;
   const fromRoute = request ? routeAction(request.route) : undefined;
-  const actor = entry.actor !== undefined ? entry.actor : request?.actor ?? null;
+  const actor = entry.actor !== undefined ? entry.actor : request ? request.actor : SERVER;
   const projectId = entry.projectId !== undefined ? entry.projectId : request?.project?.id ?? null;
   const action = entry.action ?? fromRoute?.action ?? actionOfDescription(entry.description ?? '');
   const fields = entry.fields ?? (request && /update|change/.test(action) ? request.fields : []);
