@@ -46,6 +46,7 @@ import { globalRunnersRoutes, projectRunnersRoutes } from './api/runners.routes.
 import { internalRunnerRoutes } from './api/internal-runners.routes.ts';
 import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
 import { taskSummaryRoutes } from './api/task-summary.routes.ts';
+import { auditRoutes, projectAuditRoutes } from './api/audit.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
 import { API_BODY_LIMIT } from './http/body-limits.ts';
@@ -101,10 +102,12 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/projects/restore', restoreRoutes);
   secured.route('/projects', projectsRoutes);
   secured.route('/events', eventsRoutes);
+  secured.route('/audit', auditRoutes);
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
   secured.route('/project/:project_id/users', projectUsersRoutes);
   secured.route('/project/:project_id/events', projectEventsRoutes);
+  secured.route('/project/:project_id/audit', projectAuditRoutes);
   secured.route('/project/:project_id', projectRoutes);
   secured.route('/project/:project_id/keys', keysRoutes);
   secured.route('/project/:project_id/host_configs', hostConfigsRoutes);

@@ -22,7 +22,7 @@ import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
 import { hostConfigInputSchema } from '../domain/host-configs/host-config.ts';
 import {
   accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
-  taskSchema, taskWithTemplateSchema, userSchema, viewSchema,
+  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, auditPageSchema, auditBacklogSchema,
 } from './response-schemas.ts';
 
 /** What the document says about one route beyond its method and path. */
@@ -37,6 +37,7 @@ export interface OperationDoc {
 }
 
 const list = (item: z.ZodType) => z.array(item);
+const AUDIT_FILTERS = '?user= (id or name), ?action=, ?object_type=, ?project_id=, ?from= and ?to= (ISO dates), ?q= (words), ?before= (cursor)';
 const P = '/api/project/:project_id';
 
 /** The runner routes, the same under `/api/runners` and a project's `/runners`. */
@@ -138,4 +139,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/tasks/:task_id/output/download`]: { summary: 'The log as a text file (task-<id>.log, without ANSI codes; secrets stay masked)' },
   [`POST ${P}/tasks/:task_id/stop`]: { summary: 'Stop a task (force: kill it)', body: stopInputSchema, status: 204 },
   [`POST ${P}/templates/:template_id/stop_all_tasks`]: { summary: "Stop every task of a template", body: stopInputSchema, status: 204 },
+  ['GET /api/audit']: { summary: `The audit trail (admins), newest first: ${AUDIT_FILTERS}; ?limit= 1..500 (50); \`next\` is the cursor of the next page`, response: auditPageSchema },
+  ['GET /api/audit/export']: { summary: `The filtered audit trail as a streamed download: ?format=csv (default) or jsonl; ${AUDIT_FILTERS}` },
+  ['GET /api/audit/backlog']: { summary: 'Per enabled export sink (file, syslog, webhook): the last sequence number delivered, the rows still waiting, the last error', response: list(auditBacklogSchema) },
+  [`GET ${P}/audit`]: { summary: `The project's audit trail (owners and admins): ${AUDIT_FILTERS}; ?limit= 1..500 (50)`, response: auditPageSchema },
+  [`GET ${P}/audit/export`]: { summary: `The project's filtered audit trail as a streamed download: ?format=csv or jsonl; ${AUDIT_FILTERS}` },
 };
