@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { hostname } from 'node:os';
-import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { readFileSync } from 'node:fs';
 import type { AuditSettings } from '../config/config.ts';
@@ -44,7 +44,7 @@ export function syslogSink(settings: AuditSettings['syslog'], name = 'syslog'): 
   let socket: Socket | null = null;
   const open = () => new Promise<Socket>((resolve, reject) => {
     const options = { host, port, ...(settings.network === 'tls'
-      ? { rejectUnauthorized: !settings.tls_skip_verify, ca: settings.tls_ca ? readFileSync(settings.tls_ca) : undefined, servername: host } : {}) };
+      ? { rejectUnauthorized: !settings.tls_skip_verify, ca: settings.tls_ca ? readFileSync(settings.tls_ca) : undefined, servername: isIP(host) ? undefined : host } : {}) };
     const s = settings.network === 'tls' ? connectTls(options, () => resolve(s)) : connectTcp(options, () => resolve(s));
     s.once('error', reject);
   });

@@ -148,3 +148,46 @@ for (const dialect of DIALECTS) {
     }, 180_000);
   });
 }
+
+describe('audit export: syslog over TLS', () => {
+  it('sends octet-counted RFC 5424 frames over TLS to a collector whose CA it is given', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const tls = await import('node:tls');
+    const dir = mkdtempSync(join(tmpdir(), 'signalbox-syslog-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+      '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+    let received = '';
+    const server = tls.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (socket) => {
+      socket.on('data', (d: Buffer) => { received += d.toString('utf8'); });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const s = await startTestServer('sqlite');
+    const exporter = startAuditExport(s.deps, [syslogSink({ enabled: true, network: 'tls', address: `127.0.0.1:${(server.address() as { port: number }).port}`,
+      tag: 'sb-tls', tls_ca: join(dir, 'cert.pem'), tls_skip_verify: false })]);
+    try {
+      const admin = await s.login(ADMIN.login, ADMIN.password);
+      await s.call('POST', '/api/projects', { name: 'Over TLS' }, admin);
+      const frames = () => {
+        const out: string[] = [];
+        let rest = received;
+        for (let m = /^(\d+) /.exec(rest); m; m = /^(\d+) /.exec(rest)) {
+          const start = m[0].length;
+          const body = Buffer.from(rest.slice(start)).subarray(0, Number(m[1])).toString('utf8');
+          out.push(body);
+          rest = rest.slice(start + body.length);
+        }
+        return out;
+      };
+      await until(() => syslogSeqs(frames(), 'sb-tls').length >= 2, 'TLS frames', exporter);
+      expect(syslogSeqs(frames(), 'sb-tls')).toEqual([1, 2]);
+      expect(frames()[1]).toMatch(/^<37>1 \S+ \S+ sb-tls \d+ create \[audit@32473 seq="2" action="create" user="admin"/);
+    } finally {
+      await exporter.stop();
+      await s.close();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
