@@ -85,7 +85,7 @@ export async function auditEvent(db: Db | Tx, event: { projectId: number | null;
   await writeAudit(db, {
     projectId: event.projectId ?? (request ? undefined : null), objectType: event.objectType || undefined, objectId: event.objectId,
     objectName: event.objectName || await nameOf(db, event.objectType, event.objectId), description: event.description,
-    actor: request ? undefined : { userId: event.userId, name: event.userId === null ? 'system' : '', token: '' },
+    actor: request ? undefined : { userId: event.userId, name: event.userId === null ? 'system' : await nameOf(db, 'user', event.userId), token: '' },
   });
 }
 
