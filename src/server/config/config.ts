@@ -283,14 +283,14 @@ function readAudit(value: Read, where: (key: keyof typeof SETTINGS) => string): 
     enabled: value('syslog_enabled') as boolean, network: value('syslog_network') as 'udp', address: value('syslog_address') as string,
     tag: value('syslog_tag') as string, tls_ca: value('syslog_tls_ca') as string, tls_skip_verify: value('syslog_tls_skip_verify') as boolean,
   };
-  if (syslog.enabled && !/^[^\s]+:\d+$/.test(syslog.address)) throw new ConfigError(`${where('syslog_address')}: required when syslog is enabled; use host:port`);
+  if (syslog.enabled && !/^[^\s]+:\d+$/.test(syslog.address)) throw new ConfigError(`${SETTINGS.syslog_address.env} (${SETTINGS.syslog_address.json}): required when syslog is enabled; use host:port`);
   const headers = value('audit_webhook_headers') as Record<string, unknown>;
   if (!Object.values(headers).every((v) => typeof v === 'string')) throw new ConfigError(`${where('audit_webhook_headers')}: use a JSON object of strings`);
   const webhook: AuditSettings['webhook'] = {
     enabled: value('audit_webhook_enabled') as boolean, url: value('audit_webhook_url') as string,
     format: value('audit_webhook_format') === 'splunk_hec' ? 'splunk_hec' : '', headers: headers as Record<string, string>,
   };
-  if (webhook.enabled && !webhook.url) throw new ConfigError(`${where('audit_webhook_url')}: required when the audit webhook is enabled`);
+  if (webhook.enabled && !webhook.url) throw new ConfigError(`${SETTINGS.audit_webhook_url.env} (${SETTINGS.audit_webhook_url.json}): required when the audit webhook is enabled`);
   return { enabled: value('audit_enabled') as boolean, retention_days: value('audit_retention_days') as number, file, syslog, webhook };
 }
 
