@@ -50,7 +50,7 @@ const NO_USER = /^\w+ \/api\/(integrations|terraform|internal)\//;
  */
 const KNOWN_AFTER_THE_FACT = [
   'DELETE /api/apps/:app_id', 'DELETE /api/project/:project_id/cache', 'DELETE /api/project/:project_id/inventory/:inventory_id/terraform/states/:state_id',
-  'DELETE /api/project/:project_id/runners/:runner_id', 'DELETE /api/project/:project_id/runners/:runner_id/cache', 'DELETE /api/project/:project_id/tasks/:task_id',
+  'DELETE /api/project/:project_id/runners/:runner_id', 'DELETE /api/project/:project_id/runners/:runner_id/cache',
   'DELETE /api/runners/:runner_id', 'DELETE /api/runners/:runner_id/cache', 'POST /api/apps/:app_id', 'POST /api/apps/:app_id/active',
   'POST /api/integrations/:alias', 'POST /api/project/:project_id/runners', 'POST /api/project/:project_id/runners/:runner_id/active',
   'POST /api/project/:project_id/runners/:runner_id/registration-token', 'POST /api/project/:project_id/tasks/:task_id/confirm',
