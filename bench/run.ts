@@ -13,7 +13,8 @@
  * and the scale-out figures of bench/scale-out.ts (two servers on one PostgreSQL database: task
  * starts per minute, live lines across servers),
  * and the remote runner figures of bench/runners.ts (dispatch latency to an idle runner, starts per minute),
- * then the task log search of bench/output-search.ts.
+ * then the task log search of bench/output-search.ts,
+ * then the audit trail figures of bench/audit.ts (write cost on/off, a 1,000,000-row export's memory).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ import { runBrowserBench } from './browser.ts';
 import { runScaleOutBench } from './scale-out.ts';
 import { runRunnersBench } from './runners.ts';
 import { runOutputSearchBench } from './output-search.ts';
+import { runAuditBench } from './audit.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -170,3 +172,5 @@ await runRunnersBench();
 
 console.log('');
 await runOutputSearchBench();
+console.log('');
+await runAuditBench();

@@ -55,6 +55,9 @@ export function forwardedHeaders(request: Request): Record<string, string> {
   if (cookie) headers.cookie = cookie;
   const auth = request.headers.get('authorization');
   if (auth) headers.authorization = auth;
+  // the audit trail records the browser's agent, not the console's
+  const agent = request.headers.get('user-agent');
+  if (agent) headers['user-agent'] = agent;
   return headers;
 }
 

@@ -6,6 +6,7 @@ import { ApiError, handleError } from './http/errors.ts';
 import { refuseForeignWrites } from './http/request-safety.ts';
 import { compressResponse } from './http/compression.ts';
 import { authenticate } from './auth/authenticate.ts';
+import { auditRequests } from './http/audit-request.ts';
 import { projectScope } from './auth/project-scope.ts';
 import { authRoutes } from './api/auth.routes.ts';
 import { oidcRoutes } from './api/oidc.routes.ts';
@@ -48,6 +49,7 @@ import { internalRunnerRoutes } from './api/internal-runners.routes.ts';
 import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
 import { wellKnownRoutes } from './api/well-known.routes.ts';
 import { taskSummaryRoutes } from './api/task-summary.routes.ts';
+import { auditRoutes, projectAuditRoutes } from './api/audit.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
 import { API_BODY_LIMIT } from './http/body-limits.ts';
@@ -75,6 +77,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
     await next();
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
+  api.use('*', auditRequests());
   api.use('*', bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
   api.use('*', refuseForeignWrites());
 
@@ -105,12 +108,14 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/projects/restore', restoreRoutes);
   secured.route('/projects', projectsRoutes);
   secured.route('/events', eventsRoutes);
+  secured.route('/audit', auditRoutes);
   secured.use('/project/:project_id/*', projectScope());
   secured.use('/project/:project_id', projectScope());
   secured.route('/project/:project_id/users', projectUsersRoutes);
   secured.route('/project/:project_id/invites', projectInvitesRoutes);
   secured.route('/invites', inviteAnswerRoutes);
   secured.route('/project/:project_id/events', projectEventsRoutes);
+  secured.route('/project/:project_id/audit', projectAuditRoutes);
   secured.route('/project/:project_id', projectRoutes);
   secured.route('/project/:project_id/keys', keysRoutes);
   secured.route('/project/:project_id/host_configs', hostConfigsRoutes);

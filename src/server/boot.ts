@@ -6,12 +6,14 @@ import { SecretBox } from './crypto/secret-box.ts';
 import { EventBus } from './events/event-bus.ts';
 import { ensureAdminUser } from './domain/users/admin-bootstrap.ts';
 import { VERSION } from './version.ts';
+import { configureAudit } from './domain/audit/audit.writer.ts';
 
 /**
  * Opens and migrates the database and builds everything the API needs. Used by the server,
  * the CLI and the tests alike.
  */
 export async function boot(config: Config, log: (line: string) => void = (l) => console.warn(`[signalbox] ${l}`)): Promise<Deps> {
+  configureAudit({ enabled: config.audit.enabled });
   const db = openDatabase(config.db);
   await migrateToLatest(db);
   const secrets = new SecretBox(await resolveEncryptionKey(config, db, log));

@@ -7,6 +7,7 @@ import { startAlerts } from './alerts/alerts.ts';
 import { startRetention } from './retention/retention-job.ts';
 import { resolveTaskUser, warnWhenTasksRunAsRoot } from './engine/process/task-user.ts';
 import { startPgRelay } from './events/pg-relay.ts';
+import { configuredSinks, startAuditExport } from './audit-export/audit-export.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -29,12 +30,14 @@ export async function runServer(config: Config): Promise<void> {
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
   const scheduler = startScheduler(deps);
   const retention = startRetention(deps);
+  const auditExport = startAuditExport(deps, configuredSinks(config));
   console.log(`[signalbox] listening on http://${config.interface || 'localhost'}:${config.port} (${config.db.dialect})`);
   const stop = async (signal: string) => {
     console.log(`[signalbox] ${signal}: shutting down`);
     stopAnnouncing();
     await scheduler.stop();
     retention.stop();
+    await auditExport.stop();
     await engine.stop();
     alerts.stop();
     await alerts.settled();

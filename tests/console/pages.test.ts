@@ -243,4 +243,18 @@ describe('console pages over plain HTTP', () => {
       await server.deps.db.updateTable('task').set({ status: 'stopped' }).where('id', 'in', [running!, queued!]).execute();
     }
   });
+  it('serves the audit trail to admins at /audit and to owners under the project, with filters kept in export links', async () => {
+    const client = createClient(server.url);
+    await client.signIn();
+    const created = await client.post('/project/new', { name: 'Audited pages' });
+    const id = created.location!.split('/')[2];
+    const all = await client.get('/audit?action=create');
+    expect(all.status).toBe(200);
+    expect(all.html).toContain('Audit trail');
+    expect(all.html).toContain('href="/api/audit/export?action=create&amp;format=csv"');
+    expect(all.html).toContain('Audited pages');
+    const project = await client.get(`/project/${id}/audit`);
+    expect(project.status).toBe(200);
+    expect(project.html).toContain(`href="/api/project/${id}/audit/export?format=jsonl"`);
+  });
 });

@@ -5,6 +5,7 @@ import { idParam } from '../http/validation.ts';
 import { listTaskPool } from '../domain/tasks/task-pool.ts';
 import { stopTask } from '../domain/tasks/task.service.ts';
 import { isFinished } from '../domain/tasks/task-status.ts';
+import { auditNothingChanged } from '../domain/audit/audit-context.ts';
 
 /**
  * `/api/tasks` (system admins): the global task pool in Semaphore's shape, and
@@ -23,5 +24,6 @@ activeTasksRoutes.get('/', async (c) => c.json(await listTaskPool(c.var.deps.db)
 activeTasksRoutes.delete('/:task_id', async (c) => {
   const task = await c.var.deps.db.selectFrom('task').selectAll().where('id', '=', idParam(c, 'task_id')).executeTakeFirst();
   if (task && !isFinished(task.status)) await stopTask(c.var.deps, task, false);
+  else auditNothingChanged();
   return c.body(null, 204);
 });

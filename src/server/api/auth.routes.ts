@@ -13,6 +13,28 @@ import { acceptPasscode, findTotp, redeemRecoveryCode } from '../auth/totp.ts';
 import { checkPassword, loginAccount } from '../auth/password-sign-in.ts';
 import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/login-throttle.ts';
 import { listOidcProviders } from '../auth/oidc.ts';
+import { withAudit, writeAudit } from '../domain/audit/audit.writer.ts';
+import { auditNothingChanged, setAuditActor } from '../domain/audit/audit-context.ts';
+
+/** The audit record of a refused sign-in step, kept even though the request fails. */
+async function auditSignInFailure(c: Context<AppEnv>, action: 'login_fail' | 'mfa_fail', who: { id: number | null; name: string }, why: string): Promise<void> {
+  await writeAudit(c.var.deps.db, { action, actor: { userId: who.id, name: who.name, token: '' }, objectType: 'user', objectId: who.id, objectName: who.name, description: why });
+}
+
+/** Runs a sign-in throttle check; a refusal is audited as a failed step. */
+async function throttled(c: Context<AppEnv>, check: Promise<void>, action: 'login_fail' | 'mfa_fail', who: { id: number | null; name: string }): Promise<void> {
+  try {
+    await check;
+  } catch (err) {
+    await auditSignInFailure(c, action, who, 'too many attempts');
+    throw err;
+  }
+}
+
+/** The user id in a login-throttle account name ("#12"), or null for an unknown login. */
+function accountUserId(account: string): number | null {
+  return /^#\d+$/.test(account) ? Number(account.slice(1)) : null;
+}
 
 export const loginSchema = z.strictObject({
   auth: z.string().min(1, 'required').max(255, 'at most 255 characters'),
@@ -35,10 +57,12 @@ authRoutes.post('/login', async (c) => {
   const input = await readJson(c, loginSchema);
   const client = apiClientFacts(c);
   const account = await loginAccount(db, input.auth);
-  await checkLoginAllowed(db, account, client.address);
+  const who = { id: accountUserId(account), name: input.auth };
+  await throttled(c, checkLoginAllowed(db, account, client.address), 'login_fail', who);
   const user = await checkPassword(c.var.deps, input.auth, input.password);
   if (!user) {
     await recordLoginFailure(db, account, client.address);
+    await auditSignInFailure(c, 'login_fail', who, 'wrong login or password');
     throw unauthorized();
   }
   await clearLoginFailures(db, account, client.address);
@@ -50,7 +74,7 @@ authRoutes.post('/verify', async (c) => {
   const { db, config, secrets } = c.var.deps;
   const { passcode } = await readJson(c, verifySchema);
   const pending = await pendingSession(c);
-  if (!pending) return c.body(null, 204);
+  if (!pending) return noChange(c);
   await proveSecondFactor(c, pending, 'INVALID_PASSCODE',
     (totp) => acceptPasscode(db, totp, pending.user, passcode.trim(), secrets, config.totp));
   return c.body(null, 204);
@@ -61,7 +85,7 @@ authRoutes.post('/recovery', async (c) => {
   const { recovery_code } = await readJson(c, recoverySchema);
   if (!config.totp.allow_recovery) throw new ApiError('forbidden', 'TOTP_DISABLED');
   const pending = await pendingSession(c);
-  if (!pending) return c.body(null, 204);
+  if (!pending) return noChange(c);
   await proveSecondFactor(c, pending, 'INVALID_RECOVERY_CODE', (totp) => redeemRecoveryCode(db, totp, recovery_code));
   return c.json({ totp_removed: true });
 });
@@ -76,21 +100,29 @@ async function proveSecondFactor(c: Context<AppEnv>, pending: { user: UserRow; s
   const { db } = c.var.deps;
   const ip = apiClientFacts(c).address;
   const account = `totp#${pending.user.id}`;
-  await checkLoginAllowed(db, account, ip);
+  const who = { id: pending.user.id, name: pending.user.username };
+  setAuditActor({ userId: who.id, name: who.name, token: '' });
+  await throttled(c, checkLoginAllowed(db, account, ip), 'mfa_fail', who);
   const totp = await findTotp(db, pending.user.id);
   if (!totp || !(await check(totp))) {
     await recordLoginFailure(db, account, ip);
+    await auditSignInFailure(c, 'mfa_fail', who, refusal);
     throw unauthorized(refusal);
   }
   await clearLoginFailures(db, account, ip);
-  await markSessionVerified(db, pending.sessionId);
+  await withAudit(db, (tx) => markSessionVerified(tx, pending.sessionId),
+    () => ({ objectType: 'user', objectId: who.id, objectName: who.name, description: 'second factor accepted' }));
 }
 
 authRoutes.post('/logout', async (c) => {
   const { db } = c.var.deps;
   const cookie = getCookie(c, SESSION_COOKIE);
   const found = cookie ? await userForSession(db, cookie) : null;
-  if (found) await endSession(db, found.sessionId);
+  if (found) {
+    setAuditActor({ userId: found.user.id, name: found.user.username, token: '' });
+    await withAudit(db, (tx) => endSession(tx, found.sessionId),
+      () => ({ objectType: 'user', objectId: found.user.id, objectName: found.user.username }));
+  } else auditNothingChanged();
   deleteCookie(c, SESSION_COOKIE, { path: '/' });
   return c.body(null, 204);
 });
@@ -115,8 +147,16 @@ async function pendingSession(c: Context<AppEnv>): Promise<{ user: UserRow; sess
 export async function openSession(c: Context<AppEnv>, user: UserRow, via: 'password' | 'oidc'): Promise<void> {
   const { db, config } = c.var.deps;
   const pending = via === 'password' && config.totp.enabled && (await findTotp(db, user.id)) ? 'totp' : undefined;
-  const token = await startSession(db, user.id, apiClientFacts(c).address, c.req.header('user-agent') ?? '', pending);
+  setAuditActor({ userId: user.id, name: user.username, token: '' });
+  const token = await withAudit(db, (tx) => startSession(tx, user.id, apiClientFacts(c).address, c.req.header('user-agent') ?? '', pending),
+    () => ({ action: 'login_success', objectType: 'user', objectId: user.id, objectName: user.username, description: pending ? `${via}; second factor pending` : via }));
   setSessionCookie(c, token);
+}
+
+/** A 204 for a step that had nothing left to do (the session is already verified). */
+function noChange(c: Context<AppEnv>): Response {
+  auditNothingChanged();
+  return c.body(null, 204);
 }
 
 /** `auth_methods` of `/api/auth/login` and `/api/info`: a method is listed only when it is on. */

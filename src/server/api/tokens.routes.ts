@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../http/context.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
-import { createApiToken, deleteApiToken, listApiTokens } from '../domain/tokens/api-token.repository.ts';
+import { createApiToken, deleteApiToken, listApiTokens, TOKEN_ID_LENGTH } from '../domain/tokens/api-token.repository.ts';
+import { withAudit } from '../domain/audit/audit.writer.ts';
 
 export const tokenCreateSchema = z.strictObject({
   name: z.string().trim().max(255, 'at most 255 characters').optional(),
@@ -18,10 +19,15 @@ tokensRoutes.get('/', async (c) => c.json(await listApiTokens(c.var.deps.db, c.v
 tokensRoutes.post('/', async (c) => {
   const input = await readJson(c, tokenCreateSchema);
   if (input.expires_at && Date.parse(input.expires_at) <= Date.now()) throw badRequest('expires_at: must be in the future');
-  return c.json(await createApiToken(c.var.deps.db, c.var.user.id, input), 201);
+  const token = await withAudit(c.var.deps.db, (tx) => createApiToken(tx, c.var.user.id, input),
+    (created) => ({ objectType: 'token', objectName: `${created.id.slice(0, TOKEN_ID_LENGTH)} ${created.name}`.trim() }));
+  return c.json(token, 201);
 });
 
 tokensRoutes.delete('/:token_id', async (c) => {
-  if (!(await deleteApiToken(c.var.deps.db, c.var.user.id, c.req.param('token_id')))) throw notFound();
+  const id = c.req.param('token_id').toLowerCase();
+  const deleted = await withAudit(c.var.deps.db, (tx) => deleteApiToken(tx, c.var.user.id, id),
+    (done) => (done ? { objectType: 'token', objectName: id.slice(0, TOKEN_ID_LENGTH) } : null));
+  if (!deleted) throw notFound();
   return c.body(null, 204);
 });

@@ -5,6 +5,7 @@ import { idParam, readJson } from '../http/validation.ts';
 import { reauthenticationSchema, requireReauthentication } from '../auth/reauthentication.ts';
 import { deleteTotp, describeTotp, enrolTotp, findTotp } from '../auth/totp.ts';
 import { loadTargetUser } from './users.routes.ts';
+import { withAudit } from '../domain/audit/audit.writer.ts';
 
 /**
  * `/api/users/{user_id}/2fas/totp`: two-factor enrolment, by the user or an admin. The secret
@@ -23,7 +24,9 @@ userTotpRoutes.post('/', async (c) => {
   requireTotpEnabled(c);
   const { db, secrets, config } = c.var.deps;
   if (await findTotp(db, user.id)) throw new ApiError('conflict', 'two-factor authentication is already on; delete it first');
-  return c.json(await enrolTotp(db, user, secrets, config.totp), 201);
+  const enrolled = await withAudit(db, (tx) => enrolTotp(tx, user, secrets, config.totp),
+    () => ({ objectType: 'user', objectId: user.id, objectName: user.username }));
+  return c.json(enrolled, 201);
 });
 
 userTotpRoutes.get('/:totp_id/qr', async (c) => {
@@ -42,6 +45,8 @@ userTotpRoutes.get('/:totp_id/qr', async (c) => {
 userTotpRoutes.delete('/:totp_id', async (c) => {
   const user = await loadTargetUser(c);
   await requireReauthentication(c, user, await readJson(c, reauthenticationSchema));
-  if (!(await deleteTotp(c.var.deps.db, user.id, idParam(c, 'totp_id')))) throw notFound();
+  const deleted = await withAudit(c.var.deps.db, (tx) => deleteTotp(tx, user.id, idParam(c, 'totp_id')),
+    (done) => (done ? { objectType: 'user', objectId: user.id, objectName: user.username } : null));
+  if (!deleted) throw notFound();
   return c.body(null, 204);
 });

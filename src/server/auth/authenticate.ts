@@ -7,12 +7,18 @@ import { forbidden, unauthorized } from '../http/errors.ts';
 import { SESSION_COOKIE, userForApiToken, userForSession } from './sessions.ts';
 import { callerMemoOf } from './caller-memo.ts';
 import { hashSecretToken } from './tokens.ts';
+import { setAuditActor } from '../domain/audit/audit-context.ts';
+
+/** How many characters of a bearer token the audit trail keeps (the id token lists show). */
+const TOKEN_PREFIX_LENGTH = 8;
 
 export interface Caller {
   user: UserRow;
   sessionId: string | undefined;
   /** the hash of the bearer token the caller used, when it used one */
   tokenHash: string | undefined;
+  /** the first characters of the bearer token, for the audit trail ('' for a session) */
+  tokenPrefix: string;
   /** false while a cookie session waits for its second factor; bearer tokens skip that step */
   verified: boolean;
 }
@@ -26,10 +32,10 @@ async function resolveCaller(db: Db, authorization: string | undefined, sessionC
   if (header.includes('bearer')) {
     const token = header.replace('bearer ', '').trim();
     const user = await userForApiToken(db, token);
-    return user ? { user, sessionId: undefined, tokenHash: hashSecretToken(token), verified: true } : null;
+    return user ? { user, sessionId: undefined, tokenHash: hashSecretToken(token), tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH), verified: true } : null;
   }
   const found = sessionCookie ? await userForSession(db, sessionCookie) : null;
-  return found ? { user: found.user, sessionId: found.sessionId, tokenHash: undefined, verified: found.verified } : null;
+  return found ? { user: found.user, sessionId: found.sessionId, tokenHash: undefined, tokenPrefix: '', verified: found.verified } : null;
 }
 
 /**
@@ -55,6 +61,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     memo?.set(memoKey, caller);
     c.set('user', caller.user);
     c.set('sessionId', caller.sessionId);
+    setAuditActor({ userId: caller.user.id, name: caller.user.username, token: caller.tokenPrefix });
     return next();
   };
 }

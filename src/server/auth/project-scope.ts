@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/context.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import { idParam } from '../http/validation.ts';
 import { hasPermission, permissionsOf } from './permissions.ts';
+import { setAuditProject } from '../domain/audit/audit-context.ts';
 
 /**
  * Loads `/project/:project_id` and the caller's membership. Non-members get 404 (the project
@@ -18,6 +19,7 @@ export function projectScope(): MiddlewareHandler<AppEnv> {
       .where('project_id', '=', projectId).where('user_id', '=', c.var.user.id).executeTakeFirst();
     if (!member && !c.var.user.admin) throw notFound();
     c.set('project', project);
+    setAuditProject(project);
     c.set('role', member?.role ?? '');
     c.set('permissions', member ? permissionsOf(member.role) : 0);
     return next();

@@ -56,6 +56,7 @@ export interface Config {
   group_mappings: GroupMapping[];
   /** Semaphore's `jwt` section: task identity tokens (TTLs in seconds) */
   jwt: JwtSettings;
+  audit: AuditSettings;
 }
 
 export interface JwtSettings {
@@ -64,6 +65,20 @@ export interface JwtSettings {
   issuer: string;
   default_ttl: number;
   max_ttl: number;
+}
+
+/** The audit trail (issue 32): whether it is written, how long it is kept, where it is exported. */
+export interface AuditSettings {
+  /** SIGNALBOX_AUDIT_ENABLED (default true); off only to measure what auditing costs */
+  enabled: boolean;
+  /** days audit rows are kept (0 = keep); rows not yet exported are kept regardless */
+  retention_days: number;
+  /** Semaphore's `log.events`: an append-only JSON-lines (or raw) file with rotation */
+  file: { enabled: boolean; format: 'json' | 'raw'; filename: string; maxsize: number; maxbackups: number; compress: boolean };
+  /** Semaphore's `syslog`: RFC 5424 over udp, tcp or tls */
+  syslog: { enabled: boolean; network: 'udp' | 'tcp' | 'tls'; address: string; tag: string; tls_ca: string; tls_skip_verify: boolean };
+  /** Semaphore's `log.audit_webhook`: plain JSON or Splunk HEC, with extra headers */
+  webhook: { enabled: boolean; url: string; format: '' | 'splunk_hec'; headers: Record<string, string> };
 }
 
 /** Semaphore's alert settings (`email_*`, `telegram_*`, ...), plus a generic JSON webhook. */
@@ -181,6 +196,22 @@ const SETTINGS = {
   jwt_issuer: { env: 'SEMAPHORE_JWT_ISSUER', json: 'jwt.issuer', read: text('') },
   jwt_default_ttl: { env: 'SEMAPHORE_JWT_DEFAULT_TTL', json: 'jwt.default_ttl', read: duration(3600) },
   jwt_max_ttl: { env: 'SEMAPHORE_JWT_MAX_TTL', json: 'jwt.max_ttl', read: duration(86_400) },
+  audit_enabled: { env: 'SIGNALBOX_AUDIT_ENABLED', json: 'audit.enabled', read: flagDefault(true) },
+  audit_retention_days: { env: 'SIGNALBOX_AUDIT_RETENTION_DAYS', json: 'audit.retention_days', read: count(365) },
+  event_log_enabled: { env: 'SEMAPHORE_EVENT_LOG_ENABLED', json: 'log.events.enabled', read: flag() },
+  event_log_format: { env: 'SEMAPHORE_EVENT_LOG_FORMAT', json: 'log.events.format', read: oneOf(['json', 'raw'], 'json') },
+  event_log_logger: { env: 'SEMAPHORE_EVENT_LOG_LOGGER', json: 'log.events.logger', read: jsonObject() },
+  syslog_enabled: { env: 'SEMAPHORE_SYSLOG_ENABLED', json: 'syslog.enabled', read: flag() },
+  syslog_network: { env: 'SEMAPHORE_SYSLOG_NETWORK', json: 'syslog.network', read: oneOf(['udp', 'tcp', 'tls'], 'udp') },
+  syslog_address: { env: 'SEMAPHORE_SYSLOG_ADDRESS', json: 'syslog.address', read: text('') },
+  syslog_tag: { env: 'SEMAPHORE_SYSLOG_TAG', json: 'syslog.tag', read: text('signalbox') },
+  syslog_format: { env: 'SEMAPHORE_SYSLOG_FORMAT', json: 'syslog.format', read: oneOf(['rfc5424'], 'rfc5424') },
+  syslog_tls_ca: { env: 'SEMAPHORE_SYSLOG_TLS_CA', json: 'syslog.tls_ca', read: text('') },
+  syslog_tls_skip_verify: { env: 'SEMAPHORE_SYSLOG_TLS_SKIP_VERIFY', json: 'syslog.tls_skip_verify', read: flag() },
+  audit_webhook_enabled: { env: 'SEMAPHORE_AUDIT_WEBHOOK_ENABLED', json: 'log.audit_webhook.enabled', read: flag() },
+  audit_webhook_url: { env: 'SEMAPHORE_AUDIT_WEBHOOK_URL', json: 'log.audit_webhook.url', read: url() },
+  audit_webhook_format: { env: 'SEMAPHORE_AUDIT_WEBHOOK_FORMAT', json: 'log.audit_webhook.format', read: oneOf(['splunk_hec', 'json'], '') },
+  audit_webhook_headers: { env: 'SEMAPHORE_AUDIT_WEBHOOK_HEADERS', json: 'log.audit_webhook.headers', read: jsonObject() },
 } as const;
 
 /**
@@ -248,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     oidc_providers: readOidcProviders(value('oidc_providers') as Record<string, unknown>, where('oidc_providers')),
     group_mappings: readGroupMappings(value('group_mappings') as unknown[], where('group_mappings')),
     jwt: readJwt(value),
+    audit: readAudit(value, where),
   };
 }
 
@@ -258,6 +290,34 @@ function readJwt(value: Read): JwtSettings {
   };
   if (jwt.default_ttl > jwt.max_ttl) throw new ConfigError(`jwt.default_ttl: ${jwt.default_ttl}s is longer than jwt.max_ttl (${jwt.max_ttl}s); shorten it or raise jwt.max_ttl`);
   return jwt;
+}
+
+function readAudit(value: Read, where: (key: keyof typeof SETTINGS) => string): AuditSettings {
+  const logger = value('event_log_logger') as Record<string, unknown>;
+  const number = (name: string, fallback: number) => {
+    const raw = logger[name];
+    if (raw === undefined || raw === null || raw === '') return fallback;
+    if (typeof raw !== 'number' && !/^\d+(\.\d+)?$/.test(String(raw))) throw new ConfigError(`${where('event_log_logger')}: ${name} must be a number`);
+    return Number(raw);
+  };
+  const file: AuditSettings['file'] = {
+    enabled: value('event_log_enabled') as boolean, format: value('event_log_format') as 'json' | 'raw',
+    filename: typeof logger.filename === 'string' && logger.filename ? logger.filename : './events.log',
+    maxsize: number('maxsize', 100), maxbackups: number('maxbackups', 0), compress: logger.compress === true || logger.compress === 'true',
+  };
+  const syslog: AuditSettings['syslog'] = {
+    enabled: value('syslog_enabled') as boolean, network: value('syslog_network') as 'udp', address: value('syslog_address') as string,
+    tag: value('syslog_tag') as string, tls_ca: value('syslog_tls_ca') as string, tls_skip_verify: value('syslog_tls_skip_verify') as boolean,
+  };
+  if (syslog.enabled && !/^[^\s]+:\d+$/.test(syslog.address)) throw new ConfigError(`${SETTINGS.syslog_address.env} (${SETTINGS.syslog_address.json}): required when syslog is enabled; use host:port`);
+  const headers = value('audit_webhook_headers') as Record<string, unknown>;
+  if (!Object.values(headers).every((v) => typeof v === 'string')) throw new ConfigError(`${where('audit_webhook_headers')}: use a JSON object of strings`);
+  const webhook: AuditSettings['webhook'] = {
+    enabled: value('audit_webhook_enabled') as boolean, url: value('audit_webhook_url') as string,
+    format: value('audit_webhook_format') === 'splunk_hec' ? 'splunk_hec' : '', headers: headers as Record<string, string>,
+  };
+  if (webhook.enabled && !webhook.url) throw new ConfigError(`${SETTINGS.audit_webhook_url.env} (${SETTINGS.audit_webhook_url.json}): required when the audit webhook is enabled`);
+  return { enabled: value('audit_enabled') as boolean, retention_days: value('audit_retention_days') as number, file, syslog, webhook };
 }
 
 type Read = (key: keyof typeof SETTINGS) => unknown;
@@ -400,6 +460,10 @@ function flag(): Reader {
     if (['0', 'false', 'no'].includes(v)) return false;
     throw new ConfigError(`${where}: "${raw}" is not allowed; use true/false, yes/no or 1/0`);
   };
+}
+
+function flagDefault(fallback: boolean): Reader {
+  return (raw, where) => (raw === undefined || raw === null || raw === '' ? fallback : flag()(raw, where));
 }
 
 function url(): Reader {

@@ -17,6 +17,8 @@ export interface Database {
   project: ProjectTable;
   project_user: ProjectUserTable;
   event: EventTable;
+  audit: AuditTable;
+  audit_export: AuditExportTable;
   access_key: AccessKeyTable;
   secret_storage: SecretStorageTable;
   repository: RepositoryTable;
@@ -155,6 +157,39 @@ export interface EventTable {
   object_name: string;
   description: string;
   created: string;
+}
+
+/** One audit-trail record (issue 32); names are kept as they were, ids are not foreign keys. */
+export interface AuditTable {
+  id: Id;
+  created: string;
+  action: string;
+  actor_user_id: number | null;
+  actor_name: Generated<string>;
+  /** the short prefix of the API token used, never the secret */
+  actor_token: Generated<string>;
+  client_ip: Generated<string>;
+  user_agent: Generated<string>;
+  project_id: number | null;
+  project_name: Generated<string>;
+  object_type: Generated<string>;
+  object_id: number | null;
+  object_name: Generated<string>;
+  /** comma-separated names of the fields an update set (never values) */
+  fields: Generated<string>;
+  description: Generated<string>;
+  /** "METHOD /api/route/:pattern" of the request that made the change ('' for the server itself) */
+  request: Generated<string>;
+  /** export sequence number, given when the exporter first sees the row */
+  seq: number | null;
+}
+
+/** Per export sink: the last sequence number delivered; `_sequence` holds the last one given. */
+export interface AuditExportTable {
+  sink: string;
+  delivered_seq: Generated<number>;
+  last_error: Generated<string>;
+  updated: Generated<string>;
 }
 
 /** `owner`: '' for key-store keys, 'environment' for variable-group secrets (then environment_id). */

@@ -1,3 +1,4 @@
+import { setAuditFields } from '../domain/audit/audit-context.ts';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { badRequest, notFound } from './errors.ts';
@@ -28,6 +29,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   const input = parseWith(schema, readAsSemaphoreDecodes(schema, body));
   const path = findNul(input);
   if (path !== null) throw badRequest(`${path || 'body'}: must not contain NUL characters`);
+  setAuditFields(input);
   return input;
 }
 

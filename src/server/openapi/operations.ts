@@ -27,6 +27,7 @@ import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
 import {
   accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema, secretStorageSchema, storageRefsSchema,
+  auditPageSchema, auditBacklogSchema,
 } from './response-schemas.ts';
 import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
 
@@ -44,6 +45,7 @@ export interface OperationDoc {
 }
 
 const list = (item: z.ZodType) => z.array(item);
+const AUDIT_FILTERS = '?user= (id or name), ?action=, ?object_type=, ?project_id=, ?from= and ?to= (ISO dates), ?q= (words), ?before= (cursor)';
 const P = '/api/project/:project_id';
 
 /** The runner routes, the same under `/api/runners` and a project's `/runners`. */
@@ -172,4 +174,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${P}/secret_storages/:storage_id/test`]: { summary: 'Sign in to the storage now and say how it went ({ok, error})' },
   'GET /.well-known/jwks.json': { summary: 'Public keys that sign task identity tokens (404 while jwt.enabled is off)' },
   'GET /.well-known/openid-configuration': { summary: 'OIDC discovery document for task identity tokens (404 while jwt.enabled is off)' },
+  ['GET /api/audit']: { summary: `The audit trail (admins), newest first: ${AUDIT_FILTERS}; ?limit= 1..500 (50); \`next\` is the cursor of the next page`, response: auditPageSchema },
+  ['GET /api/audit/export']: { summary: `The filtered audit trail as a streamed download: ?format=csv (default) or jsonl; ${AUDIT_FILTERS}` },
+  ['GET /api/audit/backlog']: { summary: 'Per enabled export sink (file, syslog, webhook): the last sequence number delivered, the rows still waiting, the last error', response: list(auditBacklogSchema) },
+  [`GET ${P}/audit`]: { summary: `The project's audit trail (owners and admins): ${AUDIT_FILTERS}; ?limit= 1..500 (50)`, response: auditPageSchema },
+  [`GET ${P}/audit/export`]: { summary: `The project's filtered audit trail as a streamed download: ?format=csv or jsonl; ${AUDIT_FILTERS}` },
 };

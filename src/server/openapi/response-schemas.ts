@@ -95,3 +95,18 @@ export const apiTokenSchema = z.object({
 
 export const roleSchema = z.object({ role: z.string(), permissions: z.number().int() }).meta({ id: 'ProjectRole' });
 
+
+const auditRowSchema = z.object({
+  id: z.number().int(), seq: z.number().int().nullable(), created: z.string(), action: z.string(),
+  actor_user_id: z.number().int().nullable(), actor_name: z.string(), actor_token: z.string().describe('the first 8 characters of the API token used'),
+  client_ip: z.string(), user_agent: z.string(), project_id: z.number().int().nullable(), project_name: z.string(),
+  object_type: z.string(), object_id: z.number().int().nullable(), object_name: z.string(),
+  fields: z.string().describe('comma-separated names of the fields an update set (never values)'), description: z.string(), request: z.string(),
+  object_url: z.string().nullable().describe('the console page of the object while it exists'),
+}).meta({ id: 'AuditRow' });
+
+export const auditPageSchema = z.object({ rows: z.array(auditRowSchema), next: z.number().int().nullable() }).meta({ id: 'AuditPage' });
+
+export const auditBacklogSchema = z.object({
+  sink: z.string(), delivered_seq: z.number().int(), pending: z.number().int(), last_error: z.string(), updated: z.string(),
+}).meta({ id: 'AuditBacklog' });

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { purgeExpiredTasks, type PurgeResult } from './purge-tasks.ts';
 import { reclaimSpace } from './reclaim-space.ts';
 import { purgeExpiredDeliveries } from './purge-deliveries.ts';
+import { purgeExpiredAudit } from './purge-audit.ts';
 
 /** How often retention runs, and how long after start-up the first run waits. */
 const EVERY_MS = 60 * 60 * 1000;
@@ -20,7 +21,8 @@ export function runRetention(deps: Pick<Deps, 'db' | 'config'>): Promise<PurgeRe
   const run = (async () => {
     const result = await purgeExpiredTasks(deps.db, deps.config);
     const deliveries = await purgeExpiredDeliveries(deps.db, deps.config);
-    if (result.tasks || result.output_lines || deliveries) await reclaimSpace(deps.db);
+    const audit = await purgeExpiredAudit(deps.db, deps.config);
+    if (result.tasks || result.output_lines || deliveries || audit) await reclaimSpace(deps.db);
     return result;
   })().finally(() => inProgress.delete(key));
   inProgress.set(key, run);

@@ -26,6 +26,7 @@ import * as taskFilterIndexes from './2026_11_26_x_task_filter_indexes.ts';
 import * as p30RunnerDefault from './2026_11_26_zz_p30_runner_default.ts';
 import * as p30ProjectInvite from './2026_11_26_zz_p30_project_invite.ts';
 import * as p30TemplateSshKeys from './2026_11_26_zz_p30_template_ssh_keys.ts';
+import * as p32Audit from './2026_11_26_p32_audit.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_zz_p30_project_invite': p30ProjectInvite,
   '2026_11_26_zz_p30_template_ssh_keys': p30TemplateSshKeys,
   '2026_11_26_tokens_secret_storages': tokensSecretStorages,
+  '2026_11_26_p32_audit': p32Audit,
 };

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../db/database.ts';
 import { now } from '../../lib/time.ts';
+import { auditEvent } from '../audit/audit.writer.ts';
 
 export interface NewEvent {
   projectId: number | null;
@@ -26,4 +27,5 @@ export async function recordEvent(db: Db | Tx, event: NewEvent): Promise<void> {
     description: event.description,
     created: now(),
   }).execute();
+  await auditEvent(db, event);
 }

@@ -1,3 +1,4 @@
+import { writeAudit } from '../audit/audit.writer.ts';
 import type { Deps } from '../../deps.ts';
 import type { ProjectRow, TaskRow, TemplateRow, UserRow } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -195,5 +196,6 @@ export async function deleteTask(deps: Deps, task: TaskRow): Promise<void> {
   await deps.db.transaction().execute(async (tx) => {
     await tx.deleteFrom('task_output').where('task_id', '=', task.id).execute();
     await tx.deleteFrom('task').where('id', '=', task.id).execute();
+    await writeAudit(tx, { objectType: 'task', objectId: task.id, projectId: task.project_id, description: `Task ${task.id} deleted` });
   });
 }

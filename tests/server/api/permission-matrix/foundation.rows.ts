@@ -79,6 +79,9 @@ export const FOUNDATION_MATRIX: MatrixRow[] = [
   { route: 'POST /api/projects', path: () => '/api/projects', body: () => ({ name: 'Another' }), expect: adminOnly(201, 401) },
   { route: 'GET /api/events', path: () => '/api/events', expect: signedIn(200) },
   { route: 'GET /api/events/last', path: () => '/api/events/last', expect: signedIn(200) },
+  { route: 'GET /api/audit', path: () => '/api/audit', expect: { ...adminOnly(200, 403), anonymous: 401 } },
+  { route: 'GET /api/audit/export', path: () => '/api/audit/export?format=jsonl', expect: { ...adminOnly(200, 403), anonymous: 401 } },
+  { route: 'GET /api/audit/backlog', path: () => '/api/audit/backlog', expect: { ...adminOnly(200, 403), anonymous: 401 } },
   { route: 'GET /api/project/{unknown}', path: () => '/api/project/987654', expect: { ...signedIn(404) } },
   { route: 'GET /api/project/{id}', path: (w) => p(w), expect: projectRead() },
   { route: 'PUT /api/project/{id}', path: (w) => p(w), body: (w) => ({ id: w.projectId, name: 'Renamed' }), expect: projectWrite(Permission.UpdateProject, 204) },
@@ -86,6 +89,8 @@ export const FOUNDATION_MATRIX: MatrixRow[] = [
   { route: 'GET /api/project/{id}/role', path: (w) => `${p(w)}/role`, expect: projectRead() },
   { route: 'GET /api/project/{id}/events', path: (w) => `${p(w)}/events`, expect: projectRead() },
   { route: 'GET /api/project/{id}/events/last', path: (w) => `${p(w)}/events/last`, expect: projectRead() },
+  { route: 'GET /api/project/{id}/audit', path: (w) => `${p(w)}/audit`, expect: projectWrite(Permission.UpdateProject, 200) },
+  { route: 'GET /api/project/{id}/audit/export', path: (w) => `${p(w)}/audit/export`, expect: projectWrite(Permission.UpdateProject, 200) },
   { route: 'GET /api/project/{id}/users', path: (w) => `${p(w)}/users`, expect: projectRead() },
   {
     route: 'POST /api/project/{id}/users', path: (w) => `${p(w)}/users`,

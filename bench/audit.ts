@@ -1,0 +1,122 @@
+/**
+ * Audit trail figures (issue 32):
+ *  1. what writing the audit trail costs: requests per second of `POST /api/project/{id}/keys`
+ *     and of a password sign-in with auditing on and off (`SIGNALBOX_AUDIT_ENABLED`), rounds
+ *     alternating on one database; target: on ≥ 95 % of off;
+ *  2. a streamed CSV export of 1,000,000 audit rows (`BENCH_AUDIT_ROWS`): time, and the peak
+ *     RSS increase of this process (the server) while it streams; target ≤ 30 MB.
+ * Alone: `bash scripts/with-node.sh node bench/audit.ts` (BENCH_DIALECT=postgres for PostgreSQL at 127.0.0.1:5432).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../src/server/config/config.ts';
+import { boot } from '../src/server/boot.ts';
+import { createApi } from '../src/server/app.ts';
+import { configureAudit } from '../src/server/domain/audit/audit.writer.ts';
+import { collectGarbage } from '../src/server/lib/collect-garbage.ts';
+import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
+import type { Deps } from '../src/server/deps.ts';
+
+const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 4);
+const KEY_REQUESTS = Number(process.env.BENCH_AUDIT_KEYS ?? 400);
+const SIGN_INS = Number(process.env.BENCH_AUDIT_SIGN_INS ?? 20);
+const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
+const PASSWORD = 'bench-password-1';
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export async function runAuditBench(): Promise<void> {
+  const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as DialectName;
+  const tmp = mkdtempSync(join(tmpdir(), 'signalbox-audit-bench-'));
+  const database = await freshDatabase(dialect, tmp);
+  const config = loadConfig({ SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: PASSWORD, SEMAPHORE_TMP_PATH: join(tmp, 'work') });
+  config.db = database.settings;
+  const deps = await boot(config, () => {});
+  const api = createApi(deps);
+  try {
+    console.log(`audit trail (${dialect}):`);
+    if (process.env.BENCH_AUDIT_PART !== 'export') await writeCost(api);
+    if (process.env.BENCH_AUDIT_PART !== 'write') await exportMemory(api, deps);
+  } finally {
+    configureAudit({ enabled: true });
+    await deps.db.destroy();
+    await database.drop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+type Api = ReturnType<typeof createApi>;
+
+async function signIn(api: Api): Promise<string> {
+  const res = await api.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: PASSWORD }) });
+  if (res.status !== 204) throw new Error(`sign-in failed: ${res.status}`);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/** Requests per second of `request`, `count` times one after another. */
+async function rate(count: number, request: (i: number) => Promise<void>): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await request(i);
+  return count / ((performance.now() - started) / 1000);
+}
+
+async function writeCost(api: Api): Promise<void> {
+  const cookie = await signIn(api);
+  const project = await (await api.request('/api/projects', { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench' }) })).json() as { id: number };
+  let serial = 0;
+  const postKey = async () => {
+    const res = await api.request(`/api/project/${project.id}/keys`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: `key-${++serial}`, type: 'none' }) });
+    if (res.status !== 201) throw new Error(`POST keys: ${res.status}`);
+  };
+  const best = { keys: { on: 0, off: 0 }, signIn: { on: 0, off: 0 } };
+  await rate(50, postKey); // warm-up
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of (round % 2 ? ['off', 'on'] : ['on', 'off']) as ('on' | 'off')[]) {
+      configureAudit({ enabled: mode === 'on' });
+      best.keys[mode] = Math.max(best.keys[mode], await rate(KEY_REQUESTS, postKey));
+      best.signIn[mode] = Math.max(best.signIn[mode], await rate(SIGN_INS, async () => { await signIn(api); }));
+    }
+  }
+  configureAudit({ enabled: true });
+  for (const [label, r] of [['POST /api/project/{id}/keys', best.keys], ['password sign-in', best.signIn]] as const) {
+    console.log(`  ${label}: ${r.on.toFixed(0)} req/s audited, ${r.off.toFixed(0)} req/s not audited: ${((r.on / r.off) * 100).toFixed(1)} % (best of ${ROUNDS}; target ≥ 95 %)`);
+  }
+}
+
+async function exportMemory(api: Api, deps: Deps): Promise<void> {
+  const created = new Date().toISOString();
+  const BATCH = 1000;
+  for (let start = 0; start < ROWS; start += BATCH) {
+    const rows = Array.from({ length: Math.min(BATCH, ROWS - start) }, (_, i) => ({
+      created, action: i % 7 ? 'update' : 'login_fail', actor_user_id: 1, actor_name: 'admin', client_ip: '10.0.0.1',
+      user_agent: 'Mozilla/5.0 (X11; Linux x86_64) bench', project_id: 1, project_name: 'Bench', object_type: 'template',
+      object_id: start + i, object_name: `template number ${start + i}`, fields: 'name,playbook', description: '', request: 'PUT /api/project/:project_id/templates/:template_id', seq: null,
+    }));
+    await deps.db.insertInto('audit').values(rows).execute();
+  }
+  const cookie = await signIn(api);
+  collectGarbage();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const started = performance.now();
+  const res = await api.request('/api/audit/export?format=csv', { headers: { cookie } });
+  const reader = res.body!.getReader();
+  let bytes = 0;
+  let lines = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.length;
+    for (const byte of value) if (byte === 10) lines++;
+  }
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`  CSV export of ${(lines - 1).toLocaleString('en')} rows: ${seconds.toFixed(1)} s, ${mb(bytes)}; peak RSS increase ${mb(peak - before)} over a collected heap (target ≤ 30 MB)`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) await runAuditBench();

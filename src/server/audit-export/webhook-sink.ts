@@ -1,0 +1,36 @@
+import { hostname } from 'node:os';
+import type { AuditSettings } from '../config/config.ts';
+import type { AuditSink, ExportedAuditEvent } from './audit-record.ts';
+
+const TIMEOUT_MS = 10_000;
+
+/**
+ * Semaphore's audit webhook: plain JSON (one event per POST) or Splunk HEC (a batch of
+ * `{"time", "host", "source", "sourcetype", "event"}` envelopes in one POST), with the extra
+ * headers configured (e.g. `Authorization: Splunk <token>`). Anything but a 2xx is a failure
+ * and the batch is sent again later.
+ */
+export function webhookSink(settings: AuditSettings['webhook']): AuditSink {
+  const post = async (body: string) => {
+    const res = await fetch(settings.url, {
+      method: 'POST', body, signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: { 'content-type': 'application/json', 'user-agent': 'signalbox-audit', ...settings.headers },
+    });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`audit webhook answered ${res.status}`);
+  };
+  return {
+    name: 'webhook',
+    batch: settings.format === 'splunk_hec' ? 100 : 1,
+    async deliver(events) {
+      if (settings.format === 'splunk_hec') return post(events.map(hecEnvelope).join('\n'));
+      for (const event of events) await post(JSON.stringify(event));
+    },
+    async close() {},
+  };
+}
+
+/** A Splunk HTTP Event Collector envelope. */
+export function hecEnvelope(event: ExportedAuditEvent): string {
+  return JSON.stringify({ time: Date.parse(event.time) / 1000, host: hostname(), source: 'signalbox', sourcetype: 'signalbox:audit', event });
+}
