@@ -19,6 +19,7 @@ import * as secAuthExternalIdentity from './2026_11_26_sec_auth_external_identit
 import * as secTaskTrustedValues from './2026_11_26_sec_task_trusted_values.ts';
 import * as p30HostConfigs from './2026_11_26_p30_host_configs.ts';
 import * as templateEnvironments from './2026_11_26_template_environments.ts';
+import * as p31Workflows from './2026_11_26_p31_workflows.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_sec_task_trusted_values': secTaskTrustedValues,
   '2026_11_26_p30_host_configs': p30HostConfigs,
   '2026_11_26_template_environments': templateEnvironments,
+  '2026_11_26_p31_workflows': p31Workflows,
 };

@@ -58,6 +58,8 @@ export interface TaskDetails {
   variables: VariableGroup;
   vaults: VaultSecret[];
   incomingVersion: string | null;
+  /** set for a task a workflow run started: what its environment tells it, and where it writes its outputs */
+  workflow?: { workflowId: number; runId: number; url: string; outputsFile: string; callbackDir: string };
 }
 
 /**
