@@ -142,8 +142,11 @@ export async function currentDefinition(db: Db | Tx, row: WorkflowRow): Promise<
 /** Adds a version when the definition differs from the newest one; returns the newest version's id. */
 async function recordVersion(tx: Tx, row: WorkflowRow, userId: number | null, message: string): Promise<number> {
   const fresh = await tx.selectFrom('workflow').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-  const definition = JSON.stringify(await currentDefinition(tx, fresh));
-  const fingerprint = createHash('sha256').update(definition).digest('hex');
+  const current = await currentDefinition(tx, fresh);
+  const definition = JSON.stringify(current);
+  // edges are written anew on every save: their ids say nothing about the content
+  const content = JSON.stringify({ ...current, edges: current.edges.map(({ id: _id, ...edge }) => edge) });
+  const fingerprint = createHash('sha256').update(content).digest('hex');
   const last = await tx.selectFrom('workflow_version').select(['id', 'version_number', 'content_fingerprint']).where('workflow_id', '=', row.id).orderBy('version_number', 'desc').executeTakeFirst();
   if (last?.content_fingerprint === fingerprint) return last.id;
   const inserted = await tx.insertInto('workflow_version').values({
