@@ -35,6 +35,11 @@ export interface ApiWorld {
     global_runner_id: number;
     /** a host config mapping the ssh key to a host name */
     host_config_id: number;
+    /** a workflow (approval → the template) whose run waits at the approval node `node_id`; its first version */
+    workflow_id: number;
+    run_id: number;
+    node_id: number;
+    version_number: number;
   };
   /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
   spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number };
@@ -110,6 +115,11 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
   const task = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'success', userId: member.id });
   const waitingTask = await insertTask(s.deps.db, { projectId: project.id, templateId: template.id, status: 'waiting', userId: member.id });
   const hostConfig = (await post(`${base}/host_configs`, { type: 'host', host: 'web1.example.test', ssh_key_id: key.id })).body;
+  const workflow = (await post(`${base}/workflows`, {
+    name: 'Release', nodes: [{ id: 1, kind: 'approval', name: 'approve' }, { id: 2, kind: 'task', name: 'deploy', template_id: template.id }],
+    edges: [{ source_node_id: 1, destination_node_id: 2 }],
+  })).body;
+  const workflowRun = (await post(`${base}/workflows/${workflow.id}/run`, undefined)).body;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
@@ -119,6 +129,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
       user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id, waiting_task_id: waitingTask.id,
       runner_id: runner.id, global_runner_id: globalRunner.id,
       host_config_id: hostConfig.id,
+      workflow_id: workflow.id, run_id: workflowRun.id, node_id: workflow.nodes[0].id, version_number: 1,
     },
     spare,
   };
