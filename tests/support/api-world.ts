@@ -42,7 +42,7 @@ export interface ApiWorld {
     version_number: number;
   };
   /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
-  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number };
+  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number; workflow_id: number };
 }
 
 /**
@@ -107,6 +107,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
     template_id: (await post(`${base}/templates`, {
       name: 'Spare', app: 'bash', playbook: 'run.sh', repository_id: repository.id, inventory_id: inventory.id, environment_id: environment.id,
     })).body.id,
+    workflow_id: 0,
   };
   const token = (await post('/api/user/tokens', { name: `world ${tag}` })).body;
   // unregistered, as runners waiting for `signalbox runner register` are (registration tokens can be made)
@@ -120,6 +121,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
     edges: [{ source_node_id: 1, destination_node_id: 2 }],
   })).body;
   const workflowRun = (await post(`${base}/workflows/${workflow.id}/run`, undefined)).body;
+  spare.workflow_id = (await post(`${base}/workflows`, { name: 'Spare flow', nodes: [{ id: 1, kind: 'delay', delay_seconds: 5 }] })).body.id;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
