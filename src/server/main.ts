@@ -7,7 +7,6 @@ import { startAlerts } from './alerts/alerts.ts';
 import { startRetention } from './retention/retention-job.ts';
 import { resolveTaskUser, warnWhenTasksRunAsRoot } from './engine/process/task-user.ts';
 import { startPgRelay } from './events/pg-relay.ts';
-import { startWorkflowDriver } from './workflows/workflow-driver.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -27,7 +26,6 @@ export async function runServer(config: Config): Promise<void> {
   const host = await createHostServer(deps);
   const alerts = startAlerts(deps);
   const engine = await startEngine(deps);
-  const workflows = await startWorkflowDriver(deps);
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
   const scheduler = startScheduler(deps);
   const retention = startRetention(deps);
@@ -37,7 +35,6 @@ export async function runServer(config: Config): Promise<void> {
     stopAnnouncing();
     await scheduler.stop();
     retention.stop();
-    workflows.stop();
     await engine.stop();
     alerts.stop();
     await alerts.settled();

@@ -30,8 +30,8 @@ export function createClient(baseUrl: string) {
     jar,
     get: (path: string) => request('GET', path),
     post: (path: string, form: Record<string, string>) => request('POST', path, form),
-    signIn: async () => {
-      const res = await request('POST', '/auth/login?next=/', { step: 'password', auth: ADMIN.login, password: ADMIN.password });
+    signIn: async (login = ADMIN.login, password = ADMIN.password) => {
+      const res = await request('POST', '/auth/login?next=/', { step: 'password', auth: login, password });
       if (res.status !== 303) throw new Error(`sign-in failed: ${res.status}`);
     },
   };

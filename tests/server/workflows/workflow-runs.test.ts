@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startEngineServer, taskLog, type EngineServer } from '../../support/engine.ts';
 import { insertMember, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
-import { startWorkflowDriver, type WorkflowDriver } from '../../../src/server/workflows/workflow-driver.ts';
 
 /** Scripts a bash template runs (a local-path repository, used in place). */
 function writeScripts(dir: string): string {
@@ -61,7 +60,6 @@ const until = async <T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
 for (const dialect of DIALECTS) {
   describe(`workflow runs with real tasks (${dialect})`, () => {
     let e: EngineServer;
-    let driver: WorkflowDriver;
     let fx: Awaited<ReturnType<typeof insertProjectWithTemplate>>;
     let approver: Record<string, string>;
     const tpl: Record<string, number> = {};
@@ -84,7 +82,6 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       e = await startEngineServer(dialect, { SEMAPHORE_WEB_ROOT: 'https://sb.example' });
-      driver = await startWorkflowDriver(e.s.deps);
       fx = await insertProjectWithTemplate(e.s.deps.db, { ownerId: 1, gitUrl: writeScripts(join(e.s.tmp, 'scripts')), playbook: 'build.sh', templateName: 'Build' });
       tpl.build = fx.template.id;
       const more = { repository_id: fx.repository.id, inventory_id: fx.inventory.id, environment_id: fx.environment.id };
@@ -99,7 +96,6 @@ for (const dialect of DIALECTS) {
       approver = await e.s.login('approver', 'member-password-1');
     }, 120_000);
     afterAll(async () => {
-      driver?.stop();
       await e?.close();
     });
 
