@@ -61,7 +61,7 @@ export async function startRunFromForm(astro: AstroLike, projectId: number, back
   const id = idField(posted, 'id');
   if (id === null) return astro.redirect(flashPath(back, 'action_failed'), 303);
   const res = await apiSend(astro, 'POST', `/api/project/${projectId}/workflows/${id}/run`);
-  if (!res.ok) return astro.redirect(flashPath(back, 'action_failed', await readErrorText(res)), 303);
+  if (!res.ok) return astro.redirect(flashPath(back, 'res_action_failed', await readErrorText(res)), 303);
   const run = (await res.json()) as { id: number };
   return astro.redirect(`/project/${projectId}/workflows/${id}/runs/${run.id}`, 303);
 }
@@ -83,6 +83,6 @@ export async function runPageAction(astro: AstroLike, base: string, self: string
     if (node === null || (decision !== 'approved' && decision !== 'rejected')) return astro.redirect(flashPath(self, 'action_failed'), 303);
     res = await apiSend(astro, 'POST', `${base}/approvals/${node}`, { status: decision, comment: textField(posted, 'comment').slice(0, 4096) });
   }
-  if (!res.ok) return astro.redirect(flashPath(self, 'action_failed', await readErrorText(res)), 303);
+  if (!res.ok) return astro.redirect(flashPath(self, 'res_action_failed', await readErrorText(res)), 303);
   return astro.redirect(flashPath(self, form === 'stop' ? 'workflow_run_stopped' : 'workflow_approval_decided'), 303);
 }

@@ -48,7 +48,7 @@ function labelOf(api: ApiNode, m: Record<string, string>): string {
 
 function toFlow(graph: { nodes: ApiNode[]; edges: ApiEdge[] }, m: Record<string, string>): { nodes: FlowNode[]; edges: FlowEdge[] } {
   const nodes = graph.nodes.map((api, i) => ({
-    id: String(api.id), type: 'workflow', position: { x: api.pos_x || 40 + (i % 4) * 240, y: api.pos_y || 40 + Math.floor(i / 4) * 140 },
+    id: String(api.id), type: 'workflow', position: { x: api.pos_x || 40 + (i % 3) * 260, y: api.pos_y || 40 + Math.floor(i / 3) * 140 },
     data: { api, label: labelOf(api, m), problem: false }, ariaLabel: labelOf(api, m),
   }));
   const edges = graph.edges.map((api, i) => edgeOf(api, i, m));
@@ -125,7 +125,7 @@ export default function WorkflowEditor({ name, initial, projectId, templates, m 
   const addNode = (kind: ApiNode['kind']) => {
     const id = nextId.current++;
     const api: ApiNode = { id, kind, name: '', ...(kind === 'delay' ? { delay_seconds: 60 } : {}), ...(kind === 'task' ? { template_id: templates[0]?.id ?? null } : {}) };
-    setNodes((ns) => [...ns, { id: String(id), type: 'workflow', position: { x: 60 + (ns.length % 4) * 240, y: 60 + Math.floor(ns.length / 4) * 140 }, data: { api, label: labelOf(api, m), problem: false }, selected: true }]);
+    setNodes((ns) => [...ns, { id: String(id), type: 'workflow', position: { x: 40 + (ns.length % 3) * 300, y: 40 + ns.length * 110 }, data: { api, label: labelOf(api, m), problem: false }, selected: true }]);
     setSelected({ kind: 'node', id: String(id) });
   };
   const patchNode = (id: string, patch: Partial<ApiNode>) => setNodes((ns) => ns.map((n) => {
@@ -159,7 +159,7 @@ export default function WorkflowEditor({ name, initial, projectId, templates, m 
         <div className="wfe-canvas" aria-label={m.canvas}>
           <ReactFlow nodes={shown} edges={edges} nodeTypes={NODE_TYPES} onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect}
             onNodeClick={(_, n) => setSelected({ kind: 'node', id: n.id })} onEdgeClick={(_, e) => setSelected({ kind: 'edge', id: e.id })}
-            onPaneClick={() => setSelected(null)} fitView deleteKeyCode={['Delete', 'Backspace']} proOptions={{ hideAttribution: true }}>
+            onPaneClick={() => setSelected(null)} fitView={start.nodes.length > 0} fitViewOptions={{ maxZoom: 1 }} defaultViewport={{ x: 0, y: 0, zoom: 1 }} minZoom={0.3} maxZoom={1.5} deleteKeyCode={['Delete', 'Backspace']} proOptions={{ hideAttribution: true }}>
             <Background />
             <Controls />
           </ReactFlow>

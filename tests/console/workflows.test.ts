@@ -103,9 +103,13 @@ describe('workflow journey in Chromium', () => {
     // two start nodes until they are connected: the server's Problems list says so
     await page.waitForSelector('.wfe-problems li:has-text("second start node")');
 
-    const from = page.locator('.react-flow__node[data-id="1"] .react-flow__handle.source');
-    const to = page.locator('.react-flow__node[data-id="2"] .react-flow__handle.target');
-    await from.dragTo(to);
+    // connect: press on the first node's out handle, move to the second node's in handle, release
+    const a = (await page.locator('.react-flow__node[data-id="1"] .react-flow__handle.source').boundingBox())!;
+    const b = (await page.locator('.react-flow__node[data-id="2"] .react-flow__handle.target').boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+    await page.mouse.up();
     await page.waitForSelector('.react-flow__edge');
     await page.waitForSelector('.wfe-problems:has-text("No problems")');
     const violations = (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations.filter((v) => v.impact === 'critical');
@@ -123,7 +127,7 @@ describe('workflow journey in Chromium', () => {
     // live: the page moves to the approval without a reload
     await page.waitForSelector('.wf-node[data-status="approval"]', { timeout: 60_000 });
     await page.fill('.wf-decision textarea[name=comment]', 'mine');
-    await Promise.all([page.waitForURL(/flash=action_failed/), page.click('.wf-decision button[value=approved]')]);
+    await Promise.all([page.waitForURL(/flash=res_action_failed/), page.click('.wf-decision button[value=approved]')]);
     expect(await page.textContent('.snackbar')).toContain('four eyes');
 
     const other = await (await newContext(browser)).newPage();
