@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { parseJsonColumn } from '../shared/project-refs.ts';
 import type { Backup } from './backup.schema.ts';
 import { exportHostConfigs } from './backup-host-configs.ts';
+import { exportWorkflows } from './backup-workflows.ts';
 import { groupsOf, readTemplateEnvironmentIds } from '../environments/environment-list.ts';
 
 /** Gives duplicate names a deterministic ` (2)`, ` (3)` suffix so name references stay unambiguous. */
@@ -65,6 +66,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
     keys: nameSort(keys.map((k) => ({ name: keyName.get(k.id)!, type: k.type as 'none' }))),
     repositories: nameSort(repositories.map((r) => ({ name: repoName.get(r.id)!, git_url: r.git_url, git_branch: r.git_branch, ssh_key: name(keyName, r.ssh_key_id), pull_submodules: Boolean(r.pull_submodules) }))),
     host_configs: await exportHostConfigs(db, projectId, keyName),
+    workflows: await exportWorkflows(db, projectId, { templates: tplName, inventories: invName, environments: envName }),
     inventories: nameSort(inventories.map((i) => ({
       name: invName.get(i.id)!, inventory: i.inventory, type: i.type as 'static', ssh_key: name(keyName, i.ssh_key_id),
       become_key: name(keyName, i.become_key_id), repository: name(repoName, i.repository_id), holder: name(tplName, i.holder_id),

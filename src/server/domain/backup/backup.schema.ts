@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { smallCount } from '../shared/project-refs.ts';
 import { backupHostConfigSchema } from './backup-host-configs.ts';
+import { backupWorkflowSchema } from './backup-workflows.ts';
 
 /**
  * Semaphore's project backup (reference §9.1; spec `ProjectBackup`). References between
@@ -20,7 +21,7 @@ const params = z.record(z.string(), z.unknown()).nullable().optional();
  */
 export const BACKUP_SECTION_LIMITS = {
   keys: 1000, repositories: 1000, inventories: 1000, environments: 1000, views: 100,
-  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000,
+  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000, workflows: 200,
 } as const;
 
 /** Most items of the lists inside one template or integration. */
@@ -85,7 +86,7 @@ export const BACKUP_SECTION_ITEMS = {
   keys: backupKeySchema, repositories: backupRepositorySchema, inventories: backupInventorySchema,
   environments: backupEnvironmentSchema, views: backupViewSchema, templates: backupTemplateSchema,
   schedules: backupScheduleSchema, integrations: backupIntegrationSchema, integration_aliases: z.string(),
-  host_configs: backupHostConfigSchema,
+  host_configs: backupHostConfigSchema, workflows: backupWorkflowSchema,
 } as const;
 export type BackupSection = keyof typeof BACKUP_SECTION_ITEMS;
 
@@ -102,6 +103,7 @@ export const backupSchema = z.looseObject({
   integrations: list(backupIntegrationSchema, BACKUP_SECTION_LIMITS.integrations),
   integration_aliases: list(z.string(), BACKUP_SECTION_LIMITS.integration_aliases),
   host_configs: list(backupHostConfigSchema, BACKUP_SECTION_LIMITS.host_configs),
+  workflows: list(backupWorkflowSchema, BACKUP_SECTION_LIMITS.workflows),
 });
 
 /** A section of the outline: a list within the section's limit, its items not looked at. */
@@ -115,7 +117,7 @@ export const backupOutlineSchema = z.looseObject({
   meta: backupMetaSchema, keys: outlineList('keys'), repositories: outlineList('repositories'), inventories: outlineList('inventories'),
   environments: outlineList('environments'), views: outlineList('views'), templates: outlineList('templates'),
   schedules: outlineList('schedules'), integrations: outlineList('integrations'), integration_aliases: outlineList('integration_aliases'),
-  host_configs: outlineList('host_configs'),
+  host_configs: outlineList('host_configs'), workflows: outlineList('workflows'),
 });
 export type BackupOutline = z.infer<typeof backupOutlineSchema>;
 

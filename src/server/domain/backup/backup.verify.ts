@@ -1,6 +1,7 @@
 import { badRequest } from '../../http/errors.ts';
 import type { Backup } from './backup.schema.ts';
 import { verifyHostConfigs } from './backup-host-configs.ts';
+import { verifyWorkflows } from './backup-workflows.ts';
 
 type Named = { name?: string | null; title?: string | null };
 
@@ -35,6 +36,7 @@ export function verifyBackup(backup: Backup): void {
     exists(`repositories[${i}]`, 'ssh_key', repo.ssh_key, keys);
   }
   verifyHostConfigs(backup.host_configs, keys);
+  verifyWorkflows(backup.workflows, templates);
   for (const [i, inv] of (backup.inventories ?? []).entries()) {
     exists(`inventories[${i}]`, 'ssh_key', inv.ssh_key, keys);
     exists(`inventories[${i}]`, 'become_key', inv.become_key, keys);
