@@ -13,7 +13,7 @@
  * and the scale-out figures of bench/scale-out.ts (two servers on one PostgreSQL database: task
  * starts per minute, live lines across servers),
  * and the remote runner figures of bench/runners.ts (dispatch latency to an idle runner, starts per minute),
- * then the task log search of bench/output-search.ts.
+ * then the task log search of bench/output-search.ts, then the workflow successor latency of bench/workflows.ts.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,7 @@ import { runBrowserBench } from './browser.ts';
 import { runScaleOutBench } from './scale-out.ts';
 import { runRunnersBench } from './runners.ts';
 import { runOutputSearchBench } from './output-search.ts';
+import { runWorkflowBench } from './workflows.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -170,3 +171,6 @@ await runRunnersBench();
 
 console.log('');
 await runOutputSearchBench();
+
+console.log('');
+await runWorkflowBench();
