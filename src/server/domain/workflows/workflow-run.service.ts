@@ -131,9 +131,8 @@ async function startNode(deps: Deps, run: WorkflowRunRow, definition: WorkflowDe
   for (const { source } of incoming) Object.assign(passed, parseJsonColumn<Record<string, unknown>>(source.outputs, {}));
   const seconds = node.kind === 'delay' ? node.delay_seconds : node.approval_timeout;
   const due = seconds > 0 ? new Date(Date.now() + seconds * 1000).toISOString() : null;
-  await deps.db.transaction().execute(async (tx) => {
-    const claimed = await claimNode(tx, run.id, node, { status: node.kind, due, outputs: JSON.stringify(passed) });
-    if (!claimed) return;
+  const claimed = await deps.db.transaction().execute(async (tx) => {
+    if (!(await claimNode(tx, run.id, node, { status: node.kind, due, outputs: JSON.stringify(passed) }))) return false;
     if (node.kind === 'approval') {
       await tx.insertInto('workflow_approval').values({ project_id: run.project_id, run_id: run.id, node_id: node.id, status: 'pending', created: now(), resolved: null, resolved_by_user_id: null, comment: '' })
         .onConflict((oc) => oc.columns(['run_id', 'node_id']).doNothing()).execute();
@@ -141,8 +140,11 @@ async function startNode(deps: Deps, run: WorkflowRunRow, definition: WorkflowDe
     } else {
       await addHistory(tx, run.id, node.id, null, 'delay_started', `${nodeLabel(node)} waits ${node.delay_seconds} s`);
     }
+    return true;
   });
-  publishRun(deps, run, node.kind === 'approval' ? 'approval' : run.status, due);
+  if (!claimed) return;
+  // `approval_requested`: the alerts announce the waiting approval (alerts/alerts.ts)
+  publishRun(deps, run, node.kind === 'approval' ? 'approval_requested' : run.status, due);
 }
 
 /** Inserts the node's run row unless one exists (another pass or server started it): the claim. */
