@@ -250,6 +250,40 @@ for (const dialect of DIALECTS) {
       expect(nodeState(noDelay, nodeId(wf, 'wait')).state.status).toBe('stopped');
     }, 180_000);
 
+    it('terraform outputs are captured after apply: sensitive ones are listed as not captured and never logged', async () => {
+      const previousPath = process.env.PATH;
+      process.env.PATH = `${join(import.meta.dirname, '../../fakes')}:${previousPath}`;
+      try {
+        const tf = await insertTemplate(e.s.deps.db, fx.project.id, {
+          name: `Infra ${Math.random()}`, app: 'terraform', playbook: '', repository_id: fx.repository.id, task_params: JSON.stringify({ allow_auto_approve: true }),
+        });
+        const wf = await create({
+          name: 'Terraform outputs',
+          nodes: [{ id: 1, kind: 'task', name: 'infra', template_id: tf.id }, { id: 2, kind: 'task', name: 'deploy', template_id: tpl.deploy, task_params: { environment: { image_tag: 'x' } } }],
+          edges: [{ source_node_id: 1, destination_node_id: 2, input_mode: 'explicit', input_mappings: [{ variable: 'region', output: 'vpc_id' }] }],
+        });
+        await e.s.deps.db.updateTable('workflow_node').set({ task_params: JSON.stringify({}) }).where('id', '=', nodeId(wf, 'infra')).execute();
+        // auto-approve, so apply runs without a confirmation
+        await e.s.deps.db.updateTable('template').set({ task_params: JSON.stringify({ allow_auto_approve: true }) }).where('id', '=', tf.id).execute();
+        const run = await start(wf.id);
+        const infra = await until(() => details(wf.id, run), (d) => nodeState(d, nodeId(wf, 'infra')).task?.status === 'waiting_confirmation' || ['success', 'failed'].includes(d.run.status));
+        const infraTask = nodeState(infra, nodeId(wf, 'infra')).task;
+        if (infraTask.status === 'waiting_confirmation') await api('POST', `/tasks/${infraTask.id}/confirm`);
+        const done = await waitRun(wf.id, run, ['success', 'failed']);
+        const log = (await taskLog(e.s.deps.db, infraTask.id)).join('\n');
+        expect(done.run.status, log).toBe('success');
+        expect(nodeState(done, nodeId(wf, 'infra')).state.outputs).toEqual({ vpc_id: 'vpc-0a1', 'subnet-ids': ['s-1'] });
+        expect(log).toContain('Output "db_password" not captured: sensitive');
+        expect(log).not.toContain('tf-secret-9');
+        const outputs = await api('GET', `/tasks/${infraTask.id}/outputs`);
+        expect(outputs.body.not_captured).toEqual([{ name: 'db_password', reason: 'sensitive' }]);
+        const deployLog = (await taskLog(e.s.deps.db, nodeState(done, nodeId(wf, 'deploy')).task.id)).join('\n');
+        expect(deployLog).toContain('region=vpc-0a1');
+      } finally {
+        process.env.PATH = previousPath;
+      }
+    }, 120_000);
+
     it('ansible set_stats become outputs; the next ansible task gets them as data, never as templates', async () => {
       const wf = await create({
         name: 'Ansible outputs',

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { refuseEscapingPaths } from './run-paths.ts';
 import type { Deps } from '../../deps.ts';
@@ -156,7 +156,8 @@ export class LocalJob {
   async #keepOutputs(file: string): Promise<TaskStatus> {
     try {
       const outputs = readOutputsText(readFileSync(file, 'utf8'));
-      await saveTaskOutputs(this.#deps.db, this.task.id, outputs);
+      const notCaptured = existsSync(`${file}.not-captured`) ? JSON.parse(readFileSync(`${file}.not-captured`, 'utf8')) : [];
+      await saveTaskOutputs(this.#deps.db, this.task.id, outputs, notCaptured);
       if (Object.keys(outputs).length) this.log(`Outputs: ${Object.keys(outputs).join(', ')}`);
       return 'success';
     } catch (err) {
@@ -240,6 +241,7 @@ export class LocalJob {
     const sink = {
       write: (line: string, time: string) => {
         spec.onLine?.(line);
+        if (spec.quiet) return true;
         this.#summary.line(line);
         return out.write(line, time);
       },
