@@ -140,6 +140,15 @@ describe('workflow journey in Chromium', () => {
     expect(await page.locator('.wf-node[data-status="success"]').count()).toBe(2);
     await other.context().close();
 
+    // the build task's dialog lists its outputs
+    const runId = Number(runPath.split('/').at(-1));
+    const run = await (await adminApi(server)).get<{ nodes: { node: { kind: string }; task: { id: number } | null }[] }>(`/api/project/${fx.project.id}/workflows/${wid}/runs/${runId}`);
+    const buildTask = run.nodes.find((n) => n.node.kind === 'task')!.task!.id;
+    await page.goto(`${server.url}/project/${fx.project.id}/history?t=${buildTask}&tab=details`);
+    await page.waitForSelector('.task-outputs td:has-text("image_tag")');
+    expect(await page.textContent('.task-outputs')).toContain('"7.1"');
+    await page.goto(`${server.url}${runPath}`);
+
     // 375 px wide: the run is readable, the graph scrolls inside its frame
     await page.setViewportSize({ width: 375, height: 800 });
     await page.reload();
