@@ -7,7 +7,7 @@ import { idParam, readJson } from '../http/validation.ts';
 import { actorOf, limitQuery } from './route-context.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
-  createWorkflow, deleteWorkflow, findVersion, findWorkflow, listVersions, listWorkflows, presentWorkflow, updateWorkflow, versionToApi,
+  createWorkflow, deleteWorkflow, findVersion, findWorkflow, listVersions, listWorkflows, presentWorkflow, requestGraph, updateWorkflow, versionToApi,
 } from '../domain/workflows/workflow.service.ts';
 import { problemsOf } from '../domain/workflows/workflow-graph.ts';
 import { findRun, resolveApproval, startWorkflowRun, stopRun } from '../domain/workflows/workflow-run.service.ts';
@@ -37,12 +37,7 @@ workflowsRoutes.post('/', manage, async (c) => {
 /** The editor's Problems list: the server's own checks on a graph that is not saved. */
 workflowsRoutes.post('/validate', manage, async (c) => {
   const input = await readJson(c, workflowInputSchema.partial({ name: true }));
-  const nodes = (input.nodes ?? []).map((n, i) => ({
-    id: n.id ?? -(i + 1), kind: n.kind, name: n.name ?? '', template_id: n.template_id ?? null,
-    convergence_mode: n.convergence_mode ?? 'all', delay_seconds: n.delay_seconds ?? 0, approval_timeout: n.approval_timeout ?? 0,
-  }));
-  const edges = (input.edges ?? []).map((e) => ({ source_node_id: e.source_node_id, destination_node_id: e.destination_node_id, condition: e.condition ?? 'on_success' as const }));
-  return c.json({ problems: problemsOf({ nodes, edges }) });
+  return c.json({ problems: problemsOf(requestGraph(input)) });
 });
 
 workflowsRoutes.get('/:workflow_id', async (c) => c.json(await presentWorkflow(c.var.deps.db, await workflowOf(c))));

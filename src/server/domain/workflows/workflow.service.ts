@@ -72,7 +72,7 @@ export async function deleteWorkflow(tx: Tx, actor: Actor, row: WorkflowRow): Pr
 }
 
 /** The graph of a request as checkGraph sees it, keyed by the request's node ids. */
-function requestGraph(input: WorkflowInput) {
+export function requestGraph(input: Pick<WorkflowInput, 'nodes' | 'edges'>) {
   const nodes: GraphNode[] = (input.nodes ?? []).map((n, i) => ({
     id: n.id ?? -(i + 1), kind: n.kind, name: n.name ?? '', template_id: n.template_id ?? null,
     convergence_mode: n.convergence_mode ?? 'all', delay_seconds: n.delay_seconds ?? 0, approval_timeout: n.approval_timeout ?? 0,
