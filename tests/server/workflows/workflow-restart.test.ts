@@ -136,7 +136,9 @@ describe.runIf(await isPostgresReachable())('a workflow on two servers sharing P
 
   it('runs every node exactly once, whichever server ends each task, and the other server takes over a delay when the first is killed', async () => {
     const api = await signIn(cluster.nodes[0]!.port);
-    const wf = (await api('POST', `/api/project/${t.projectId}/workflows`, chain(t, 3))).body;
+    // long enough that every run is still in its delay when the first server dies: a task that
+    // server was running would wait for the stale-engine recovery instead
+    const wf = (await api('POST', `/api/project/${t.projectId}/workflows`, chain(t, 8))).body;
     const runs: number[] = [];
     for (let i = 0; i < 3; i++) runs.push((await api('POST', `/api/project/${t.projectId}/workflows/${wf.id}/run`)).body.id);
     await until(async () => Promise.all(runs.map((id) => runNodes(cluster.db, id))), (all) => all.every((rows) => rows.some((r) => r.kind === 'delay' && r.status === 'delay')));
@@ -146,7 +148,12 @@ describe.runIf(await isPostgresReachable())('a workflow on two servers sharing P
     await new Promise((r) => killed.once('exit', r));
     // (close() waits for an exit it would never hear again)
     cluster.nodes.splice(0, 1);
-    const ended = await until(async () => Promise.all(runs.map((id) => runRow(cluster.db, id))), (rows) => rows.every((r) => r.status !== 'running' && r.status !== 'approval'), 90_000);
+    const ended = await until(async () => Promise.all(runs.map((id) => runRow(cluster.db, id))), (rows) => rows.every((r) => r.status !== 'running' && r.status !== 'approval'), 90_000)
+      .catch(async (err) => {
+        const nodes = await cluster.db.selectFrom('workflow_run_node').select(['run_id', 'node_id', 'status', 'task_id', 'due']).execute();
+        const tasks = await cluster.db.selectFrom('task').select(['id', 'status', 'locked_by']).execute();
+        throw new Error(`${JSON.stringify(nodes)} ${JSON.stringify(tasks)} ${Date.now()} ${cluster.nodes[0]!.process.output().slice(-1500)}`, { cause: err });
+      });
     expect(ended.map((r) => r.status)).toEqual(['success', 'success', 'success']);
     const lines = marksOf(marks);
     for (const name of ['first', 'second', 'third']) expect(lines.filter((l) => l === name)).toHaveLength(3);
