@@ -14,7 +14,8 @@
  * starts per minute, live lines across servers),
  * and the remote runner figures of bench/runners.ts (dispatch latency to an idle runner, starts per minute),
  * then the task log search of bench/output-search.ts,
- * then the audit trail figures of bench/audit.ts (write cost on/off, a 1,000,000-row export's memory).
+ * then the audit trail figures of bench/audit.ts (write cost on/off, a 1,000,000-row export's memory),
+ * then the workflow successor latency of bench/workflows.ts.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,7 @@ import { runScaleOutBench } from './scale-out.ts';
 import { runRunnersBench } from './runners.ts';
 import { runOutputSearchBench } from './output-search.ts';
 import { runAuditBench } from './audit.ts';
+import { runWorkflowBench } from './workflows.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -174,3 +176,6 @@ console.log('');
 await runOutputSearchBench();
 console.log('');
 await runAuditBench();
+
+console.log('');
+await runWorkflowBench();

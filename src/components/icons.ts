@@ -9,7 +9,7 @@ import {
   mdiServerNetwork, mdiSourceBranch, mdiThemeLightDark, mdiTranslate, mdiTune, mdiViewDashboard,
   mdiWeatherNight, mdiWhiteBalanceSunny, mdiAccountCircle, mdiRefresh, mdiPlayBoxMultiple,
 } from '@mdi/js';
-import { mdiBellRingOutline, mdiLanConnect, mdiPin, mdiPinOff, mdiViewColumnOutline } from '@mdi/js';
+import { mdiBellRingOutline, mdiLanConnect, mdiPin, mdiPinOff, mdiSitemapOutline, mdiViewColumnOutline } from '@mdi/js';
 
 export const ICONS = {
   ...STATUS_ICONS,
@@ -20,7 +20,7 @@ export const ICONS = {
   fullscreen: mdiFullscreen, exitFullscreen: mdiFullscreenExit, menu: mdiMenu, delete: mdiDelete, download: mdiDownload,
   kiosk: mdiMonitorDashboard, exit: mdiExitToApp, chevron: mdiChevronRight, empty: mdiInboxOutline, stats: mdiChartLine,
   activity: mdiFormatListBulleted, settings: mdiCog, user: mdiAccountCircle, refresh: mdiRefresh, tasks: mdiPlayBoxMultiple,
-  runners: mdiLanConnect, columns: mdiViewColumnOutline,
+  runners: mdiLanConnect, columns: mdiViewColumnOutline, workflows: mdiSitemapOutline,
   pin: mdiPin, unpin: mdiPinOff, alert: mdiBellRingOutline,
 } as const;
 

@@ -30,6 +30,8 @@ const LOOKS: Record<string, [StatusTone, StatusIcon]> = {
   success: ['success', 'success'], error: ['danger', 'error'], running: ['info', 'running'], starting: ['info', 'starting'],
   confirmed: ['info', 'starting'], waiting: ['neutral', 'waiting'], waiting_confirmation: ['warning', 'question'],
   stopping: ['neutral', 'stopped'], stopped: ['neutral', 'stopped'], canceled: ['neutral', 'canceled'], rejected: ['neutral', 'canceled'],
+  // workflow runs and their nodes
+  failed: ['danger', 'error'], approval: ['warning', 'question'], delay: ['info', 'waiting'], pending: ['neutral', 'waiting'],
 };
 
 /**

@@ -33,6 +33,7 @@ import { integrationDeliveriesRoutes } from './api/integration-deliveries.routes
 import { templatesRoutes } from './api/templates.routes.ts';
 import { viewsRoutes } from './api/views.routes.ts';
 import { schedulesRoutes } from './api/schedules.routes.ts';
+import { workflowsRoutes } from './api/workflows.routes.ts';
 import { integrationsRoutes } from './api/integrations.routes.ts';
 import { statsRoutes } from './api/stats.routes.ts';
 import { backupRoutes } from './api/backup.routes.ts';
@@ -128,6 +129,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/templates', templatesRoutes);
   secured.route('/project/:project_id/views', viewsRoutes);
   secured.route('/project/:project_id/schedules', schedulesRoutes);
+  secured.route('/project/:project_id/workflows', workflowsRoutes);
   secured.route('/project/:project_id/integrations', integrationsRoutes);
   secured.route('/project/:project_id/stats', statsRoutes);
   secured.route('/project/:project_id/backup', backupRoutes);

@@ -85,6 +85,7 @@ const EXPECTED_REFUSALS: [RegExp, string][] = [
   [/^POST \/api\/project\/\{project_id\}\/tasks\/\{task_id\}\/(confirm|reject) → 400 .*not waiting for confirmation/, 'the world\'s task needs no confirmation'],
   [/^POST \/api\/project\/\{project_id\}\/templates\/\{template_id\}\/inventory\/\{inventory_id\}\/\{action\} → 404/, 'no action is named 1'],
   [/^POST \/api\/project\/\{project_id\}\/notifications\/test → 409 .*Alerts are not enabled/, 'the world\'s project has alerts off'],
+  [/^POST \/api\/project\/\{project_id\}\/workflows\/\{workflow_id\}\/runs\/\{run_id\}\/stop → 400 .*already ended/, 'the world\'s run ends once'],
   [/^\w+ \S+ → 400 \{"error":"\w+: required"\}/, 'a body or query the document does not describe, asked for by name'],
 ];
 const isExpectedRefusal = (label: string) => EXPECTED_REFUSALS.some(([pattern]) => pattern.test(label));

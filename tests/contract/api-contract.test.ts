@@ -16,7 +16,6 @@ const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
  */
 export const NOT_IMPLEMENTED: [RegExp, string][] = [
   [/^GET \/auth\/oidc\//, 'OIDC sign-in is not implemented (auth_methods lists no providers)'],
-  [/^\w+ \/project\/\{project_id\}\/workflows/, 'workflows are not implemented'],
 ];
 
 /**
@@ -78,7 +77,16 @@ const BODY_FILLS: Record<string, (w: ApiWorld) => Record<string, unknown>> = {
   // the example names a template called "Build website", which the world does not have
   'POST /project/{project_id}/tasks': (w) => ({ template_name: undefined, template_id: w.ids.template_id }),
   'PUT /project/{project_id}/schedules/{schedule_id}': (w) => ({ id: w.ids.schedule_id, name: 'From spec', template_id: w.ids.template_id }),
+  // the example's one node has no kind a run could start with, nor a template of the world
+  'POST /project/{project_id}/workflows': (w) => workflowGraph(w),
+  'PUT /project/{project_id}/workflows/{workflow_id}': (w) => workflowGraph(w),
+  // the spec gives no example for the decision (an enum)
+  'POST /project/{project_id}/workflows/{workflow_id}/runs/{run_id}/approvals/{node_id}': () => ({ status: 'approved' }),
 };
+
+function workflowGraph(w: ApiWorld) {
+  return { name: 'From spec', nodes: [{ id: 1, kind: 'task', template_id: w.ids.template_id }], edges: [] };
+}
 
 function templateRefs(w: ApiWorld) {
   return { repository_id: w.ids.repository_id, inventory_id: w.ids.inventory_id, environment_id: w.ids.environment_id };

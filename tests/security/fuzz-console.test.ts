@@ -64,7 +64,9 @@ describe('fuzzing every console page as every role (built console, real HTTP): n
 
   it('walks every page with prototype names, over-long ids and hostile query and form values', async () => {
     const { ids } = fuzz.world;
-    const values: Record<string, string> = { id: String(ids.project_id), iid: String(ids.integration_id), tid: String(ids.template_id), vid: String(ids.view_id) };
+    const values: Record<string, string> = {
+      id: String(ids.project_id), iid: String(ids.integration_id), tid: String(ids.template_id), vid: String(ids.view_id), wid: String(ids.workflow_id), rid: String(ids.run_id),
+    };
     const routes = consoleRoutes();
     const queries = consoleQueryNames();
     const hostileQuery = (value: (i: number) => string) => queries.map((q, i) => `${q}=${encodeURIComponent(value(i))}`).join('&');

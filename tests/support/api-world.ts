@@ -40,11 +40,16 @@ export interface ApiWorld {
     invite_id: number;
     /** a secret storage (token auth) whose URL answers nothing */
     storage_id: number;
+    /** a workflow (approval → the template) whose run waits at the approval node `node_id`; its first version */
+    workflow_id: number;
+    run_id: number;
+    node_id: number;
+    version_number: number;
   };
   /** the invitation's one-time token, answered once at its creation */
   inviteToken: string;
   /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
-  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number };
+  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number; workflow_id: number };
 }
 
 /**
@@ -110,6 +115,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
     template_id: (await post(`${base}/templates`, {
       name: 'Spare', app: 'bash', playbook: 'run.sh', repository_id: repository.id, inventory_id: inventory.id, environment_id: environment.id,
     })).body.id,
+    workflow_id: 0,
   };
   const token = (await post('/api/user/tokens', { name: `world ${tag}` })).body;
   // unregistered, as runners waiting for `signalbox runner register` are (registration tokens can be made)
@@ -121,6 +127,12 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
   const invite = (await post(`${base}/invites`, { email: `invitee-${tag}@example.test`, role: 'guest' })).body;
   // a storage nothing answers for (port 9 on loopback): its token is one more secret that must never come back
   const storage = (await post(`${base}/secret_storages`, { name: 'World vault', type: 'vault', params: { url: 'http://127.0.0.1:9', auth_method: 'token' }, secret: WORLD_SECRETS.storageToken })).body;
+  const workflow = (await post(`${base}/workflows`, {
+    name: 'Release', nodes: [{ id: 1, kind: 'approval', name: 'approve' }, { id: 2, kind: 'task', name: 'deploy', template_id: template.id }],
+    edges: [{ source_node_id: 1, destination_node_id: 2 }],
+  })).body;
+  const workflowRun = (await post(`${base}/workflows/${workflow.id}/run`, undefined)).body;
+  spare.workflow_id = (await post(`${base}/workflows`, { name: 'Spare flow', nodes: [{ id: 1, kind: 'delay', delay_seconds: 5 }] })).body.id;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
@@ -131,6 +143,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
       runner_id: runner.id, global_runner_id: globalRunner.id,
       host_config_id: hostConfig.id, invite_id: invite.id,
       storage_id: storage.id,
+      workflow_id: workflow.id, run_id: workflowRun.id, node_id: workflow.nodes[0].id, version_number: 1,
     },
     inviteToken: invite.token,
     spare,

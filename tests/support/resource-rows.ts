@@ -2,6 +2,7 @@ import type { Db } from '../../src/server/db/database.ts';
 import { randomBytes } from 'node:crypto';
 import { now } from '../../src/server/lib/time.ts';
 import { insertEnvironment, insertInventory, insertKey, insertRepository, insertTask } from './project-rows.ts';
+import { insertWorkflowRows } from './workflow-rows.ts';
 
 /** Ids of one of every project resource, plus spare ones nothing refers to (safe to delete). */
 export interface ResourceIds extends Record<string, number> {
@@ -9,6 +10,8 @@ export interface ResourceIds extends Record<string, number> {
   view: number; schedule: number; integration: number; matcher: number; value: number; projectAlias: number;
   integrationAlias: number; task: number; waitingTask: number; confirmTask: number; tfAlias: number; tfState: number; invite: number;
   spareKey: number; spareRepository: number; spareInventory: number; spareEnvironment: number; spareTemplate: number;
+  /** a workflow whose run waits at its approval node, and one with no runs */
+  workflow: number; workflowRun: number; workflowNode: number; workflowTaskNode: number; spareWorkflow: number;
 }
 
 /** A pending invitation of an email address to the project (its token is random and thrown away). */
@@ -85,7 +88,9 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   const spareInventory = await insertInventory(db, projectId, { name: 'Spare hosts', keyId: key.id });
   const spareEnvironment = await insertEnvironment(db, projectId, 'Spare vars');
   const spareTemplate = await insertTemplate(db, projectId, { name: 'Spare', app: 'bash', playbook: 'run.sh', ...refs });
+  const workflows = await insertWorkflowRows(db, projectId, template.id);
   return {
+    ...workflows,
     key: key.id, repository: repository.id, inventory: inventory.id, environment: environment.id, template: template.id, workspace: workspace.id,
     view: view.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id, projectAlias: projectAlias.id,
     integrationAlias: integrationAlias.id, task: task.id, waitingTask: waitingTask.id, confirmTask: confirmTask.id, tfAlias: tfAlias.id, tfState: tfState.id, invite: invite.id, spareKey: spareKey.id, spareRepository: spareRepository.id,

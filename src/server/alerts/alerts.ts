@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import { alertRecipients, loadTaskAlert, type TaskAlert } from './task-alert.ts';
 import { chatRequests, type ChatRequest } from './chat-requests.ts';
 import { sendAlertEmail } from './send-email.ts';
+import { loadApprovalAlert } from './approval-alert.ts';
 
 /** How long one channel may take before it counts as failed. */
 const CHANNEL_TIMEOUT_MS = 10_000;
@@ -23,14 +24,30 @@ export interface AlertOptions {
 export function startAlerts(deps: Deps, options: AlertOptions = {}): { stop: () => void; settled: () => Promise<void> } {
   const log = options.log ?? ((line: string) => console.warn(`[alerts] ${line}`));
   const inFlight = new Set<Promise<void>>();
+  const track = (sending: Promise<void>) => {
+    const settled = sending.finally(() => inFlight.delete(settled));
+    inFlight.add(settled);
+  };
   const unsubscribe = deps.bus.subscribeLocal((message) => {
+    if (message.type === 'workflow' && message.status === APPROVAL_REQUESTED) {
+      track(sendApprovalAlerts(deps, message.run_id).catch((err) => log(`workflow run ${message.run_id}: alerts failed: ${(err as Error).message}`)));
+    }
     if (message.type !== 'update') return;
-    const sending = sendTaskAlerts(deps, message.task_id, message.status, log, options.smtpTls)
-      .catch((err) => log(`task ${message.task_id}: alerts failed: ${(err as Error).message}`))
-      .finally(() => inFlight.delete(sending));
-    inFlight.add(sending);
+    track(sendTaskAlerts(deps, message.task_id, message.status, log, options.smtpTls)
+      .catch((err) => log(`task ${message.task_id}: alerts failed: ${(err as Error).message}`)));
   });
   return { stop: unsubscribe, settled: async () => { while (inFlight.size) await Promise.all([...inFlight]); } };
+}
+
+/** The status a run's bus message carries when one of its approval nodes starts waiting. */
+export const APPROVAL_REQUESTED = 'approval_requested';
+
+/** A waiting approval goes to the chat channels with a link to the run page (email stays for failures). */
+async function sendApprovalAlerts(deps: Deps, runId: number): Promise<void> {
+  const alert = await loadApprovalAlert(deps.db, deps.config.web_host, runId);
+  if (!alert) return;
+  const results = await Promise.all(chatRequests(deps.config.alerts, alert).map((request) => attempt(request.name, () => postChat(request))));
+  for (const result of results) if (!result.ok) console.warn(`[alerts] run ${runId}: ${result.name} approval alert failed: ${result.error}`);
 }
 
 async function sendTaskAlerts(deps: Deps, taskId: number, status: string, log: (line: string) => void, smtpTls?: ConnectionOptions): Promise<void> {

@@ -4,6 +4,7 @@ import { can } from '../auth/project-scope.ts';
 import { hasPermission, Permission } from '../auth/permissions.ts';
 import { badRequest, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
+import { taskOutputs } from '../domain/workflows/workflow-run.view.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
 import { countProjectTasks, listTasksWithTpl, readOutputWindow } from '../domain/tasks/task.repository.ts';
 import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
@@ -72,6 +73,9 @@ tasksRoutes.get('/tasks/:task_id/output', async (c) => {
   c.header('X-Total-Count', String(total));
   return c.json(rows);
 });
+
+/** The outputs a workflow task produced (`SEMAPHORE_OUTPUTS_FILE`), and what was not captured. */
+tasksRoutes.get('/tasks/:task_id/outputs', async (c) => c.json(await taskOutputs(c.var.deps.db, (await taskOf(c)).id)));
 
 tasksRoutes.get('/tasks/:task_id/raw_output', async (c) => {
   const { db } = c.var.deps;

@@ -51,6 +51,15 @@ export interface Database {
   terraform_alias: TerraformAliasTable;
   terraform_state: TerraformStateTable;
   terraform_lock: TerraformLockTable;
+  workflow: WorkflowTable;
+  workflow_node: WorkflowNodeTable;
+  workflow_edge: WorkflowEdgeTable;
+  workflow_version: WorkflowVersionTable;
+  workflow_run: WorkflowRunTable;
+  workflow_run_node: WorkflowRunNodeTable;
+  workflow_approval: WorkflowApprovalTable;
+  workflow_run_history: WorkflowRunHistoryTable;
+  task_output_value: TaskOutputValueTable;
 }
 
 type Id = Generated<number>;
@@ -587,6 +596,120 @@ export interface TerraformLockTable {
   created: string;
 }
 
+export interface WorkflowTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  description: string;
+  start_version: string | null;
+  created: string;
+}
+
+/** `kind`: task, approval, delay or note; `task_params` JSON. */
+export interface WorkflowNodeTable {
+  id: Id;
+  workflow_id: number;
+  kind: string;
+  name: string;
+  template_id: number | null;
+  convergence_mode: string;
+  approval_timeout: number;
+  approval_message: string;
+  approval_four_eyes: Flag;
+  delay_seconds: number;
+  note: string;
+  task_params: string;
+  pos_x: number;
+  pos_y: number;
+}
+
+/** `condition`: on_success, on_failure or always; `input_mode`: by_name or explicit (`input_mappings` JSON). */
+export interface WorkflowEdgeTable {
+  id: Id;
+  workflow_id: number;
+  source_node_id: number;
+  destination_node_id: number;
+  condition: string;
+  input_mode: string;
+  input_mappings: string;
+}
+
+export interface WorkflowVersionTable {
+  id: Id;
+  workflow_id: number;
+  version_number: number;
+  parent_version_id: number | null;
+  restored_from_version_id: number | null;
+  author_user_id: number | null;
+  message: string;
+  content_fingerprint: string;
+  definition: string;
+  created: string;
+}
+
+/** `definition`: the graph as it was when the run started (JSON); edits do not change a run. */
+export interface WorkflowRunTable {
+  id: Id;
+  project_id: number;
+  workflow_id: number;
+  version_id: number | null;
+  definition: string;
+  status: string;
+  user_id: number | null;
+  version: string | null;
+  created: string;
+  start: string | null;
+  end: string | null;
+}
+
+/** One row per node a run reached; unique (run_id, node_id): inserting it claims the node's start. */
+export interface WorkflowRunNodeTable {
+  id: Id;
+  run_id: number;
+  node_id: number;
+  kind: string;
+  status: string;
+  task_id: number | null;
+  /** when a delay ends or an approval times out */
+  due: string | null;
+  /** JSON object handed on by this node (a task's outputs; what approval and delay nodes pass through) */
+  outputs: string | null;
+  reason: string;
+  /** the lines that start the task's log: which output filled which survey variable */
+  input_log: string;
+  start: string;
+  end: string | null;
+}
+
+export interface WorkflowApprovalTable {
+  id: Id;
+  project_id: number;
+  run_id: number;
+  node_id: number;
+  status: string;
+  created: string;
+  resolved: string | null;
+  resolved_by_user_id: number | null;
+  comment: string;
+}
+
+export interface WorkflowRunHistoryTable {
+  id: Id;
+  run_id: number;
+  node_id: number | null;
+  user_id: number | null;
+  kind: string;
+  message: string;
+  created: string;
+}
+
+/** The outputs a task wrote to SEMAPHORE_OUTPUTS_FILE (JSON object), and what was not captured (JSON list). */
+export interface TaskOutputValueTable {
+  task_id: number;
+  outputs: string;
+  not_captured: string;
+}
+
 export type UserRow = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
@@ -597,3 +720,9 @@ export type TaskStageRow = Selectable<TaskStageTable>;
 export type TaskAnsibleHostRow = Selectable<TaskAnsibleHostTable>;
 export type TaskAnsibleErrorRow = Selectable<TaskAnsibleErrorTable>;
 export type TemplateRow = Selectable<TemplateTable>;
+export type WorkflowRow = Selectable<WorkflowTable>;
+export type WorkflowNodeRow = Selectable<WorkflowNodeTable>;
+export type WorkflowEdgeRow = Selectable<WorkflowEdgeTable>;
+export type WorkflowRunRow = Selectable<WorkflowRunTable>;
+export type WorkflowRunNodeRow = Selectable<WorkflowRunNodeTable>;
+export type WorkflowApprovalRow = Selectable<WorkflowApprovalTable>;

@@ -12,6 +12,7 @@ import { autorunDeploys } from './queue/autorun-deploys.ts';
 import { isFinished, publishTaskUpdate } from '../domain/tasks/task-status.ts';
 import { resolveTaskUser } from './process/task-user.ts';
 import { startRunnerMonitor } from './remote/runner-monitor.ts';
+import { startWorkflowDriver, type WorkflowDriver } from '../workflows/workflow-driver.ts';
 
 /** A slow safety sweep for tasks queued where this process's bus cannot see them (another server). */
 const SWEEP_MS = 15_000;
@@ -25,6 +26,8 @@ export interface Engine {
   idle(): Promise<void>;
   /** stops dispatching, force-stops running tasks and waits for them to end */
   stop(): Promise<void>;
+  /** moves workflow runs on as their tasks end, approvals are decided and delays expire */
+  readonly workflows: WorkflowDriver;
 }
 
 /**
@@ -90,12 +93,16 @@ export async function startEngine(deps: Deps): Promise<Engine> {
   }, HEARTBEAT_MS);
   heartbeat.unref();
   dispatcher.wake();
+  const workflows = await startWorkflowDriver(deps);
 
   return {
     workerId,
+    workflows,
     runningTaskIds: () => [...jobs.keys()],
     idle: () => (jobs.size ? new Promise<void>((resolve) => idleWaiters.push(resolve)) : Promise.resolve()),
     async stop() {
+      // first: a task ended by the shutdown must not move its workflow run on (the run continues after the restart)
+      workflows.stop();
       clearInterval(sweep);
       clearInterval(heartbeat);
       stopRunnerMonitor();

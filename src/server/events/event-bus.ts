@@ -3,7 +3,9 @@ import { EventEmitter } from 'node:events';
 /** What the task engine announces; the websocket hub and the console subscribe. */
 export type BusMessage =
   | { type: 'update'; project_id: number; task_id: number; template_id: number; status: string; start: string | null; end: string | null; version: string | null }
-  | { type: 'log'; project_id: number; task_id: number; time: string; output: string };
+  | { type: 'log'; project_id: number; task_id: number; time: string; output: string }
+  /** a workflow run changed (a node started or ended, an approval was decided); `due`: the next timer of the run, if any */
+  | { type: 'workflow'; project_id: number; workflow_id: number; run_id: number; status: string; due: string | null };
 
 /**
  * Publish/subscribe for live task updates. Publishers never wait for subscribers.

@@ -22,13 +22,15 @@ const PROBE_EVERY_MS = 20_000;
  * What travels in a payload (`{o: origin, e: entries}`), short keys to fit more per NOTIFY:
  * `u` a task update as published; `l` lines of one task, in order, as `[time, output]`;
  * `r` one long line of a task: the `n`-th line (from 0) stored with that task and time;
- * `s` a schedule created/changed/deleted (`id`), or all to be re-read (`null`).
+ * `s` a schedule created/changed/deleted (`id`), or all to be re-read (`null`);
+ * `w` a workflow run change as published.
  */
 type Entry =
   | { k: 'u'; m: Extract<BusMessage, { type: 'update' }> }
   | { k: 'l'; p: number; t: number; l: [string, string][] }
   | { k: 'r'; p: number; t: number; time: string; n: number }
-  | { k: 's'; id: number | null };
+  | { k: 's'; id: number | null }
+  | { k: 'w'; m: Extract<BusMessage, { type: 'workflow' }> };
 
 export interface PgRelayOptions {
   log?: (line: string) => void;
@@ -73,7 +75,9 @@ export async function startPgRelay(bus: EventBus, db: Db, settings: DbSettings, 
   const groups = new Map<number, { time: string; n: number }>();
 
   const enqueue = (message: BusMessage) => {
-    if (message.type === 'update') {
+    if (message.type === 'workflow') {
+      queue.push({ k: 'w', m: message });
+    } else if (message.type === 'update') {
       queue.push({ k: 'u', m: message });
       if (isFinished(message.status)) groups.delete(message.task_id);
     } else {
@@ -130,7 +134,7 @@ export async function startPgRelay(bus: EventBus, db: Db, settings: DbSettings, 
 
   const deliver = async (entries: Entry[]) => {
     for (const entry of entries) {
-      if (entry.k === 'u') bus.receive(entry.m);
+      if (entry.k === 'u' || entry.k === 'w') bus.receive(entry.m);
       else if (entry.k === 's') options.onScheduleChange?.(entry.id);
       else if (entry.k === 'l') {
         for (const [time, output] of entry.l) bus.receive({ type: 'log', project_id: entry.p, task_id: entry.t, time, output });

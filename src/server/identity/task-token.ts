@@ -49,8 +49,8 @@ export async function mintTaskToken(deps: { db: Db; secrets: SecretBox; config: 
   const iat = Math.floor(now / 1000);
   const claims: Record<string, unknown> = { project_id: task.project_id, template_id: task.template_id };
   if (task.user_id !== null && task.schedule_id === null && task.integration_id === null) claims.user_id = task.user_id;
-  const workflowRun = (task as { workflow_run_id?: number | null }).workflow_run_id;
-  if (typeof workflowRun === 'number') claims.workflow_run_id = workflowRun;
+  const workflowRun = await deps.db.selectFrom('workflow_run_node').select('run_id').where('task_id', '=', task.id).executeTakeFirst();
+  if (workflowRun) claims.workflow_run_id = workflowRun.run_id;
   const jwt = new SignJWT(claims).setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'JWT' })
     .setIssuer(tokenIssuer(deps.config)).setSubject(`task:${task.id}`)
     .setIssuedAt(iat).setNotBefore(iat).setExpirationTime(iat + templateTtl(deps.config, template)).setJti(randomUUID());

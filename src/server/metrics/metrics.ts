@@ -41,7 +41,7 @@ export class Metrics {
   listen(bus: EventBus): () => void {
     return bus.subscribeLocal((message) => {
       if (message.type === 'log') this.#logLines.inc();
-      else if (message.status === 'running' || isFinished(message.status)) {
+      else if (message.type === 'update' && (message.status === 'running' || isFinished(message.status))) {
         void this.#observeTask(message.task_id, message.status).catch(() => undefined);
       }
     });

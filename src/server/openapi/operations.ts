@@ -24,6 +24,7 @@ import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
 import { hostConfigInputSchema } from '../domain/host-configs/host-config.ts';
 import { taskListQuerySchema } from '../domain/tasks/task-cursor.ts';
 import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
+import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
   accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema, secretStorageSchema, storageRefsSchema,
@@ -146,6 +147,22 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${P}/schedules/validate`]: { summary: 'Check a cron expression', body: cronCheckSchema },
   [`PUT ${P}/schedules/:schedule_id`]: { summary: 'Update a schedule', body: scheduleInputSchema, status: 204 },
   [`PUT ${P}/schedules/:schedule_id/active`]: { summary: 'Switch a schedule on or off', body: activeSchema, status: 204 },
+  [`GET ${P}/workflows`]: { summary: "The project's workflows (Semaphore's WorkflowTemplate: nodes and edges)" },
+  [`POST ${P}/workflows`]: { summary: 'Create a workflow; the graph is checked first (a 400 names the node)', body: workflowInputSchema, status: 201 },
+  [`POST ${P}/workflows/validate`]: { summary: "The server's checks on an unsaved graph, as a list of problems (the editor's Problems panel)", body: workflowInputSchema.partial({ name: true }) },
+  [`GET ${P}/workflows/:workflow_id`]: { summary: 'One workflow with its nodes and edges' },
+  [`PUT ${P}/workflows/:workflow_id`]: { summary: 'Update a workflow; a changed graph makes a new version', body: workflowInputSchema, status: 204 },
+  [`DELETE ${P}/workflows/:workflow_id`]: { summary: 'Delete a workflow with its runs (refused while a run is active)', status: 204 },
+  [`GET ${P}/workflows/:workflow_id/versions`]: { summary: 'Versions of the workflow, newest first (`count` limits them)' },
+  [`GET ${P}/workflows/:workflow_id/versions/:version_number`]: { summary: 'One version with its definition' },
+  [`POST ${P}/workflows/:workflow_id/run`]: { summary: 'Start a run of the workflow', body: runWorkflowSchema, status: 201 },
+  [`GET ${P}/workflows/:workflow_id/runs`]: { summary: 'Runs of the workflow, newest first' },
+  [`GET ${P}/workflows/:workflow_id/runs/:run_id`]: { summary: 'A run with every node: its task, approval and state; the run history' },
+  [`POST ${P}/workflows/:workflow_id/runs/:run_id/stop`]: { summary: 'Stop a run: tasks stopped, approvals rejected, delays cancelled', status: 204 },
+  [`GET ${P}/workflows/:workflow_id/runs/:run_id/approvals`]: { summary: "The run's approvals" },
+  [`POST ${P}/workflows/:workflow_id/runs/:run_id/approvals/:node_id`]: { summary: 'Approve or reject the approval waiting at a node', body: approvalDecisionSchema },
+  [`GET ${P}/workflows/:workflow_id/runs/:run_id/artifacts`]: { summary: 'The outputs of every task of the run, merged' },
+  [`GET ${P}/tasks/:task_id/outputs`]: { summary: 'The outputs a workflow task produced, and what was not captured' },
   [`POST ${P}/integrations`]: { summary: 'Create an integration', body: integrationInputSchema, status: 201 },
   [`PUT ${P}/integrations/:integration_id`]: { summary: 'Update an integration', body: integrationInputSchema, status: 204 },
   [`POST ${P}/integrations/:integration_id/matchers`]: { summary: 'Add a matcher', body: matcherInputSchema },

@@ -175,7 +175,7 @@ export class RunnerProcess {
     this.#jobs.set(taskId, running);
     this.#ranOne = true;
     const unsubscribe = mirror.bus.subscribe((m) => {
-      if (m.task_id !== taskId || running.abandoned) return;
+      if (m.type === 'workflow' || m.task_id !== taskId || running.abandoned) return;
       if (m.type === 'log') {
         this.#progress(taskId).records.push({ time: m.time, message: m.output });
       } else {

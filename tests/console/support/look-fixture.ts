@@ -62,7 +62,18 @@ async function insertResources(api: Awaited<ReturnType<typeof adminApi>>, fx: Fi
   const value = await api.send<{ id: number }>('POST', `${i}/values`, { name: 'sha', value_source: 'body', body_data_type: 'json', key: 'after', variable: 'SHA', variable_type: 'environment' });
   await api.send('POST', `${i}/aliases`);
   await api.send('POST', `${p}/runners`, { name: 'Edge runner in the far datacenter', tag: 'edge' });
-  return { view: view.id, key: key.id, tf: tf.id, ws: ws.id, ansible: ansible.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id };
+  const workflow = await api.send<{ id: number }>('POST', `${p}/workflows`, {
+    name: 'Release the web site', description: 'Build, wait for a go, deploy',
+    nodes: [
+      { id: 1, kind: 'approval', name: 'Go live?', approval_message: 'Check staging first', approval_four_eyes: true, approval_timeout: 3600 },
+      { id: 2, kind: 'task', name: 'deploy', template_id: fx.template.id },
+      { id: 3, kind: 'delay', name: 'settle', delay_seconds: 60 },
+      { id: 4, kind: 'note', note: 'Ops are told in #releases' },
+    ],
+    edges: [{ source_node_id: 1, destination_node_id: 2 }, { source_node_id: 2, destination_node_id: 3, condition: 'always' }],
+  });
+  const workflowRun = await api.send<{ id: number }>('POST', `${p}/workflows/${workflow.id}/run`);
+  return { workflow: workflow.id, workflowRun: workflowRun.id, view: view.id, key: key.id, tf: tf.id, ws: ws.id, ansible: ansible.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id };
 }
 
 /**
@@ -142,6 +153,8 @@ function resourceRoutes(r: RouteIds): [string, string][] {
     ['template-new-dialog', `${pr}/templates/new/edit`], ['template-edit-dialog', t(r.ansible, 'edit')], ['template-tf-edit-dialog', t(r.tf, 'edit')],
     ['launch-dialog', `${pr}/templates?new_task=${r.ansible}`],
     ['schedules', `${pr}/schedule`], ['schedule-dialog', `${pr}/schedule?edit=${r.schedule}`],
+    ['workflows', `${pr}/workflows`], ['workflow', `${pr}/workflows/${r.workflow}`], ['workflow-edit', `${pr}/workflows/${r.workflow}/edit`],
+    ['workflow-run', `${pr}/workflows/${r.workflow}/runs/${r.workflowRun}`], ['workflow-run-kiosk', `${pr}/workflows/${r.workflow}/runs/${r.workflowRun}?kiosk=1`],
     ['keys', `${pr}/keys`], ['key-dialog', `${pr}/keys?edit=new`],
     ['repositories', `${pr}/repositories`], ['repository-dialog', `${pr}/repositories?edit=new`],
     ['inventory', `${pr}/inventory`], ['inventory-dialog', `${pr}/inventory?edit=new`],

@@ -53,6 +53,18 @@ for (const dialect of DIALECTS) {
       await s.call('POST', `${p}/integrations/${integration.id}/values`, { name: 'sha', value_source: 'body', body_data_type: 'json', key: 'after', variable: 'SHA', variable_type: 'environment' }, admin);
       await s.call('POST', `${p}/integrations/${integration.id}/aliases`, undefined, admin);
       await s.call('POST', `${p}/integrations/aliases`, undefined, admin);
+      const deploy = (await s.call('GET', `${p}/templates`, undefined, admin)).body.find((t: { name: string }) => t.name === 'Deploy');
+      const wf = await s.call('POST', `${p}/workflows`, {
+        name: 'Release', start_version: '2.0.0',
+        nodes: [
+          { id: 1, kind: 'task', name: 'build', template_id: build.id, task_params: { limit: 'web' } },
+          { id: 2, kind: 'approval', name: 'gate', approval_four_eyes: true, approval_timeout: 60 },
+          { id: 3, kind: 'task', name: 'deploy', template_id: deploy.id, task_params: { inventory_id: f.inventory.id } },
+          { id: 4, kind: 'note', note: 'ask ops first' },
+        ],
+        edges: [{ source_node_id: 1, destination_node_id: 2 }, { source_node_id: 2, destination_node_id: 3, input_mode: 'explicit', input_mappings: [{ variable: 'v', output: 'tag' }] }],
+      }, admin);
+      expect(wf.status, wf.text).toBe(201);
     });
     afterAll(async () => { await s.close(); });
 
@@ -69,6 +81,16 @@ for (const dialect of DIALECTS) {
       expect(b.templates.find((t: any) => t.name === 'Deploy').build_template).toBe('Build');
       expect(b.templates.find((t: any) => t.name === 'Infra').workspaces).toEqual(['Infra - default', 'staging']);
       expect(b.integrations[0]).toMatchObject({ name: 'GitHub push', template: 'Build', auth_secret: 'Vault pass', matchers: [{ name: 'branch' }], extract_values: [{ variable: 'SHA' }] });
+      expect(b.workflows).toEqual([expect.objectContaining({
+        name: 'Release', start_version: '2.0.0',
+        nodes: [
+          expect.objectContaining({ key: 1, kind: 'task', template: 'Build', task_params: { limit: 'web' } }),
+          expect.objectContaining({ key: 2, kind: 'approval', approval_four_eyes: true, approval_timeout: 60 }),
+          expect.objectContaining({ key: 3, kind: 'task', template: 'Deploy', inventory: f.inventory.name, task_params: {} }),
+          expect.objectContaining({ key: 4, kind: 'note', note: 'ask ops first' }),
+        ],
+        edges: [expect.objectContaining({ source: 1, destination: 2 }), expect.objectContaining({ source: 2, destination: 3, input_mode: 'explicit', input_mappings: [{ variable: 'v', output: 'tag' }] })],
+      })]);
       expect(JSON.stringify(b)).not.toMatch(/"id":/);
       const sealed = s.deps.secrets.seal(JSON.stringify({ login: 'deploy', password: 'key-secret-456' }));
       await s.deps.db.updateTable('access_key').set({ secret: sealed }).where('project_id', '=', f.project.id).where('name', '=', 'Vault pass').execute();

@@ -102,6 +102,26 @@ describe('task identity tokens (JWT + JWKS)', () => {
     expect((await runToken(off, 1)).token).toBe('');
   });
 
+  it('names the workflow run in workflow_run_id when a workflow started the task', async () => {
+    const template = await insertTemplate(e.s.deps.db, fixture.project.id, { name: 'Flow step', playbook: 'token.sh', repository_id: fixture.repository.id, jwt_enabled: 1 });
+    const base = `/api/project/${fixture.project.id}/workflows`;
+    const workflow = await e.s.call('POST', base, { name: 'Tokens', nodes: [{ id: 1, kind: 'task', name: 'step', template_id: template.id }], edges: [] }, e.admin);
+    expect(workflow.status, workflow.text).toBe(201);
+    const run = await e.s.call('POST', `${base}/${workflow.body.id}/run`, undefined, e.admin);
+    expect(run.status, run.text).toBeLessThan(300);
+    let node: { task_id: number | null } | undefined;
+    for (let i = 0; i < 200 && !node?.task_id; i++) {
+      node = await e.s.deps.db.selectFrom('workflow_run_node').select('task_id').where('run_id', '=', run.body.id).executeTakeFirst();
+      if (!node?.task_id) await new Promise((r) => setTimeout(r, 50));
+    }
+    const done = await waitForTask(e.s.deps.db, node!.task_id!);
+    expect(done.status).toBe('success');
+    const token = readFileSync(join(scripts, `${node!.task_id}.jwt`), 'utf8');
+    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${url}/.well-known/jwks.json`)), { issuer: url });
+    expect(payload.workflow_run_id).toBe(run.body.id);
+    expect(payload.sub).toBe(`task:${node!.task_id}`);
+  });
+
   it('rotation by the CLI: new tokens are signed with the new key, the old key stays published so earlier tokens verify until they expire', async () => {
     const template = await insertTemplate(e.s.deps.db, fixture.project.id, { name: 'Rotating', playbook: 'token.sh', repository_id: fixture.repository.id, jwt_enabled: 1 });
     const old = await runToken(template, 1);

@@ -15,8 +15,10 @@ import { ADMIN } from '../../support/harness.ts';
 import { now } from '../../../src/server/lib/time.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const log = (task: number, output: string, time = '2026-11-23T10:00:00.000Z'): BusMessage => ({ type: 'log', project_id: 1, task_id: task, time, output });
-const update = (task: number, status: string): BusMessage => ({ type: 'update', project_id: 1, task_id: task, template_id: 1, status, start: null, end: null, version: null });
+/** the task messages this suite sends */
+type TaskMessage = Exclude<BusMessage, { type: 'workflow' }>;
+const log = (task: number, output: string, time = '2026-11-23T10:00:00.000Z'): TaskMessage => ({ type: 'log', project_id: 1, task_id: task, time, output });
+const update = (task: number, status: string): TaskMessage => ({ type: 'update', project_id: 1, task_id: task, template_id: 1, status, start: null, end: null, version: null });
 
 async function until(check: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;

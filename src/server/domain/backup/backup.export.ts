@@ -4,6 +4,7 @@ import type { Backup } from './backup.schema.ts';
 import { exportHostConfigs } from './backup-host-configs.ts';
 import { exportSecretStorages } from './backup-secret-storages.ts';
 import { templateAudiences } from '../../identity/task-token.ts';
+import { exportWorkflows } from './backup-workflows.ts';
 import { groupsOf, readTemplateEnvironmentIds } from '../environments/environment-list.ts';
 import { readTemplateSshKeyIds } from '../templates/template-ssh-keys.ts';
 
@@ -74,6 +75,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
     repositories: nameSort(repositories.map((r) => ({ name: repoName.get(r.id)!, git_url: r.git_url, git_branch: r.git_branch, ssh_key: name(keyName, r.ssh_key_id), pull_submodules: Boolean(r.pull_submodules) }))),
     host_configs: await exportHostConfigs(db, projectId, keyName),
     secret_storages: storages.list,
+    workflows: await exportWorkflows(db, projectId, { templates: tplName, inventories: invName, environments: envName }),
     inventories: nameSort(inventories.map((i) => ({
       name: invName.get(i.id)!, inventory: i.inventory, type: i.type as 'static', ssh_key: name(keyName, i.ssh_key_id),
       become_key: name(keyName, i.become_key_id), repository: name(repoName, i.repository_id), holder: name(tplName, i.holder_id),

@@ -13,6 +13,7 @@ import { restoreIntegrations } from './restore-integrations.ts';
 import { timeSlicer } from '../../lib/time-slice.ts';
 import { restoreHostConfigs } from './backup-host-configs.ts';
 import { restoreSecretStorages } from './backup-secret-storages.ts';
+import { restoreWorkflows } from './backup-workflows.ts';
 
 /**
  * Creates a new project from a backup (reference §9.2), owned by `userId`, inside the caller's
@@ -42,5 +43,6 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   await restoreHostConfigs(ctx, backup.host_configs);
   await restoreTemplates(ctx, backup);
   await restoreIntegrations(ctx, backup);
+  await restoreWorkflows(ctx, backup.workflows);
   return { project, emptyKeys: (backup.keys ?? []).filter((k) => k.type !== 'none').length };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { smallCount } from '../shared/project-refs.ts';
 import { backupHostConfigSchema } from './backup-host-configs.ts';
 import { backupSecretStorageSchema } from './backup-secret-storages.ts';
+import { backupWorkflowSchema } from './backup-workflows.ts';
 
 /**
  * Semaphore's project backup (reference §9.1; spec `ProjectBackup`). References between
@@ -21,7 +22,7 @@ const params = z.record(z.string(), z.unknown()).nullable().optional();
  */
 export const BACKUP_SECTION_LIMITS = {
   keys: 1000, repositories: 1000, inventories: 1000, environments: 1000, views: 100,
-  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000, secret_storages: 100,
+  templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000, secret_storages: 100, workflows: 200,
 } as const;
 
 /** Most items of the lists inside one template or integration. */
@@ -90,7 +91,7 @@ export const BACKUP_SECTION_ITEMS = {
   keys: backupKeySchema, repositories: backupRepositorySchema, inventories: backupInventorySchema,
   environments: backupEnvironmentSchema, views: backupViewSchema, templates: backupTemplateSchema,
   schedules: backupScheduleSchema, integrations: backupIntegrationSchema, integration_aliases: z.string(),
-  host_configs: backupHostConfigSchema, secret_storages: backupSecretStorageSchema,
+  host_configs: backupHostConfigSchema, secret_storages: backupSecretStorageSchema, workflows: backupWorkflowSchema,
 } as const;
 export type BackupSection = keyof typeof BACKUP_SECTION_ITEMS;
 
@@ -108,6 +109,7 @@ export const backupSchema = z.looseObject({
   integration_aliases: list(z.string(), BACKUP_SECTION_LIMITS.integration_aliases),
   host_configs: list(backupHostConfigSchema, BACKUP_SECTION_LIMITS.host_configs),
   secret_storages: list(backupSecretStorageSchema, BACKUP_SECTION_LIMITS.secret_storages),
+  workflows: list(backupWorkflowSchema, BACKUP_SECTION_LIMITS.workflows),
 });
 
 /** A section of the outline: a list within the section's limit, its items not looked at. */
@@ -121,7 +123,7 @@ export const backupOutlineSchema = z.looseObject({
   meta: backupMetaSchema, keys: outlineList('keys'), repositories: outlineList('repositories'), inventories: outlineList('inventories'),
   environments: outlineList('environments'), views: outlineList('views'), templates: outlineList('templates'),
   schedules: outlineList('schedules'), integrations: outlineList('integrations'), integration_aliases: outlineList('integration_aliases'),
-  host_configs: outlineList('host_configs'), secret_storages: outlineList('secret_storages'),
+  host_configs: outlineList('host_configs'), secret_storages: outlineList('secret_storages'), workflows: outlineList('workflows'),
 });
 export type BackupOutline = z.infer<typeof backupOutlineSchema>;
 

@@ -2,6 +2,7 @@ import { badRequest } from '../../http/errors.ts';
 import type { Backup } from './backup.schema.ts';
 import { verifyHostConfigs } from './backup-host-configs.ts';
 import { verifySecretStorages } from './backup-secret-storages.ts';
+import { verifyWorkflows } from './backup-workflows.ts';
 
 type Named = { name?: string | null; title?: string | null };
 
@@ -37,6 +38,7 @@ export function verifyBackup(backup: Backup): void {
   }
   verifyHostConfigs(backup.host_configs, keys);
   verifySecretStorages(backup.secret_storages, backup.keys);
+  verifyWorkflows(backup.workflows, templates);
   for (const [i, inv] of (backup.inventories ?? []).entries()) {
     exists(`inventories[${i}]`, 'ssh_key', inv.ssh_key, keys);
     exists(`inventories[${i}]`, 'become_key', inv.become_key, keys);

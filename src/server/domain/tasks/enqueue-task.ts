@@ -40,6 +40,8 @@ export interface NewTaskInput {
   version?: string | null;
   /** the variable groups to run with, in order; the template's when left out */
   environmentIds?: number[];
+  /** runs inside the queuing transaction (a workflow run claims its node there); throwing undoes the queuing */
+  onInsert?: (tx: Tx, task: TaskRow) => Promise<void>;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
       objectType: 'task', objectId: row.id, description: `Task ID ${row.id} queued for running`,
     });
     await holdTaskSecrets(tx, deps.secrets, row.id, input.secret ?? {});
+    await input.onInsert?.(tx, row);
     return row;
   });
   deps.bus.publish({

@@ -2,7 +2,7 @@ import { writeAudit } from '../audit/audit.writer.ts';
 import type { Deps } from '../../deps.ts';
 import type { ProjectRow, TaskRow, TemplateRow, UserRow } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { enqueueTask } from './enqueue-task.ts';
+import { enqueueTask, type NewTaskInput } from './enqueue-task.ts';
 import { isFinished, setTaskStatus } from './task-status.ts';
 import { parseJsonObject as readJsonColumn } from '../../lib/json-object.ts';
 import { surveyVarsOf } from '../templates/stored-survey-vars.ts';
@@ -23,7 +23,7 @@ const TERRAFORM_APPS = ['terraform', 'tofu'];
  * server. Such a caller's values are marked untrusted: the engine keeps Jinja in them from running.
  * @example const task = await createTask(deps, project, user, { template_id: 3, message: 'hi' }, { mayEditTemplate: true });
  */
-export async function createTask(deps: Deps, project: ProjectRow, user: UserRow, input: TaskInput, caller: { mayEditTemplate: boolean }): Promise<TaskRow> {
+export async function createTask(deps: Deps, project: ProjectRow, user: UserRow, input: TaskInput, caller: TaskCaller): Promise<TaskRow> {
   const template = await findTemplate(deps, project.id, input);
   const templateParams = readJsonColumn(template.task_params);
   const environment = parseJsonObject(input.environment, 'environment');
@@ -64,10 +64,17 @@ export async function createTask(deps: Deps, project: ProjectRow, user: UserRow,
 
   return enqueueTask(deps, {
     projectId: project.id, templateId: template.id, userId: user.id,
-    message: input.message ?? '', environment, secret, trustedValues: caller.mayEditTemplate,
+    message: input.message ?? '', environment, secret, trustedValues: caller.trustedValues ?? caller.mayEditTemplate, onInsert: caller.onInsert,
     params: allowedParams(template, templateParams, input, caller),
     arguments: args, gitBranch, commitHash, inventoryId, buildTaskId, environmentIds,
   });
+}
+
+/** Who starts a task: whether they may edit the template; a workflow run adds its claim (`onInsert`) and marks values from outputs untrusted. */
+export interface TaskCaller {
+  mayEditTemplate: boolean;
+  trustedValues?: boolean;
+  onInsert?: NewTaskInput['onInsert'];
 }
 
 /**

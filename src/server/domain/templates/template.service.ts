@@ -102,12 +102,15 @@ export async function updateTemplateDescription(tx: Tx, actor: Actor, template: 
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: template.id, description: `Template ID ${template.id} updated` });
 }
 
-/** What refers to a template: integrations that start it and deploy templates of its builds. */
+/** What refers to a template: integrations that start it, deploy templates of its builds, workflows with a node running it. */
 export async function findTemplateRefs(db: Db | Tx, projectId: number, templateId: number) {
   const integrations = await db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId).where('template_id', '=', templateId).orderBy('name').execute();
   const templates = await db.selectFrom('template').select(['id', 'name']).where('project_id', '=', projectId).where('build_template_id', '=', templateId).orderBy('name').execute();
+  const workflows = await db.selectFrom('workflow').select(['workflow.id', 'workflow.name']).distinct().where('workflow.project_id', '=', projectId)
+    .where((w) => w.exists(w.selectFrom('workflow_node').select('workflow_node.id').whereRef('workflow_node.workflow_id', '=', 'workflow.id').where('workflow_node.template_id', '=', templateId)))
+    .orderBy('workflow.name').execute();
   const none: { id: number; name: string }[] = [];
-  return { templates, inventories: none, repositories: none, schedules: none, integrations };
+  return { templates, inventories: none, repositories: none, schedules: none, integrations, workflows };
 }
 
 /**
@@ -116,8 +119,8 @@ export async function findTemplateRefs(db: Db | Tx, projectId: number, templateI
  */
 export async function deleteTemplate(tx: Tx, actor: Actor, template: TemplateRow): Promise<void> {
   const refs = await findTemplateRefs(tx, actor.projectId, template.id);
-  if (refs.integrations.length || refs.templates.length) {
-    throw badRequest('Template is in use by one or more integrations or deploy templates', { inUse: true });
+  if (refs.integrations.length || refs.templates.length || refs.workflows.length) {
+    throw badRequest('Template is in use by one or more integrations, deploy templates or workflows', { inUse: true });
   }
   await tx.deleteFrom('template').where('id', '=', template.id).execute();
   const held = await tx.selectFrom('inventory').select('id').where('project_id', '=', actor.projectId).where('holder_id', '=', template.id).execute();

@@ -11,6 +11,8 @@ export interface ExecSpec {
   env: Record<string, string>;
   /** sees every output line as well (terraform looks for "No changes.") */
   onLine?: (line: string) => void;
+  /** the lines go to `onLine` only, never to the log (`terraform output -json` holds sensitive values) */
+  quiet?: boolean;
 }
 
 /** What an app gets from the local job: the loaded task, its files, and ways to run and log. */

@@ -31,6 +31,7 @@ export function buildTaskEnv(config: Config, details: TaskDetails, vars: RunVari
     if (details.incomingVersion) env.SEMAPHORE_TASK_INCOMING_VERSION = details.incomingVersion;
     if (template.type === 'build' && task.version) env.SEMAPHORE_TASK_TARGET_VERSION = task.version;
   }
+  if (details.workflow) Object.assign(env, workflowEnv(details.workflow, template.app || 'ansible', env));
   if (options.shell) {
     for (const [key, value] of Object.entries(taskDetailsVars(details, config.web_host))) {
       if (value === null || value === undefined) continue;
@@ -38,4 +39,22 @@ export function buildTaskEnv(config: Config, details: TaskDetails, vars: RunVari
     }
   }
   return env;
+}
+
+/**
+ * What a task a workflow run started gets (Semaphore's names): the workflow, the run, the run
+ * page, and the file its outputs go to; Ansible also gets the callback that writes `set_stats` there.
+ */
+function workflowEnv(flow: NonNullable<TaskDetails['workflow']>, app: string, env: Record<string, string>): Record<string, string> {
+  const vars: Record<string, string> = {
+    SEMAPHORE_WORKFLOW_ID: String(flow.workflowId),
+    SEMAPHORE_WORKFLOW_RUN_ID: String(flow.runId),
+    SEMAPHORE_WORKFLOW_URL: flow.url,
+    SEMAPHORE_OUTPUTS_FILE: flow.outputsFile,
+  };
+  if (app === 'ansible') {
+    vars.ANSIBLE_CALLBACK_PLUGINS = [env.ANSIBLE_CALLBACK_PLUGINS, flow.callbackDir].filter(Boolean).join(':');
+    vars.ANSIBLE_CALLBACKS_ENABLED = [env.ANSIBLE_CALLBACKS_ENABLED, 'semaphore_outputs'].filter(Boolean).join(',');
+  }
+  return vars;
 }

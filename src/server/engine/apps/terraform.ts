@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { App, AppContext } from './app.ts';
 import { taskArgsOf } from './app.ts';
 import { buildTaskEnv } from './task-env.ts';
+import { captureTerraformOutputs } from './terraform-outputs.ts';
 
 /**
  * terraform / tofu (reference §5.7): init, workspace select-or-create, plan; then stop when
@@ -21,6 +22,14 @@ export function terraformApp(binary: 'terraform' | 'tofu'): App {
       const command = ctx.appPath ?? binary;
       const stageArgs = terraformStageArgs(details.template.arguments);
       const run = (args: string[], onLine?: (line: string) => void) => ctx.exec({ command, args: [...ctx.appArgs, ...args], cwd, env, onLine });
+      // a workflow's task hands its outputs on (after a successful run only)
+      const keepOutputs = async () => {
+        const file = details.workflow?.outputsFile;
+        if (!file) return;
+        const lines: string[] = [];
+        await ctx.exec({ command, args: [...ctx.appArgs, 'output', '-json'], cwd, env, onLine: (line) => lines.push(line), quiet: true });
+        for (const skipped of captureTerraformOutputs(lines.join('\n'), file)) ctx.log(`Output "${skipped.name}" not captured: ${skipped.reason}`);
+      };
 
       await run(['init', '-input=false', ...(params.upgrade ? ['-upgrade'] : []), ...(params.reconfigure ? ['-reconfigure'] : []), ...stageArgs.init]);
       await run(['workspace', 'select', '-or-create=true', workspaceOf(ctx)]);
@@ -28,7 +37,10 @@ export function terraformApp(binary: 'terraform' | 'tofu'): App {
       let noChanges = false;
       ctx.beginStage('terraform_plan');
       await run(['plan', '-input=false', ...changeArgs], (line) => { if (line.includes('No changes.')) noChanges = true; });
-      if (noChanges) return 'success';
+      if (noChanges) {
+        await keepOutputs();
+        return 'success';
+      }
       if (params.plan) return 'success';
       const autoApprove = Boolean(params.auto_approve) && ctx.templateParams.allow_auto_approve !== false;
       if (!autoApprove) {
@@ -43,6 +55,7 @@ export function terraformApp(binary: 'terraform' | 'tofu'): App {
       }
       ctx.beginStage('running');
       await run(['apply', '-auto-approve', '-input=false', ...changeArgs]);
+      await keepOutputs();
       return 'success';
     },
   };

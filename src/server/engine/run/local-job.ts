@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { refuseEscapingPaths } from './run-paths.ts';
 import type { Deps } from '../../deps.ts';
@@ -23,6 +23,9 @@ import { mintTaskToken } from '../../identity/task-token.ts';
 import { recordProcessGroup, TASK_MARKER_VAR } from '../queue/task-processes.ts';
 import { retryWhileUnavailable } from '../../db/db-faults.ts';
 import { TaskSummaryRecorder } from '../summary/task-summary-recorder.ts';
+import { saveTaskOutputs, workflowTaskContext, type WorkflowTaskContext } from '../../domain/workflows/workflow-task.ts';
+import { readOutputsText } from '../../domain/workflows/workflow-outputs.ts';
+import { ANSIBLE_OUTPUTS_CALLBACK } from '../apps/ansible-outputs-callback.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
 const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
@@ -102,6 +105,8 @@ export class LocalJob {
       this.#summary.beginStage('init');
       this.log(`Started: ${this.task.id}`);
       const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task, await this.#taskToken());
+      const flow = await workflowTaskContext(this.#deps.db, this.task.id, config.web_host).catch(() => null);
+      for (const line of flow?.inputLines ?? []) this.log(line);
       this.#out.maskSecrets(secretValuesOf(details, this.#secret));
       if ((details.template.app || 'ansible') === 'ansible') this.#summary.readAnsible();
       this.log(`Run TaskRunner with template: ${details.template.name}`);
@@ -115,9 +120,11 @@ export class LocalJob {
       }
       prepareTmpPath(config.tmp_path, this.#user);
       mkdirSync(taskDir, { recursive: true, mode: 0o700 });
+      if (flow) details.workflow = prepareWorkflowFiles(flow, taskDir);
       giveToTaskUser(taskDir, this.#user);
       const outcome = await this.#runApp(details, taskDir);
       final = this.#stopRequested ? 'stopped' : outcome;
+      if (final === 'success' && details.workflow) final = await this.#keepOutputs(details.workflow.outputsFile);
     } catch (err) {
       if (this.#timedOut) {
         final = 'error';
@@ -156,6 +163,23 @@ export class LocalJob {
     if (this.#presetJwt !== undefined) return this.#presetJwt;
     const template = await this.#deps.db.selectFrom('template').selectAll().where('id', '=', this.task.template_id).executeTakeFirst();
     return template ? mintTaskToken(this.#deps, this.task, template) : null;
+  }
+
+  /**
+   * Reads and stores what the task wrote to SEMAPHORE_OUTPUTS_FILE; a file that breaks the
+   * rules (not a JSON object, a bad name, over a limit) fails the task, with the reason logged.
+   */
+  async #keepOutputs(file: string): Promise<TaskStatus> {
+    try {
+      const outputs = readOutputsText(readFileSync(file, 'utf8'));
+      const notCaptured = existsSync(`${file}.not-captured`) ? JSON.parse(readFileSync(`${file}.not-captured`, 'utf8')) : [];
+      await saveTaskOutputs(this.#deps.db, this.task.id, outputs, notCaptured);
+      if (Object.keys(outputs).length) this.log(`Outputs: ${Object.keys(outputs).join(', ')}`);
+      return 'success';
+    } catch (err) {
+      this.log(`Outputs rejected: ${(err as Error).message}`);
+      return 'error';
+    }
   }
 
   async #runApp(details: TaskDetails, taskDir: string): Promise<AppOutcome> {
@@ -233,6 +257,7 @@ export class LocalJob {
     const sink = {
       write: (line: string, time: string) => {
         spec.onLine?.(line);
+        if (spec.quiet) return true;
         this.#summary.line(line);
         return out.write(line, time);
       },
@@ -306,4 +331,14 @@ function gitProcessEnv(config: Deps['config']): Record<string, string> {
 function assertSecretsPresent(details: TaskDetails, secret: Record<string, string>): void {
   const missing = surveyVarsOf(details.template.survey_vars).filter((v) => v.type === 'secret' && v.required && !(v.name in secret));
   if (missing.length) throw new Error(`the secret value of ${missing.map((v) => v.title || v.name).join(', ')} is gone (secrets are never stored and the server restarted); run the task again`);
+}
+
+/** The empty outputs file and the Ansible callback of a workflow task, inside its task directory. */
+function prepareWorkflowFiles(flow: WorkflowTaskContext, taskDir: string): NonNullable<TaskDetails['workflow']> {
+  const outputsFile = join(taskDir, 'semaphore_outputs.json');
+  writeFileSync(outputsFile, '', { mode: 0o600 });
+  const callbackDir = join(taskDir, 'semaphore_callbacks');
+  mkdirSync(callbackDir, { mode: 0o700 });
+  writeFileSync(join(callbackDir, 'semaphore_outputs.py'), ANSIBLE_OUTPUTS_CALLBACK, { mode: 0o600 });
+  return { workflowId: flow.workflowId, runId: flow.runId, url: flow.url, outputsFile, callbackDir };
 }

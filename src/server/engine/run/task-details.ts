@@ -63,6 +63,8 @@ export interface TaskDetails {
   incomingVersion: string | null;
   /** the task's identity token (`SEMAPHORE_JWT`), when its template asks for one */
   jwt: string | null;
+  /** set for a task a workflow run started: what its environment tells it, and where it writes its outputs */
+  workflow?: { workflowId: number; runId: number; url: string; outputsFile: string; callbackDir: string };
 }
 
 /**
