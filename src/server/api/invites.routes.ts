@@ -44,13 +44,15 @@ projectInvitesRoutes.get('/:invite_id', async (c) => {
 projectInvitesRoutes.put('/:invite_id', async (c) => {
   const { db } = c.var.deps;
   const row = await findInvite(db, c.var.project.id, idParam(c, 'invite_id'));
-  await setInviteStatus(db, row, (await readJson(c, inviteStatusSchema)).status);
+  const { status } = await readJson(c, inviteStatusSchema);
+  await db.transaction().execute((tx) => setInviteStatus(tx, c.var.user.id, row, status));
   return c.body(null, 204);
 });
 
 projectInvitesRoutes.delete('/:invite_id', async (c) => {
   const { db } = c.var.deps;
-  await deleteInvite(db, await findInvite(db, c.var.project.id, idParam(c, 'invite_id')));
+  const row = await findInvite(db, c.var.project.id, idParam(c, 'invite_id'));
+  await db.transaction().execute((tx) => deleteInvite(tx, c.var.user.id, row));
   return c.body(null, 204);
 });
 

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { readJson } from '../http/validation.ts';
 import { readUserOptions, saveUserOption, userOptionSchema } from '../domain/users/user-options.ts';
+import { withAudit } from '../domain/audit/audit.writer.ts';
 
 /**
  * `/api/user/options`: the signed-in user's own options (Semaphore 2.18): GET answers them as
@@ -13,5 +14,7 @@ userOptionsRoutes.get('/', async (c) => c.json(await readUserOptions(c.var.deps.
 
 userOptionsRoutes.post('/', async (c) => {
   const option = await readJson(c, userOptionSchema);
-  return c.json(await saveUserOption(c.var.deps.db, c.var.user.id, option));
+  const saved = await withAudit(c.var.deps.db, (tx) => saveUserOption(tx, c.var.user.id, option),
+    (done) => ({ objectType: 'user_option', objectId: c.var.user.id, objectName: done.key }));
+  return c.json(saved);
 });

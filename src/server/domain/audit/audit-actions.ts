@@ -46,6 +46,8 @@ const ROUTE_ACTIONS: Record<string, { action: string; object?: string }> = {
 /** Requests that are not audited although their method could change state. */
 export const NOT_AUDITED = new Set([
   'POST /api/project/:project_id/schedules/validate',
+  // signs in to the storage and says how it went; nothing is stored
+  'POST /api/project/:project_id/secret_storages/:storage_id/test',
   'PUT /api/internal/runners',
 ]);
 

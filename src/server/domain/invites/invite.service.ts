@@ -67,15 +67,17 @@ export async function createInvite(tx: Tx, projectId: number, input: InviteInput
 }
 
 /** `PUT …/invites/{id}`: a pending invitation may be declined or expired by the project; a settled one stays. */
-export async function setInviteStatus(db: Db, row: ProjectInviteRow, status: 'pending' | 'declined' | 'expired'): Promise<void> {
+export async function setInviteStatus(tx: Tx, actorId: number, row: ProjectInviteRow, status: 'pending' | 'declined' | 'expired'): Promise<void> {
   const current = inviteStatus(row);
   if (current === 'accepted') throw badRequest('status: the invitation was already accepted');
   if (status === 'pending' && current !== 'pending') throw badRequest(`status: a ${current} invitation cannot be pending again`);
-  await db.updateTable('project_invite').set({ status }).where('id', '=', row.id).execute();
+  await tx.updateTable('project_invite').set({ status }).where('id', '=', row.id).execute();
+  await recordEvent(tx, { projectId: row.project_id, userId: actorId, objectType: 'invite', objectId: row.id, description: `Invitation ${row.id} ${status}` });
 }
 
-export async function deleteInvite(db: Db, row: ProjectInviteRow): Promise<void> {
-  await db.deleteFrom('project_invite').where('id', '=', row.id).execute();
+export async function deleteInvite(tx: Tx, actorId: number, row: ProjectInviteRow): Promise<void> {
+  await tx.deleteFrom('project_invite').where('id', '=', row.id).execute();
+  await recordEvent(tx, { projectId: row.project_id, userId: actorId, objectType: 'invite', objectId: row.id, description: `Invitation ${row.id} deleted` });
 }
 
 /**
@@ -95,5 +97,6 @@ export async function answerInvite(tx: Tx, token: string, user: UserRow, answer:
   // conditional on still pending, so the same token answered twice at once counts once
   const done = await tx.updateTable('project_invite').set(changed).where('id', '=', row.id).where('status', '=', 'pending').executeTakeFirst();
   if (Number(done.numUpdatedRows) !== 1) throw badRequest('token: the invitation was already answered');
+  await recordEvent(tx, { projectId: row.project_id, userId: user.id, objectType: 'invite', objectId: row.id, description: `Invitation ${row.id} ${answer}` });
   return { ...row, ...changed };
 }

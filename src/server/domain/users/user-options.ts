@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../../db/database.ts';
+import type { Db, Tx } from '../../db/database.ts';
 import { badRequest } from '../../http/errors.ts';
 
 /** Reads a JSON array of short names, as `nav.unpinnedItems` holds the drawer entries a user unpinned. */
@@ -61,17 +61,15 @@ export async function readUserOptions(db: Db, userId: number): Promise<Record<st
 /**
  * Stores one option of the user after checking the key is allowed and the value fits it; ''
  * removes it. Unknown keys answer 400, so nobody writes another user's or a global option.
- * @example await saveUserOption(db, 1, { key: 'ui.theme', value: 'dark' });
+ * @example await db.transaction().execute((tx) => saveUserOption(tx, 1, { key: 'ui.theme', value: 'dark' }));
  */
-export async function saveUserOption(db: Db, userId: number, option: UserOption): Promise<UserOption> {
+export async function saveUserOption(tx: Tx, userId: number, option: UserOption): Promise<UserOption> {
   const rule = ruleFor(option.key);
   if (!rule) throw badRequest(`key: unknown user option ${JSON.stringify(option.key)}`);
   if (option.value !== '' && !rule.test(option.value)) throw badRequest(`value: must be ${rule.expected}`);
   const key = prefixOf(userId) + option.key;
-  await db.transaction().execute(async (tx) => {
-    await tx.deleteFrom('option').where('key', '=', key).execute();
-    if (option.value !== '') await tx.insertInto('option').values({ key, value: option.value }).execute();
-  });
+  await tx.deleteFrom('option').where('key', '=', key).execute();
+  if (option.value !== '') await tx.insertInto('option').values({ key, value: option.value }).execute();
   return option;
 }
 
