@@ -35,6 +35,9 @@ const ROUTE_ACTIONS: Record<string, { action: string; object?: string }> = {
   'DELETE /api/project/:project_id/runners/:runner_id/cache': { action: 'cache_clear', object: 'runner' },
   'DELETE /api/runners/:runner_id/cache': { action: 'cache_clear', object: 'runner' },
   'POST /api/retention/purge': { action: 'purge', object: 'retention' },
+  'POST /api/project/:project_id/workflows/:workflow_id/run': { action: 'workflow_start', object: 'workflow' },
+  'POST /api/project/:project_id/workflows/:workflow_id/runs/:run_id/stop': { action: 'workflow_stop', object: 'workflow' },
+  'POST /api/project/:project_id/workflows/:workflow_id/runs/:run_id/approvals/:node_id': { action: 'approval_decision', object: 'workflow' },
   'POST /api/integrations/:alias': { action: 'webhook', object: 'integration' },
   'POST /api/terraform/:alias': { action: 'update', object: 'terraform_state' },
   'LOCK /api/terraform/:alias': { action: 'lock', object: 'terraform_state' },
@@ -46,6 +49,8 @@ const ROUTE_ACTIONS: Record<string, { action: string; object?: string }> = {
 /** Requests that are not audited although their method could change state. */
 export const NOT_AUDITED = new Set([
   'POST /api/project/:project_id/schedules/validate',
+  // the editor's Problems list: a graph checked, nothing stored
+  'POST /api/project/:project_id/workflows/validate',
   // signs in to the storage and says how it went; nothing is stored
   'POST /api/project/:project_id/secret_storages/:storage_id/test',
   'PUT /api/internal/runners',

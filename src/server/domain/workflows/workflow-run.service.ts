@@ -243,6 +243,7 @@ export async function resolveApproval(deps: Deps, run: WorkflowRunRow, nodeId: n
     await tx.updateTable('workflow_run_node').set({ status: status === 'approved' ? 'success' : 'failed', end: now(), reason: status, due: null })
       .where('run_id', '=', run.id).where('node_id', '=', nodeId).where('status', '=', 'approval').execute();
     await addHistory(tx, run.id, nodeId, user.id, status, `${nodeLabel(node)} ${status} by ${user.username}${comment ? `: ${comment}` : ''}`);
+    await recordEvent(tx, { projectId: run.project_id, userId: user.id, objectType: 'workflow', objectId: run.workflow_id, description: `Workflow run ${run.id}: ${nodeLabel(node)} ${status}` });
     return row;
   });
   if (!decided) throw new ApiError('conflict', 'this approval was already decided');
@@ -284,6 +285,7 @@ export async function stopRun(deps: Deps, run: WorkflowRunRow, user: UserRow): P
     const active = await tx.updateTable('workflow_run_node').set({ status: 'stopped', end: now(), reason: `stopped by ${user.username}`, due: null })
       .where('run_id', '=', run.id).where('status', 'in', ACTIVE_NODE_STATUSES).returningAll().execute();
     await addHistory(tx, run.id, null, user.id, 'stopped', `Run stopped by ${user.username}`);
+    await recordEvent(tx, { projectId: run.project_id, userId: user.id, objectType: 'workflow', objectId: run.workflow_id, description: `Workflow run ${run.id} stopped` });
     return active;
   });
   if (!stopped) throw badRequest(`run ${run.id} has already ended (${run.status})`);
