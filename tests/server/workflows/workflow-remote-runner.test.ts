@@ -69,7 +69,11 @@ for (const dialect of DIALECTS) {
       tpl.deploy = (await insertTemplate(srv.s.deps.db, fx.project.id, { name: 'Deploy', playbook: 'deploy.sh', survey_vars: SURVEY, ...more })).id;
       tpl.bad = (await insertTemplate(srv.s.deps.db, fx.project.id, { name: 'Bad outputs', playbook: 'bad-outputs.sh', runner_tag: 'wf', ...more })).id;
       tpl.rogue = (await insertTemplate(srv.s.deps.db, fx.project.id, { name: 'Rogue', playbook: 'deploy.sh', runner_tag: 'rogue', ...more })).id;
-      const env = runnerEnv(url, join(dir, 'runner'), { SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION });
+      tpl.infra = (await insertTemplate(srv.s.deps.db, fx.project.id, {
+        name: 'Infra', app: 'terraform', playbook: '', repository_id: fx.repository.id, runner_tag: 'wf', task_params: JSON.stringify({ allow_auto_approve: true }),
+      })).id;
+      // the fake terraform, for the runner's tasks only
+      const env = runnerEnv(url, join(dir, 'runner'), { SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION, PATH: `${join(import.meta.dirname, '../../fakes')}:${process.env.PATH ?? ''}` });
       await registerRunner(env, ['--name', 'wf-runner', '--tags', 'wf']);
       const { id } = await srv.s.deps.db.selectFrom('runner').select('id').where('name', '=', 'wf-runner').executeTakeFirstOrThrow();
       runner = { id, proc: startRunner(env) };
@@ -110,6 +114,28 @@ for (const dialect of DIALECTS) {
       const args = deployLog.find((l) => l.startsWith('deploy args:'))!;
       expect(args).toContain('image_tag=7.1.0');
       expect(args).toContain('replicas=4');
+    }, 120_000);
+
+    it('terraform outputs are captured on the runner: the sensitive one is listed as not captured, never logged', async () => {
+      const { wf, run } = await startFlow({
+        name: 'Remote terraform',
+        nodes: [{ id: 1, kind: 'task', name: 'infra', template_id: tpl.infra, task_params: {} }, { id: 2, kind: 'task', name: 'deploy', template_id: tpl.deploy, task_params: { environment: { image_tag: 'x' } } }],
+        edges: [{ source_node_id: 1, destination_node_id: 2, input_mode: 'explicit', input_mappings: [{ variable: 'image_tag', output: 'vpc_id' }] }],
+      });
+      const seen = await until('the infra task to wait or end', async () => {
+        const d = await details(wf, run);
+        const task = nodeState(d, 'infra').task;
+        return task?.status === 'waiting_confirmation' || ['success', 'failed'].includes(d.run.status) ? task : null;
+      }, 90_000);
+      if (seen.status === 'waiting_confirmation') await api('POST', `/tasks/${seen.id}/confirm`);
+      const done = await waitRun(wf, run);
+      const log = (await taskLog(srv.s.deps.db, seen.id)).join('\n');
+      expect(done.run.status, log).toBe('success');
+      expect(nodeState(done, 'infra').state.outputs).toEqual({ vpc_id: 'vpc-0a1', 'subnet-ids': ['s-1'] });
+      expect(log).toContain('Output "db_password" not captured: sensitive');
+      expect(log).not.toContain('tf-secret-9');
+      expect((await api('GET', `/tasks/${seen.id}/outputs`)).body.not_captured).toEqual([{ name: 'db_password', reason: 'sensitive' }]);
+      expect((await taskLog(srv.s.deps.db, nodeState(done, 'deploy').task.id)).join('\n')).toContain('image_tag=vpc-0a1');
     }, 120_000);
 
     it('a bad outputs file on the runner fails the task with the reason in its log', async () => {
