@@ -196,7 +196,11 @@ export class RunnerProcess {
         if (row.commit_hash) Object.assign(p, { commit_hash: row.commit_hash, commit_message: row.commit_message });
         if (row.status === 'success' && payload.workflow) Object.assign(p, await keptOutputs(mirror, taskId));
       }
-    }).catch((err) => console.warn(`[runner] task ${taskId}: ${(err as Error).message}`)).finally(async () => {
+    }).catch((err) => {
+      console.warn(`[runner] task ${taskId}: ${(err as Error).message}`);
+      // its end could not be read: the server must not wait for it until the runner times out
+      if (!running.abandoned) this.#report(taskId, { status: 'error', records: [{ time: new Date().toISOString(), message: `The runner could not read the end of the task: ${(err as Error).message}` }] });
+    }).finally(async () => {
       unsubscribe();
       running.ended = true;
       await this.#flush();
