@@ -190,11 +190,12 @@ export class RunnerProcess {
     });
     void job.run().then(async () => {
       const row = await mirror.db.selectFrom('task').select(['status', 'commit_hash', 'commit_message']).where('id', '=', taskId).executeTakeFirst();
+      // read before the status is set: a flush in between must not send the success without them
+      const outputs = row?.status === 'success' && payload.workflow ? await keptOutputs(mirror, taskId) : {};
       if (row && !running.abandoned) {
         const p = this.#progress(taskId);
-        p.status = row.status;
+        Object.assign(p, { status: row.status, ...outputs });
         if (row.commit_hash) Object.assign(p, { commit_hash: row.commit_hash, commit_message: row.commit_message });
-        if (row.status === 'success' && payload.workflow) Object.assign(p, await keptOutputs(mirror, taskId));
       }
     }).catch((err) => {
       console.warn(`[runner] task ${taskId}: ${(err as Error).message}`);
@@ -247,7 +248,8 @@ export class RunnerProcess {
         // put the batch back in front of anything collected meanwhile
         for (const [id, p] of batch.reverse()) {
           const later = this.#pending.get(id);
-          this.#pending.set(id, { ...p, ...(later?.status ? { status: later.status } : {}), records: [...p.records, ...(later?.records ?? [])] });
+          // what came later wins (a status, the outputs sent with it), the output lines are joined
+          this.#pending.set(id, { ...p, ...later, status: later?.status ?? p.status, records: [...p.records, ...(later?.records ?? [])] });
         }
         if (!this.#stopped) console.warn(`[runner] sending progress failed: ${(err as Error).message}`);
       } finally {
