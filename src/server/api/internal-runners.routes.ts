@@ -11,8 +11,11 @@ import { smallCount } from '../domain/shared/project-refs.ts';
 import { insertOutputLines } from '../engine/output/insert-output.ts';
 import { canMove, isFinished, setTaskStatus, TASK_STATUSES } from '../domain/tasks/task-status.ts';
 import { runnerHub } from '../engine/remote/runner-hub.ts';
-import { forgetSealedJob, pollRunner } from '../engine/remote/remote-dispatch.ts';
+import { appendTaskLine, forgetSealedJob, pollRunner } from '../engine/remote/remote-dispatch.ts';
 import { callRunnerWebhook } from '../engine/remote/runner-webhook.ts';
+import { readTaskOutputs } from '../domain/workflows/workflow-outputs.ts';
+import { saveTaskOutputs, workflowTaskContext } from '../domain/workflows/workflow-task.ts';
+import type { TaskRow } from '../db/schema.ts';
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
 
@@ -36,6 +39,9 @@ export const runnerProgressSchema = z.strictObject({
     log_records: z.array(z.strictObject({ time: text(64).optional(), message: z.string().max(1_000_000) })).max(100_000).optional(),
     commit_hash: text(64).nullable().optional(),
     commit_message: text(4096).optional(),
+    /** a workflow task's outputs file and its `.not-captured` list, as the JSON texts they are (sent with `success`) */
+    outputs: z.string().max(1_000_000).optional(),
+    not_captured: z.string().max(1_000_000).optional(),
   })).max(1000),
 });
 
@@ -166,6 +172,7 @@ internalRunnerRoutes.put('/', async (c) => {
     for (const { time, output } of lines) deps.bus.publish({ type: 'log', project_id: task.project_id, task_id: task.id, time, output });
     if (job.commit_hash) await deps.db.updateTable('task').set({ commit_hash: job.commit_hash, commit_message: job.commit_message ?? '' }).where('id', '=', task.id).execute();
     if (job.status && job.status !== task.status && job.status !== 'starting' && job.status !== 'waiting') {
+      if (job.status === 'success') job.status = await keepReportedOutputs(deps, task, job);
       if (job.status !== 'waiting_confirmation' || task.status === 'running') forgetSealedJob(deps.db, task.id);
       // a quick job's `running` and its end can reach us in one batch: pass through running, as the job did
       const through = task.status === 'starting' && !canMove('starting', job.status) && canMove('running', job.status)
@@ -176,6 +183,23 @@ internalRunnerRoutes.put('/', async (c) => {
   }
   return c.body(null, 204);
 });
+
+/**
+ * A workflow task's success carries its outputs: they are judged with the limits of a task run
+ * here (`readTaskOutputs`) and stored before the success lands, so the run continues with them;
+ * outputs that break the rules fail the task, with the reason in its log.
+ */
+async function keepReportedOutputs(deps: AppEnv['Variables']['deps'], task: TaskRow, job: { outputs?: string; not_captured?: string }): Promise<'success' | 'error'> {
+  if (!(await workflowTaskContext(deps.db, task.id, ''))) return 'success';
+  try {
+    const { outputs, notCaptured } = readTaskOutputs(job.outputs ?? '', job.not_captured ?? '');
+    await saveTaskOutputs(deps.db, task.id, outputs, notCaptured);
+    return 'success';
+  } catch (err) {
+    await appendTaskLine(deps, task, `Outputs rejected: ${(err as Error).message}`);
+    return 'error';
+  }
+}
 
 internalRunnerRoutes.delete('/', async (c) => {
   const runner = await runnerOf(c);

@@ -24,6 +24,9 @@ interface Progress {
   records: { time: string; message: string }[];
   commit_hash?: string | null;
   commit_message?: string;
+  /** a workflow task's outputs and the list of those not captured, as JSON texts, sent with its `success` */
+  outputs?: string;
+  not_captured?: string;
 }
 
 interface RunningJob {
@@ -170,7 +173,7 @@ export class RunnerProcess {
     const mirror = await this.#mirrors.take();
     const task = await loadMirror(mirror, payload);
     // the token comes from the server (null: none); the runner never mints one with its own keys
-    const job = new LocalJob(mirror, task, payload.secret, resolveTaskUser(this.#config.process), { jwt: payload.jwt ?? null });
+    const job = new LocalJob(mirror, task, payload.secret, resolveTaskUser(this.#config.process), { jwt: payload.jwt ?? null, workflow: payload.workflow ?? null });
     const running: RunningJob = { job, mirror, serverStatus: 'starting', ended: false, abandoned: false };
     this.#jobs.set(taskId, running);
     this.#ranOne = true;
@@ -178,20 +181,27 @@ export class RunnerProcess {
       if (m.type === 'workflow' || m.task_id !== taskId || running.abandoned) return;
       if (m.type === 'log') {
         this.#progress(taskId).records.push({ time: m.time, message: m.output });
-      } else {
-        // a status change goes at once (output waits for the next batch)
+      } else if (!(m.status === 'success' && payload.workflow)) {
+        // a status change goes at once (output waits for the next batch); a workflow task's
+        // success waits for its outputs, to travel with them
         this.#progress(taskId).status = m.status;
         void this.#flush();
       }
     });
     void job.run().then(async () => {
       const row = await mirror.db.selectFrom('task').select(['status', 'commit_hash', 'commit_message']).where('id', '=', taskId).executeTakeFirst();
+      // read before the status is set: a flush in between must not send the success without them
+      const outputs = row?.status === 'success' && payload.workflow ? await keptOutputs(mirror, taskId) : {};
       if (row && !running.abandoned) {
         const p = this.#progress(taskId);
-        p.status = row.status;
+        Object.assign(p, { status: row.status, ...outputs });
         if (row.commit_hash) Object.assign(p, { commit_hash: row.commit_hash, commit_message: row.commit_message });
       }
-    }).catch((err) => console.warn(`[runner] task ${taskId}: ${(err as Error).message}`)).finally(async () => {
+    }).catch((err) => {
+      console.warn(`[runner] task ${taskId}: ${(err as Error).message}`);
+      // its end could not be read: the server must not wait for it until the runner times out
+      if (!running.abandoned) this.#report(taskId, { status: 'error', records: [{ time: new Date().toISOString(), message: `The runner could not read the end of the task: ${(err as Error).message}` }] });
+    }).finally(async () => {
       unsubscribe();
       running.ended = true;
       await this.#flush();
@@ -225,7 +235,7 @@ export class RunnerProcess {
       try {
         const res = await fetch(`${this.#s.apiUrl}/api/internal/runners`, {
           method: 'PUT', headers: { 'x-runner-token': this.#s.token, 'content-type': 'application/json' },
-          body: JSON.stringify({ jobs: batch.map(([id, p]) => ({ id, ...(p.status ? { status: p.status } : {}), log_records: p.records, ...(p.commit_hash ? { commit_hash: p.commit_hash, commit_message: p.commit_message ?? '' } : {}) })) }),
+          body: JSON.stringify({ jobs: batch.map(([id, p]) => jobReport(id, p)) }),
           signal: AbortSignal.timeout(30_000),
         });
         await res.body?.cancel();
@@ -238,7 +248,8 @@ export class RunnerProcess {
         // put the batch back in front of anything collected meanwhile
         for (const [id, p] of batch.reverse()) {
           const later = this.#pending.get(id);
-          this.#pending.set(id, { ...p, ...(later?.status ? { status: later.status } : {}), records: [...p.records, ...(later?.records ?? [])] });
+          // what came later wins (a status, the outputs sent with it), the output lines are joined
+          this.#pending.set(id, { ...p, ...later, status: later?.status ?? p.status, records: [...p.records, ...(later?.records ?? [])] });
         }
         if (!this.#stopped) console.warn(`[runner] sending progress failed: ${(err as Error).message}`);
       } finally {
@@ -262,6 +273,21 @@ export class RunnerProcess {
     }
     console.log('[runner] repository cache cleared');
   }
+}
+
+/** One job's entry of a progress report. */
+function jobReport(id: number, p: Progress): Record<string, unknown> {
+  return {
+    id, ...(p.status ? { status: p.status } : {}), log_records: p.records,
+    ...(p.commit_hash ? { commit_hash: p.commit_hash, commit_message: p.commit_message ?? '' } : {}),
+    ...(p.outputs !== undefined ? { outputs: p.outputs, not_captured: p.not_captured ?? '[]' } : {}),
+  };
+}
+
+/** The outputs the job kept in its mirror (read from its outputs file by `LocalJob`, as on a server). */
+async function keptOutputs(mirror: Deps, taskId: number): Promise<Pick<Progress, 'outputs' | 'not_captured'>> {
+  const row = await mirror.db.selectFrom('task_output_value').select(['outputs', 'not_captured']).where('task_id', '=', taskId).executeTakeFirst();
+  return row ? { outputs: row.outputs, not_captured: row.not_captured } : { outputs: '{}', not_captured: '[]' };
 }
 
 /** The journal is one task id a line. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planRun, problemsOf, type GraphEdge, type GraphNode, type NodeState } from '../../../src/server/domain/workflows/workflow-graph.ts';
-import { coerceToSurvey, deliverInputs, readOutputsText } from '../../../src/server/domain/workflows/workflow-outputs.ts';
+import { coerceToSurvey, deliverInputs, readOutputsText, readTaskOutputs } from '../../../src/server/domain/workflows/workflow-outputs.ts';
 
 const node = (id: number, extra: Partial<GraphNode> = {}): GraphNode => ({ id, kind: 'task', name: '', template_id: 1, convergence_mode: 'all', delay_seconds: 0, approval_timeout: 0, ...extra });
 const edge = (source: number, destination: number, condition: GraphEdge['condition'] = 'on_success'): GraphEdge => ({ source_node_id: source, destination_node_id: destination, condition });
@@ -39,6 +39,15 @@ describe('outputs and inputs', () => {
     expect(() => readOutputsText('{"1x": 1}')).toThrow('is not allowed');
     expect(() => readOutputsText(JSON.stringify({ big: 'x'.repeat(33 * 1024) }))).toThrow('larger than 32 KB');
     expect(() => readOutputsText(JSON.stringify(Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i]))))).toThrow('101 values');
+  });
+
+  it('reads the not-captured list beside the outputs (the same for a task run here and a runner\'s report)', () => {
+    expect(readTaskOutputs('{"a": 1}', '')).toEqual({ outputs: { a: 1 }, notCaptured: [] });
+    expect(readTaskOutputs('', '[{"name": "pw", "reason": "sensitive", "extra": 1}]')).toEqual({ outputs: {}, notCaptured: [{ name: 'pw', reason: 'sensitive' }] });
+    expect(() => readTaskOutputs('[1]', '[]')).toThrow('must hold a JSON object');
+    expect(() => readTaskOutputs('{}', '{')).toThrow('not captured is not valid JSON');
+    expect(() => readTaskOutputs('{}', '[{"name": 1}]')).toThrow('{name, reason} entries');
+    expect(() => readTaskOutputs('{}', JSON.stringify(Array.from({ length: 1001 }, () => ({ name: 'a', reason: 'b' }))))).toThrow('at most 1000');
   });
 
   it('coerces to the variable type and never fills a secret', () => {

@@ -108,6 +108,9 @@ for (const dialect of DIALECTS) {
 
         const bad = await runnerCall('PUT', created.token, { jobs: [{ id: task.id, status: 'flying' }] });
         expect(bad.status).toBe(400);
+        // outputs travel as the JSON text the task wrote, not as an object
+        const objectOutputs = await runnerCall('PUT', created.token, { jobs: [{ id: task.id, status: 'success', outputs: { a: 1 } }] });
+        expect([objectOutputs.status, await objectOutputs.json()]).toEqual([400, { error: 'jobs.0.outputs: Invalid input: expected string, received object' }]);
         const notJson = await srv.s.api.request('/api/internal/runners', { method: 'PUT', headers: { 'x-runner-token': created.token, 'content-type': 'application/json' }, body: '{' });
         expect(notJson.status).toBe(400);
         // Semaphore's own runner spells the fields in Go's case

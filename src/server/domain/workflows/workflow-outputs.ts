@@ -32,6 +32,31 @@ export function readOutputsText(text: string): Record<string, unknown> {
   return Object.fromEntries(entries);
 }
 
+/** An output the task's outputs do not hold, and why (Terraform's sensitive outputs, bad names...). */
+export interface NotCapturedOutput { name: string; reason: string }
+
+const MAX_NOT_CAPTURED = 1000;
+
+/**
+ * What a workflow task left behind, as texts: its outputs file (judged by `readOutputsText`) and
+ * the `.not-captured` list beside it (empty: none). Used for a task run here and for the report
+ * of a remote runner alike; throws an Error whose message is the reason the task fails with.
+ * @example readTaskOutputs('{"a": 1}', '[]') // { outputs: { a: 1 }, notCaptured: [] }
+ */
+export function readTaskOutputs(outputsText: string, notCapturedText: string): { outputs: Record<string, unknown>; notCaptured: NotCapturedOutput[] } {
+  const outputs = readOutputsText(outputsText);
+  let list: unknown = [];
+  try {
+    list = notCapturedText.trim() ? JSON.parse(notCapturedText) : [];
+  } catch {
+    throw new Error('the list of outputs not captured is not valid JSON');
+  }
+  const ok = Array.isArray(list) && list.length <= MAX_NOT_CAPTURED
+    && list.every((e) => e && typeof e === 'object' && typeof e.name === 'string' && typeof e.reason === 'string' && e.name.length <= 1024 && e.reason.length <= 1024);
+  if (!ok) throw new Error(`the list of outputs not captured must be at most ${MAX_NOT_CAPTURED} {name, reason} entries`);
+  return { outputs, notCaptured: (list as NotCapturedOutput[]).map((e) => ({ name: e.name, reason: e.reason })) };
+}
+
 /**
  * A value as a survey variable of `type` takes it, or the reason it does not fit: `int` takes a
  * number or digit string; `enum`/`select` only their own options; string and text anything

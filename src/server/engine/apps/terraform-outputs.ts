@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { MAX_OUTPUT_VALUE_BYTES, MAX_OUTPUTS, OUTPUT_NAME } from '../../domain/workflows/workflow-outputs.ts';
+import { MAX_OUTPUT_VALUE_BYTES, MAX_OUTPUTS, OUTPUT_NAME, type NotCapturedOutput } from '../../domain/workflows/workflow-outputs.ts';
 
 /** An output Terraform had that the task's outputs do not hold, and why. */
-export interface NotCaptured { name: string; reason: string }
+export type NotCaptured = NotCapturedOutput;
 
 /**
  * Terraform's `output -json` (`{name: {sensitive, type, value}}`) as workflow outputs: a

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { parseTaskEnvironmentIds } from '../../domain/environments/environment-list.ts';
+import type { WorkflowTaskContext } from '../../domain/workflows/workflow-task.ts';
 
 /**
  * Everything a remote runner needs to run one task with the same engine code as the server:
@@ -19,6 +20,8 @@ export interface JobPayload {
   storages?: Record<string, unknown>[];
   /** the task's identity token, minted by the server (a runner cannot sign) */
   jwt?: string | null;
+  /** the workflow run that started the task (its ids, the run page, the input lines), looked up by the server */
+  workflow?: WorkflowTaskContext | null;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface JobPayload {
  * inventory, repositories, variable group, host configs, the template's extra SSH keys and every key they name.
  * @example const payload = await buildJobPayload(db, box, task, takeTaskSecrets(task.id));
  */
-export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>, jwt: string | null = null): Promise<JobPayload> {
+export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>, jwt: string | null = null, workflow: WorkflowTaskContext | null = null): Promise<JobPayload> {
   const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirstOrThrow();
   const project = await db.selectFrom('project').selectAll().where('id', '=', task.project_id).executeTakeFirstOrThrow();
   const user = task.user_id ? await db.selectFrom('user').select(['id', 'username', 'name', 'email', 'created']).where('id', '=', task.user_id).executeTakeFirst() : undefined;
@@ -63,5 +66,6 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
     keys: keyRows.map((k) => ({ ...k, secret: k.secret ? box.open(k.secret) : null })),
     storages: storages.map((row) => ({ ...row, secret: row.secret ? box.open(row.secret) : null })),
     jwt,
+    workflow,
   };
 }

@@ -10,6 +10,7 @@ import { sealFor, type SealedBox } from '../../domain/runners/runner-crypto.ts';
 import { buildJobPayload } from './job-payload.ts';
 import { mintTaskToken } from '../../identity/task-token.ts';
 import { callRunnerWebhook } from './runner-webhook.ts';
+import { workflowTaskContext } from '../../domain/workflows/workflow-task.ts';
 
 /** What a poll tells a runner. */
 export interface PollState {
@@ -65,7 +66,8 @@ export async function pollRunner(deps: Deps, runner: RunnerRow, known: Map<numbe
       const secret = cached?.secret ?? takeTaskSecrets(task.id);
       const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirst();
       const jwt = template ? await mintTaskToken(deps, task, template) : null;
-      const payload = await buildJobPayload(db, deps.secrets, task, secret, jwt);
+      const workflow = await workflowTaskContext(db, task.id, deps.config.web_host);
+      const payload = await buildJobPayload(db, deps.secrets, task, secret, jwt, workflow);
       sealed = sealFor(runner.public_key ?? '', JSON.stringify(payload));
       sealedJobs(db).set(task.id, { runnerId: runner.id, box: sealed, secret });
     }

@@ -24,7 +24,7 @@ import { recordProcessGroup, TASK_MARKER_VAR } from '../queue/task-processes.ts'
 import { retryWhileUnavailable } from '../../db/db-faults.ts';
 import { TaskSummaryRecorder } from '../summary/task-summary-recorder.ts';
 import { saveTaskOutputs, workflowTaskContext, type WorkflowTaskContext } from '../../domain/workflows/workflow-task.ts';
-import { readOutputsText } from '../../domain/workflows/workflow-outputs.ts';
+import { readTaskOutputs } from '../../domain/workflows/workflow-outputs.ts';
 import { ANSIBLE_OUTPUTS_CALLBACK } from '../apps/ansible-outputs-callback.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
@@ -62,10 +62,13 @@ export class LocalJob {
 
   /** a token minted elsewhere (the server, for a remote runner); undefined: mint one here when asked */
   readonly #presetJwt: string | null | undefined;
+  /** the workflow run the task belongs to, told by the server (remote runner); undefined: look it up here */
+  readonly #presetFlow: WorkflowTaskContext | null | undefined;
 
-  constructor(deps: Deps, task: TaskRow, secret: Record<string, string>, user: TaskUser | null = null, options: { jwt?: string | null } = {}) {
+  constructor(deps: Deps, task: TaskRow, secret: Record<string, string>, user: TaskUser | null = null, options: { jwt?: string | null; workflow?: WorkflowTaskContext | null } = {}) {
     this.#deps = deps;
     this.#presetJwt = options.jwt;
+    this.#presetFlow = options.workflow;
     this.task = task;
     this.#secret = secret;
     this.#user = user;
@@ -105,7 +108,7 @@ export class LocalJob {
       this.#summary.beginStage('init');
       this.log(`Started: ${this.task.id}`);
       const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task, await this.#taskToken());
-      const flow = await workflowTaskContext(this.#deps.db, this.task.id, config.web_host).catch(() => null);
+      const flow = this.#presetFlow !== undefined ? this.#presetFlow : await workflowTaskContext(this.#deps.db, this.task.id, config.web_host).catch(() => null);
       for (const line of flow?.inputLines ?? []) this.log(line);
       this.#out.maskSecrets(secretValuesOf(details, this.#secret));
       if ((details.template.app || 'ansible') === 'ansible') this.#summary.readAnsible();
@@ -171,8 +174,7 @@ export class LocalJob {
    */
   async #keepOutputs(file: string): Promise<TaskStatus> {
     try {
-      const outputs = readOutputsText(readFileSync(file, 'utf8'));
-      const notCaptured = existsSync(`${file}.not-captured`) ? JSON.parse(readFileSync(`${file}.not-captured`, 'utf8')) : [];
+      const { outputs, notCaptured } = readTaskOutputs(readFileSync(file, 'utf8'), existsSync(`${file}.not-captured`) ? readFileSync(`${file}.not-captured`, 'utf8') : '');
       await saveTaskOutputs(this.#deps.db, this.task.id, outputs, notCaptured);
       if (Object.keys(outputs).length) this.log(`Outputs: ${Object.keys(outputs).join(', ')}`);
       return 'success';
