@@ -129,13 +129,15 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 /** Validates a value already in hand (query strings, nested documents). */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw badRequest(describeIssue(result.error.issues[0]!));
+  if (!result.success) throw badRequest(describeIssue(result.error.issues[0]!, value));
   return result.data;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
   const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
-  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) return `${field}: required`;
+  // a field left out (or null, read as left out) is missing, whatever kind of value it wants
+  const missing = issue.path.length > 0 && valueAt(value, issue.path) === undefined && isPlainObject(valueAt(value, issue.path.slice(0, -1)));
+  if (missing || (issue.code === 'invalid_type' && issue.message.endsWith('received undefined'))) return `${field}: required`;
   return `${field}: ${issue.message}`;
 }
 

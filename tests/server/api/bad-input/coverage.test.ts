@@ -10,6 +10,7 @@ import { AUTH_WRITES } from './auth.writes.ts';
 import { RUNNER_WRITES } from './runners.writes.ts';
 import { HOST_CONFIG_WRITES } from './host-configs.writes.ts';
 import { INVITE_WRITES } from './invites.writes.ts';
+import { WORKFLOW_WRITES } from './workflows.writes.ts';
 import { SECRET_STORAGE_WRITES } from './secret-storages.writes.ts';
 
 /** POST/PUT routes that read no body, with the reason they are not sent bad bodies. */
@@ -22,6 +23,7 @@ const NO_BODY: Record<string, string> = {
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/set_default': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',
   'POST /api/terraform/{alias}': 'the state backend stores terraform\'s state body; its checks are in tests/server/terraform',
   'POST /api/retention/purge': 'reads no body: it applies the stored retention settings',
+  'POST /api/project/{id}/workflows/{w}/runs/{r}/stop': 'reads no body: it stops the run in the path',
   'POST /api/project/{id}/tasks/{task}/confirm': 'reads no body: the task is in the path',
   'POST /api/project/{id}/tasks/{task}/reject': 'reads no body: the task is in the path',
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/detach': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',
@@ -37,7 +39,7 @@ describe('bad-input coverage', () => {
   it('sends bad bodies to every POST and PUT the API mounts, or says why the route reads no body', () => {
     const writes = mountedRoutes().filter((route) => /^(POST|PUT|PATCH) /.test(route));
     expect(writes.length).toBeGreaterThan(40);
-    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...INVITE_WRITES, ...SECRET_STORAGE_WRITES].map((r) => r.route);
+    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...INVITE_WRITES, ...SECRET_STORAGE_WRITES, ...WORKFLOW_WRITES].map((r) => r.route);
     expect(routesWithoutLabel(writes, [...labels, ...Object.keys(NO_BODY)])).toEqual([]);
   });
 });
