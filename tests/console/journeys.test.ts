@@ -55,7 +55,9 @@ describe('console journeys with JavaScript', () => {
   it('switches to German and dark mode and keeps both across reloads and in localStorage', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
-    await signIn(page, server.url, '/');
+    // the history (its live script mirrors the choices into localStorage); '/' opens the last
+    // view the user had, which since per-user options follows them into this new browser
+    await signIn(page, server.url, '/project/1/history');
     await page.click('.language-menu summary');
     await page.click('.language-menu a[lang=de]');
     await page.click('.theme-menu summary');
