@@ -7,35 +7,27 @@
  *     RSS increase of this process (the server) while it streams; target ≤ 30 MB.
  * Alone: `bash scripts/with-node.sh node bench/audit.ts` (BENCH_DIALECT=postgres for PostgreSQL at 127.0.0.1:5432).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { BENCH_PASSWORD, bootBenchApi } from './bench-api.ts';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../src/server/config/config.ts';
-import { boot } from '../src/server/boot.ts';
 import { createApi } from '../src/server/app.ts';
 import { configureAudit } from '../src/server/domain/audit/audit.writer.ts';
 import { collectGarbage } from '../src/server/lib/collect-garbage.ts';
-import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
+import type { DialectName } from '../tests/support/dialects.ts';
 import type { Deps } from '../src/server/deps.ts';
 
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 4);
 const KEY_REQUESTS = Number(process.env.BENCH_AUDIT_KEYS ?? 400);
 const SIGN_INS = Number(process.env.BENCH_AUDIT_SIGN_INS ?? 20);
 const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
-const PASSWORD = 'bench-password-1';
+const PASSWORD = BENCH_PASSWORD;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export async function runAuditBench(): Promise<void> {
   const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as DialectName;
-  const tmp = mkdtempSync(join(tmpdir(), 'signalbox-audit-bench-'));
-  const database = await freshDatabase(dialect, tmp);
-  const config = loadConfig({ SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: PASSWORD, SEMAPHORE_TMP_PATH: join(tmp, 'work') });
-  config.db = database.settings;
-  const deps = await boot(config, () => {});
-  const api = createApi(deps);
+  const { tmp, database, deps, api } = await bootBenchApi('audit-bench', dialect);
   try {
     console.log(`audit trail (${dialect}):`);
     if (process.env.BENCH_AUDIT_PART !== 'export') await writeCost(api);

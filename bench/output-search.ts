@@ -7,16 +7,12 @@
  * Alone: `bash scripts/with-node.sh node bench/output-search.ts` (BENCH_DIALECT=postgres for
  * PostgreSQL at 127.0.0.1:5432).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { bootBenchApi } from './bench-api.ts';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../src/server/config/config.ts';
-import { boot } from '../src/server/boot.ts';
-import { createApi } from '../src/server/app.ts';
 import { insertOutputLines, type OutputLine } from '../src/server/engine/output/insert-output.ts';
-import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
+import type { DialectName } from '../tests/support/dialects.ts';
 import { insertProjectWithTemplate } from '../tests/support/fixtures.ts';
 
 const TARGET_MS = 200;
@@ -25,12 +21,7 @@ export async function runOutputSearchBench(): Promise<void> {
   const lines = Number(process.env.BENCH_SEARCH_LINES ?? 1_000_000);
   const runs = Number(process.env.BENCH_SEARCH_RUNS ?? 5);
   const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as DialectName;
-  const tmp = mkdtempSync(join(tmpdir(), 'signalbox-search-bench-'));
-  const database = await freshDatabase(dialect, tmp);
-  const config = loadConfig({ SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: 'bench-password-1', SEMAPHORE_TMP_PATH: join(tmp, 'work') });
-  config.db = database.settings;
-  const deps = await boot(config, () => {});
-  const api = createApi(deps);
+  const { tmp, database, deps, api } = await bootBenchApi('search-bench', dialect);
   try {
     const fx = await insertProjectWithTemplate(deps.db, { ownerId: 1 });
     const newTask = async () => (await deps.db.insertInto('task').values({

@@ -17,17 +17,14 @@
  * then the audit trail figures of bench/audit.ts (write cost on/off, a 1,000,000-row export's memory),
  * then the workflow successor latency of bench/workflows.ts.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { bootBenchApi } from './bench-api.ts';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/server/config/config.ts';
-import { boot } from '../src/server/boot.ts';
-import { createApi } from '../src/server/app.ts';
 import { startEngine } from '../src/server/engine/engine.ts';
 import { insertOutputLines, type OutputLine } from '../src/server/engine/output/insert-output.ts';
 import { isFinished } from '../src/server/domain/tasks/task-status.ts';
-import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
+import type { DialectName } from '../tests/support/dialects.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../tests/support/fixtures.ts';
 import { runConsoleBench } from './console.ts';
 import { runLoadBench } from './load.ts';
@@ -42,12 +39,7 @@ const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
 const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as DialectName;
 
-const tmp = mkdtempSync(join(tmpdir(), 'signalbox-bench-'));
-const database = await freshDatabase(dialect, tmp);
-const config = loadConfig({ SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: 'bench-password-1', SEMAPHORE_TMP_PATH: join(tmp, 'work') });
-config.db = database.settings;
-const deps = await boot(config, () => {});
-const api = createApi(deps);
+const { tmp, database, deps, api } = await bootBenchApi('bench', dialect);
 const engine = await startEngine(deps);
 
 const scripts = join(tmp, 'scripts');

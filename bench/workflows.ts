@@ -5,15 +5,12 @@
  * Target p50 ≤ 50 ms. Alone: `bash scripts/with-node.sh node bench/workflows.ts`
  * (BENCH_DIALECT=postgres for PostgreSQL at 127.0.0.1:5432).
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { bootBenchApi } from './bench-api.ts';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../src/server/config/config.ts';
-import { boot } from '../src/server/boot.ts';
-import { createApi } from '../src/server/app.ts';
 import { startEngine } from '../src/server/engine/engine.ts';
-import { freshDatabase, type DialectName } from '../tests/support/dialects.ts';
+import type { DialectName } from '../tests/support/dialects.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../tests/support/fixtures.ts';
 
 const TARGET_MS = 50;
@@ -21,12 +18,7 @@ const TARGET_MS = 50;
 export async function runWorkflowBench(): Promise<void> {
   const runs = Number(process.env.BENCH_WORKFLOW_RUNS ?? 50);
   const dialect = (process.env.BENCH_DIALECT ?? 'sqlite') as DialectName;
-  const tmp = mkdtempSync(join(tmpdir(), 'signalbox-workflow-bench-'));
-  const database = await freshDatabase(dialect, tmp);
-  const config = loadConfig({ SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: 'bench-password-1', SEMAPHORE_TMP_PATH: join(tmp, 'work') });
-  config.db = database.settings;
-  const deps = await boot(config, () => {});
-  const api = createApi(deps);
+  const { tmp, database, deps, api } = await bootBenchApi('workflow-bench', dialect);
   const engine = await startEngine(deps);
   try {
     const scripts = join(tmp, 'scripts');
