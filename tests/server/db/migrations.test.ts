@@ -32,10 +32,11 @@ describe('migrations import nothing from live code', () => {
 });
 
 /**
- * The migrations of the last release. Branches merged side by side add migrations whose names
- * may sort before one of these; a database made by that release must still upgrade.
+ * The migrations each landed release shipped, oldest first. Branches merged side by side add
+ * migrations whose names may sort before one of these; a database made by any release must still
+ * upgrade.
  */
-const RELEASED = [
+const STOP_36 = [
   '2026_11_22_00_foundation', '2026_11_22_01_project_resources', '2026_11_22_02_tasks',
   '2026_11_22_resources_b_template_fields', '2026_11_22_engine_workers', '2026_11_22_console2_task_list_index',
   '2026_11_23_tfalerts_state_backend', '2026_11_23_rel_task_process_group', '2026_11_23_compat_task_summary',
@@ -44,6 +45,13 @@ const RELEASED = [
   '2026_11_26_integration_delivery_index', '2026_11_26_p30_host_configs', '2026_11_26_sec_auth_external_identity',
   '2026_11_26_sec_task_trusted_values', '2026_11_26_template_environments',
 ];
+const STOP_37 = [
+  ...STOP_36,
+  '2026_11_26_p31_workflows', '2026_11_26_p32_audit', '2026_11_26_tokens_secret_storages',
+  '2026_11_26_x_schedule_timezone', '2026_11_26_x_task_filter_indexes', '2026_11_26_x_template_disabled',
+  '2026_11_26_zz_p30_project_invite', '2026_11_26_zz_p30_runner_default', '2026_11_26_zz_p30_template_ssh_keys',
+];
+const RELEASES: Record<string, string[]> = { 'stop 36': STOP_36, 'stop 37': STOP_37 };
 
 /** Tables in the order their rows can be written (each names only tables before it). */
 const SEEDED = ['user', 'project', 'access_key', 'repository', 'inventory', 'environment', 'view', 'template', 'task'];
@@ -131,14 +139,16 @@ for (const dialect of DIALECTS) {
       expect(await schemaOf(db)).toEqual(latest);
     });
 
-    it('upgrades a database made by the last release, whatever the new migrations are named', async () => {
-      const db = await open(dialect);
-      const released = Object.fromEntries(RELEASED.map((name) => [name, migrations[name]!]));
-      const { error } = await new Migrator({ db, provider: { getMigrations: async () => released } }).migrateToLatest();
-      expect(error).toBeUndefined();
-      expect(await migrateToLatest(db)).toEqual(NAMES.filter((name) => !RELEASED.includes(name)));
-      expect(await schemaOf(db)).toEqual(latest);
-    });
+    for (const [release, shipped] of Object.entries(RELEASES)) {
+      it(`upgrades a database made by ${release}, whatever the new migrations are named`, async () => {
+        const db = await open(dialect);
+        const released = Object.fromEntries(shipped.map((name) => [name, migrations[name]!]));
+        const { error } = await new Migrator({ db, provider: { getMigrations: async () => released } }).migrateToLatest();
+        expect(error).toBeUndefined();
+        expect(await migrateToLatest(db)).toEqual(NAMES.filter((name) => !shipped.includes(name)));
+        expect(await schemaOf(db)).toEqual(latest);
+      });
+    }
 
     for (const [step, before] of NAMES.slice(0, -1).entries()) {
       it(`upgrades a database with rows made at ${before}`, async () => {
