@@ -28,6 +28,8 @@ export interface AuditRequest {
   params: Record<string, string>;
   /** audit rows this request wrote; a request writes one */
   written: number;
+  /** the id of the first audit row it wrote (its activity-log entries point at it) */
+  auditId: number | null;
   /** the request turned out to change nothing (signing out without a session) */
   unchanged: boolean;
   /** set once the response is decided: later work (background jobs) acts as the server */
