@@ -7,6 +7,7 @@ import { boot } from '../../../src/server/boot.ts';
 import { createHostServer, type HostServer } from '../../../src/server/host/http-server.ts';
 import { startEngine, type Engine } from '../../../src/server/engine/engine.ts';
 import type { Deps } from '../../../src/server/deps.ts';
+import type { DbSettings } from '../../../src/server/db/database.ts';
 import { ADMIN } from '../../support/harness.ts';
 
 export { ADMIN };
@@ -23,12 +24,12 @@ export interface ConsoleServer {
 
 /**
  * The real host server (runner API + built console) with the task engine running, on a temp
- * SQLite database and a free port. The console must be built first (`npm run build`; `npm test`
+ * SQLite database (or `database`) and a free port. The console must be built first (`npm run build`; `npm test`
  * does it).
  * `env` adds settings (SEMAPHORE_*); the public URL (web_host) is the server's own address.
  * @example const server = await startConsoleServer(); await page.goto(server.url + '/');
  */
-export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
+export async function startConsoleServer(env: Record<string, string> = {}, database?: DbSettings): Promise<ConsoleServer> {
   if (!existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url))) {
     throw new Error('The console is not built: run `bash scripts/with-node.sh astro build` before the console tests.');
   }
@@ -37,7 +38,7 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
     SEMAPHORE_ADMIN: ADMIN.login, SEMAPHORE_ADMIN_PASSWORD: ADMIN.password, SEMAPHORE_ADMIN_NAME: ADMIN.name,
     SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'), ...env,
   });
-  config.db = { dialect: 'sqlite', host: join(tmp, 'console.sqlite') };
+  config.db = database ?? { dialect: 'sqlite', host: join(tmp, 'console.sqlite') };
   const deps = await boot(config, () => {});
   const engine = await startEngine(deps);
   const host = await createHostServer(deps);
