@@ -8,7 +8,9 @@
  * rounds of one 1.5 s phase per server, the order swapped every round, and the server's CPU
  * time per request (from /proc) of every phase is kept. It prints the median of each side and
  * their ratio: a busy shared machine moves both sides alike, so the ratio holds where the
- * absolute figures do not. Also each server's RSS once started (idle) and at the end.
+ * absolute figures do not. Also each server's RSS once started (idle) and at the end. The
+ * server started second has come out dearer by up to ~18 % on some URLs in A/A runs (a
+ * checkout against itself): run it both ways (BENCH_AB_FIRST=this) and compare both.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -69,7 +71,13 @@ async function main(): Promise<void> {
   if (!other) throw new Error('set BENCH_AB_OTHER to the other checkout (built with scripts/install.sh)');
   const pages = process.argv.slice(2).length ? process.argv.slice(2) : ['history'];
   const loadBefore = loadavg()[0]!;
-  const sides = [await startSide(`other (${other})`, other), await startSide('this checkout', undefined)];
+  // BENCH_AB_FIRST=this starts this checkout's server first: run both orders, since an A/A run
+  // (a checkout against itself) showed the second server up to ~18 % dearer on some URLs
+  const thisFirst = process.env.BENCH_AB_FIRST === 'this';
+  const started = thisFirst
+    ? [await startSide('this checkout', undefined), await startSide(`other (${other})`, other)]
+    : [await startSide(`other (${other})`, other), await startSide('this checkout', undefined)];
+  const sides = thisFirst ? [started[1]!, started[0]!] : started;
   try {
     for (const which of pages) for (const side of sides) await phase(side, which, 3);
     for (let round = 0; round < ROUNDS; round++) {
