@@ -35,7 +35,7 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
   const api = createApi(deps);
   const apiListener = getRequestListener(api.fetch);
   const astroEntry = consoleEntry();
-  // Astro's server bundle (with React's server renderer, ~20 MB) loads with the first console
+  // Astro's server bundle (with React's server renderer, ~12 MB) loads with the first console
   // page, not at start: a server that only answers the API (runners, scripts, a remote runner
   // API) never needs it. Concurrent first pages wait for the same import; a failed import fails
   // its requests through guardRequests, like any other error.
