@@ -145,12 +145,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-export function startServer(tmp: string, port: number, flags = process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS): ChildProcess {
+/** Starts the server of this checkout, or of the checkout at `root` (bench/ab-build.ts). */
+export function startServer(tmp: string, port: number, flags = process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS,
+  root = new URL('..', import.meta.url).pathname): ChildProcess {
   const extra = flags.split(' ').filter(Boolean);
   // the bundle npm start runs (scripts/install.sh builds it), else the sources
-  const entry = existsSync(new URL('../dist/signalbox/server.mjs', import.meta.url)) ? 'dist/signalbox/server.mjs' : 'src/server/cli/main.ts';
+  const entry = existsSync(join(root, 'dist/signalbox/server.mjs')) ? 'dist/signalbox/server.mjs' : 'src/server/cli/main.ts';
   return spawn(process.execPath, [...extra, entry, 'server'], {
-    cwd: new URL('..', import.meta.url).pathname,
+    cwd: root,
     env: {
       ...process.env, SEMAPHORE_PORT: String(port), SEMAPHORE_INTERFACE: '127.0.0.1', SEMAPHORE_DB_HOST: join(tmp, 'db.sqlite'),
       SEMAPHORE_TMP_PATH: join(tmp, 'work'), SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: PASSWORD,

@@ -28,9 +28,13 @@ if [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/comp
 fi
 # The server runs from one bundled JavaScript file: no TypeScript stripping at run time and one
 # module record instead of hundreds keep ~35 MB off an idle server (bench/README.md, load figures).
+# Modules the server imports only when needed (metrics, the CLI's other commands) go to chunks of
+# their own (--splitting): in one file their packages' imports (prom-client…) would load at start.
 bundle=dist/signalbox/server.mjs
 if [ ! -f "$bundle" ] || [ -n "$(find src/server package.json -newer "$bundle" 2>/dev/null | head -n 1)" ]; then
   echo "signalbox: bundling the server" >&2
-  run_quietly esbuild src/server/cli/main.ts --bundle --platform=node --format=esm --packages=external \
-    --target=node22 --sourcemap --outfile="$bundle" --log-level=warning
+  rm -rf dist/signalbox
+  run_quietly esbuild src/server/cli/main.ts --bundle --splitting --platform=node --format=esm --packages=external \
+    --target=node22 --sourcemap --outdir=dist/signalbox --entry-names=server --chunk-names=chunks/[name]-[hash] \
+    --out-extension:.js=.mjs --log-level=warning
 fi

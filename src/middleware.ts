@@ -3,7 +3,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { createTranslator } from './console/i18n.ts';
 import { resolveLanguage } from './console/languages.ts';
 import { readTheme } from './console/preferences.ts';
-import { forwardedHeaders, readErrorText } from './console/runner-api.ts';
+import { answerErrorText, forwardedHeaders } from './console/runner-api.ts';
 import type { User } from './console/types.ts';
 import { refuseBadFormRequest } from './console/form-request.ts';
 import { compressResponse } from './server/http/compression.ts';
@@ -41,16 +41,16 @@ const preparePage = defineMiddleware(async (ctx, next) => {
   if (!ctx.locals.runnerApi) return next();
 
   const optional = OPTIONAL_SESSION_ROUTES.has(ctx.routePattern);
-  const res = await ctx.locals.runnerApi('/api/user', { headers: forwardedHeaders(ctx.request) });
+  const res = await ctx.locals.runnerApi.read('/api/user', { headers: forwardedHeaders(ctx.request) });
   if (res.status === 401) {
     if (optional) return next();
     return ctx.redirect(`/auth/login?next=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`, 303);
   }
   if (!res.ok) {
     if (optional) return next();
-    throw new Error(await readErrorText(res));
+    throw new Error(answerErrorText(res));
   }
-  ctx.locals.user = (await res.json()) as User;
+  ctx.locals.user = res.body as User;
   // the user's stored theme, language and last views win over this browser's cookies, except a
   // choice made here while signed out (see applyUserOptions)
   ctx.locals.userOptions = await loadUserOptions(ctx);

@@ -1,4 +1,5 @@
 import type { AstroGlobal } from 'astro';
+import type { ApiAnswer } from '../server/host/runner-api-client.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request'>;
 
@@ -11,13 +12,20 @@ export class RunnerApiError extends Error {
 }
 
 /**
- * Calls the runner API as the signed-in user (their cookie forwarded) and returns parsed JSON.
+ * Calls the runner API as the signed-in user (their cookie forwarded) and returns its JSON (in
+ * process, the object the route answered with: see runnerApi.read). A failed call throws
+ * RunnerApiError with the API's status.
  * @example const projects = await apiGet<Project[]>(Astro, '/api/projects');
  */
 export async function apiGet<T>(astro: AstroLike, path: string): Promise<T> {
-  const res = await astro.locals.runnerApi(path, { headers: forwardedHeaders(astro.request) });
-  if (!res.ok) throw new RunnerApiError(res.status, await readErrorText(res));
-  return (await res.json()) as T;
+  return (await readOk(astro, path)).body as T;
+}
+
+/** GET as the signed-in user, its body read; RunnerApiError unless it succeeded. */
+async function readOk(astro: AstroLike, path: string): Promise<ApiAnswer> {
+  const answer = await astro.locals.runnerApi.read(path, { headers: forwardedHeaders(astro.request) });
+  if (!answer.ok) throw new RunnerApiError(answer.status, answerErrorText(answer));
+  return answer;
 }
 
 /**
@@ -65,10 +73,17 @@ export function forwardedHeaders(request: Request): Record<string, string> {
 export async function readErrorText(res: Response): Promise<string> {
   const text = await res.text();
   try {
-    return (JSON.parse(text) as { error?: string }).error ?? `${res.status} ${res.statusText}`;
+    return answerErrorText({ status: res.status, statusText: res.statusText, body: JSON.parse(text) as unknown });
   } catch {
     return `${res.status} ${res.statusText}`;
   }
+}
+
+/** readErrorText of an answer whose body was read already (runnerApi.read). */
+export function answerErrorText(answer: Pick<ApiAnswer, 'status' | 'statusText' | 'body'>): string {
+  const { body } = answer;
+  const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  return typeof error === 'string' ? error : `${answer.status} ${answer.statusText}`;
 }
 
 /**
@@ -77,10 +92,9 @@ export async function readErrorText(res: Response): Promise<string> {
  * @example const { items, total } = await apiGetPage<Task>(Astro, `/api/project/1/tasks?offset=0&limit=20`);
  */
 export async function apiGetPage<T>(astro: AstroLike, path: string): Promise<{ items: T[]; total: number }> {
-  const res = await astro.locals.runnerApi(path, { headers: forwardedHeaders(astro.request) });
-  if (!res.ok) throw new RunnerApiError(res.status, await readErrorText(res));
-  const items = (await res.json()) as T[];
-  const total = Number(res.headers.get('x-total-count') ?? items.length);
+  const answer = await readOk(astro, path);
+  const items = answer.body as T[];
+  const total = Number(answer.headers.get('x-total-count') ?? items.length);
   return { items, total: Number.isFinite(total) ? total : items.length };
 }
 
@@ -90,10 +104,9 @@ export async function apiGetPage<T>(astro: AstroLike, path: string): Promise<{ i
  * @example const { items, hasOlder } = await apiGetCursorPage<Task>(Astro, `/api/project/3/tasks?before_id=0&limit=20`);
  */
 export async function apiGetCursorPage<T>(astro: AstroLike, path: string): Promise<{ items: T[]; hasOlder: boolean; hasNewer: boolean; nextCursor: string | null }> {
-  const res = await astro.locals.runnerApi(path, { headers: forwardedHeaders(astro.request) });
-  if (!res.ok) throw new RunnerApiError(res.status, await readErrorText(res));
+  const { body, headers } = await readOk(astro, path);
   return {
-    items: (await res.json()) as T[], hasOlder: res.headers.get('x-has-next') === 'true', hasNewer: res.headers.get('x-has-prev') === 'true',
-    nextCursor: res.headers.get('x-next-cursor'),
+    items: body as T[], hasOlder: headers.get('x-has-next') === 'true', hasNewer: headers.get('x-has-prev') === 'true',
+    nextCursor: headers.get('x-next-cursor'),
   };
 }

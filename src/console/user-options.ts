@@ -20,9 +20,9 @@ const COOKIE_OF_OPTION: [RegExp, (key: string) => string][] = [
 
 /** The signed-in user's stored options; {} when the runner API has none or does not answer. */
 export async function loadUserOptions(astro: AstroLike): Promise<Options> {
-  const res = await astro.locals.runnerApi('/api/user/options', { headers: forwardedHeaders(astro.request) });
-  if (!res.ok) return {};
-  return Object.assign(Object.create(null) as Options, await res.json());
+  const answer = await astro.locals.runnerApi.read('/api/user/options', { headers: forwardedHeaders(astro.request) });
+  if (!answer.ok) return {};
+  return Object.assign(Object.create(null) as Options, answer.body);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Deps } from './deps.ts';
 import { ApiError, handleError } from './http/errors.ts';
 import { refuseForeignWrites } from './http/request-safety.ts';
 import { compressResponse } from './http/compression.ts';
+import { handOverObjects } from './http/object-handover.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { auditRequests } from './http/audit-request.ts';
 import { projectScope } from './auth/project-scope.ts';
@@ -62,6 +63,8 @@ import { throttleDeliverySenders } from './integrations/sender-throttle.ts';
  */
 export function createApi(deps: Deps): Hono<AppEnv> {
   const api = new Hono<AppEnv>({ strict: false });
+  // first, so that it sees the answer every later middleware and the error handler settled on
+  api.use('*', handOverObjects());
   if (deps.metrics) api.use('*', countRequests(deps.metrics));
   // known once every route is mounted (below); read by `/api/info`
   let premiumFeatures: PremiumFeatures | undefined;

@@ -2,9 +2,30 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { newCallerMemoEnv } from '../auth/caller-memo.ts';
 import type { ClientFacts } from '../http/client-facts.ts';
+import { handedOver, handoverEnv } from '../http/object-handover.ts';
 
 /** How the console reaches the runner API: a fetch-like call with a path under `/api`. */
-export type RunnerApi = (path: string, init?: RequestInit) => Promise<Response>;
+export interface RunnerApi {
+  (path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * The same call for an answer read as JSON: in-process, the object the route answered with
+   * (a JSON-equal copy, never written as text; see object-handover.ts), else its body parsed.
+   */
+  read(path: string, init?: RequestInit): Promise<ApiAnswer>;
+}
+
+/** An answer of the runner API with its body read. */
+export interface ApiAnswer {
+  status: number;
+  statusText: string;
+  ok: boolean;
+  headers: Headers;
+  /**
+   * The body as JSON. A successful answer whose body is not JSON throws (as `res.json()`
+   * does); a failed one gives `undefined` instead (an empty or plain-text error).
+   */
+  body: unknown;
+}
 
 /**
  * The runner API for one console page request: in-process (no network hop) by default, over
@@ -22,7 +43,28 @@ export function createRunnerApi(api: Hono<AppEnv>, remoteUrl: string, client?: C
     headers.set('x-forwarded-proto', client.https ? 'https' : 'http');
     return { ...init, headers };
   };
-  if (remoteUrl) return (path, init) => fetch(remoteUrl + path, withClient(init));
+  if (remoteUrl) {
+    const call = (path: string, init?: RequestInit) => fetch(remoteUrl + path, withClient(init));
+    return Object.assign(call, { read: async (path: string, init?: RequestInit) => readAnswer(await call(path, init), undefined) });
+  }
   const env = newCallerMemoEnv();
-  return async (path, init) => api.request(path, withClient(init), env);
+  const call = async (path: string, init?: RequestInit) => api.request(path, withClient(init), env);
+  const read = async (path: string, init?: RequestInit) => {
+    const marked = handoverEnv(env);
+    const res = await api.request(path, withClient(init), marked);
+    return readAnswer(res, handedOver(marked, res));
+  };
+  return Object.assign(call, { read });
+}
+
+async function readAnswer(res: Response, handed: { value: unknown } | undefined): Promise<ApiAnswer> {
+  const answer = { status: res.status, statusText: res.statusText, ok: res.ok, headers: res.headers };
+  if (handed) return { ...answer, body: handed.value };
+  if (res.ok) return { ...answer, body: await res.json() };
+  const text = await res.text();
+  try {
+    return { ...answer, body: JSON.parse(text) };
+  } catch {
+    return { ...answer, body: undefined };
+  }
 }

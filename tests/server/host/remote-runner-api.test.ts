@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { ADMIN, startTestServer, type TestServer } from '../../support/harness.ts';
 import { createHostServer, type HostServer } from '../../../src/server/host/http-server.ts';
+import { createRunnerApi } from '../../../src/server/host/runner-api-client.ts';
 
 async function listen(host: HostServer): Promise<number> {
   await new Promise<void>((resolve) => host.server.listen(0, '127.0.0.1', resolve));
@@ -45,6 +46,16 @@ describe('console pointed at a remote runner API (SIGNALBOX_API_URL)', () => {
     const onConsole = await consoleSide.deps.db.selectFrom('project').select('name').execute();
     expect(onRunner.map((p) => p.name)).toEqual(['Remote']);
     expect(onConsole).toEqual([]);
+  });
+
+  it('reads answers of the remote runner API as JSON (the console\'s runnerApi.read): no objects to hand over there', async () => {
+    const auth = await runner.login(ADMIN.login, ADMIN.password);
+    const remote = createRunnerApi(consoleSide.api, consoleSide.deps.config.api_url);
+    const user = await remote.read('/api/user', { headers: auth });
+    expect([user.status, (user.body as { username: string }).username]).toEqual([200, ADMIN.login]);
+    const refused = await remote.read('/api/project/999999', { headers: auth });
+    expect([refused.status, refused.ok]).toEqual([404, false]);
+    expect((await remote.read('/api/user')).status).toBe(401);
   });
 
   it('relays the websocket to the remote runner API', async () => {
