@@ -34,13 +34,7 @@ export interface HostServer {
 export async function createHostServer(deps: Deps): Promise<HostServer> {
   const api = createApi(deps);
   const apiListener = getRequestListener(api.fetch);
-  const astroEntry = consoleEntry();
-  // Astro's server bundle (with React's server renderer, ~12 MB) loads with the first console
-  // page, not at start: a server that only answers the API (runners, scripts, a remote runner
-  // API) never needs it. Concurrent first pages wait for the same import; a failed import fails
-  // its requests through guardRequests, like any other error.
-  let astro: Promise<AstroHandler> | undefined;
-  const renderPage: AstroHandler = async (req, res, next, locals) => (await (astro ??= loadAstroHandler(astroEntry!)))(req, res, next, locals);
+  const astro = await loadAstroHandler();
   const hub = new WebSocketHub(deps);
   const clientDir = DIST + 'client';
 
@@ -56,14 +50,14 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
       return apiListener(req, res);
     }
     if (serveStaticFile(clientDir, req, res)) return;
-    if (!astroEntry) {
+    if (!astro) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('The console is not built: run `npm run build`.');
       return;
     }
     const client = requestClientFacts(req, deps.config);
     const locals = { runnerApi: createRunnerApi(api, deps.config.api_url, client), client, webRoot: deps.config.web_host };
-    if (!hasRequestBody(req)) return renderPage(req, res, undefined, locals);
-    return readConsoleBody(req, res).then(async (ok) => { if (ok) await renderPage(req, res, undefined, locals); });
+    if (!hasRequestBody(req)) return astro(req, res, undefined, locals);
+    return readConsoleBody(req, res).then(async (ok) => { if (ok) await astro(req, res, undefined, locals); });
   }));
 
   server.on('upgrade', guardUpgrades((req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -100,13 +94,9 @@ async function readConsoleBody(req: IncomingMessage, res: ServerResponse): Promi
   return true;
 }
 
-/** The built console's server entry, or null when the console is not built. */
-function consoleEntry(): string | null {
+async function loadAstroHandler(): Promise<AstroHandler | null> {
   const entry = DIST + 'server/entry.mjs';
-  return existsSync(entry) ? entry : null;
-}
-
-async function loadAstroHandler(entry: string): Promise<AstroHandler> {
+  if (!existsSync(entry)) return null;
   const mod = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   return mod.handler;
 }
