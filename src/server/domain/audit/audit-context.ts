@@ -32,6 +32,8 @@ export interface AuditRequest {
   unchanged: boolean;
   /** set once the response is decided: later work (background jobs) acts as the server */
   closed: boolean;
+  /** a bulk request writes one row per item itself: its events add none (see auditEachItem) */
+  itemised?: boolean;
 }
 
 const storage = new AsyncLocalStorage<AuditRequest>();
@@ -72,4 +74,13 @@ export function setAuditFields(input: unknown): void {
 export function auditNothingChanged(): void {
   const request = currentAuditRequest();
   if (request) request.unchanged = true;
+}
+
+/**
+ * Says the current request acts on many objects and writes one audit row per object itself
+ * (writeAudit in each item's transaction): the activity-log events of its items add none.
+ */
+export function auditEachItem(): void {
+  const request = currentAuditRequest();
+  if (request) request.itemised = true;
 }

@@ -77,11 +77,12 @@ async function projectName(db: Db | Tx, request: AuditRequest | undefined, proje
 /**
  * The audit row of an activity-log event: the first event of a request describes what the
  * request did (later ones are its consequences, such as the keys a new project gets); events
- * the server makes on its own (schedules, the engine) are each recorded.
+ * the server makes on its own (schedules, the engine) are each recorded. A bulk request
+ * (`auditEachItem`) records its items itself.
  */
 export async function auditEvent(db: Db | Tx, event: { projectId: number | null; userId: number | null; objectType: string; objectId: number | null; objectName?: string; description: string }): Promise<void> {
   const request = currentAuditRequest();
-  if (request && request.written > 0) return;
+  if (request && (request.written > 0 || request.itemised)) return;
   await writeAudit(db, {
     projectId: event.projectId ?? (request ? undefined : null), objectType: event.objectType || undefined, objectId: event.objectId,
     objectName: event.objectName || await nameOf(db, event.objectType, event.objectId), description: event.description,
