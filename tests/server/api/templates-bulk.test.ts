@@ -71,7 +71,7 @@ for (const dialect of DIALECTS) {
         .toEqual([ids[1], ids[3]].sort());
 
       const other = await insertProjectWithTemplate(s.deps.db, { ownerId: 1 });
-      const foreignView = await s.deps.db.insertInto('view').values({ project_id: other.project.id, title: 'Theirs', position: 0 }).returningAll().executeTakeFirstOrThrow();
+      const foreignView = await s.deps.db.insertInto('view').values({ project_id: other.project.id, title: 'Theirs', position: 0, type: '', hidden: 0, sort_reverse: 0 }).returningAll().executeTakeFirstOrThrow();
       const auditAfterMove = (await newAudit()).length;
       const refused = await bulk({ action: 'move', template_ids: [ids[0], ids[1]], view_id: foreignView.id });
       expect(refused.status).toBe(400);
@@ -94,7 +94,7 @@ for (const dialect of DIALECTS) {
       expect(tasks.map((t) => t.template_id)).toEqual([ids[0], ids[2]]);
       expect(res.body.results).toEqual([
         { template_id: ids[0], ok: true, task_id: tasks[0]!.id },
-        { template_id: ids[1], ok: false, error: `Template "Beta" is disabled` },
+        { template_id: ids[1], ok: false, code: 'disabled', error: `Template "Beta" is disabled` },
         { template_id: ids[2], ok: true, task_id: tasks[1]!.id },
       ]);
       const rows = await newAudit();
@@ -117,7 +117,7 @@ for (const dialect of DIALECTS) {
       const res = await bulk({ action: 'delete', template_ids: ids });
       expect(res.status).toBe(200);
       expect(res.body.results).toEqual([
-        { template_id: ids[0], ok: false, error: 'Template is in use by one or more integrations, deploy templates or workflows: integration "Push hook"' },
+        { template_id: ids[0], ok: false, code: 'in_use', error: 'Template is in use by one or more integrations, deploy templates or workflows: integration "Push hook"' },
         { template_id: ids[1], ok: true },
         { template_id: ids[2], ok: true },
         { template_id: ids[3], ok: true },

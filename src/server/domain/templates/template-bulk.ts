@@ -1,8 +1,6 @@
-import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import type { ProjectRow, TemplateRow, UserRow } from '../../db/schema.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
-import { fields } from '../../http/validation.ts';
 import { writeAudit } from '../audit/audit.writer.ts';
 import { auditEachItem, auditNothingChanged } from '../audit/audit-context.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -10,29 +8,9 @@ import { createTask } from '../tasks/task.service.ts';
 import { requireInProject } from '../shared/project-refs.ts';
 import type { Actor } from '../project-resource.ts';
 import { deleteTemplate, findTemplate, findTemplateRefs } from './template.service.ts';
+import type { BulkResult, TemplateBulkInput } from './template-bulk.schema.ts';
 
-/** Most templates one bulk request may name. */
-export const BULK_MAX_TEMPLATES = 500;
-export const BULK_ACTIONS = ['run', 'move', 'disable', 'enable', 'delete'] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
-
-/** `POST /api/project/{id}/templates/bulk`. */
-export const templateBulkSchema = z.strictObject({
-  action: z.enum(BULK_ACTIONS),
-  template_ids: z.array(fields.id).min(1, 'name at least one template').max(BULK_MAX_TEMPLATES, `at most ${BULK_MAX_TEMPLATES} templates`),
-  view_id: fields.optionalId.meta({ description: 'move: the view the templates go to; null or left out takes them out of every view' }),
-});
-export type TemplateBulkInput = z.infer<typeof templateBulkSchema>;
-
-/** What became of one template of a bulk request. */
-export interface BulkResult {
-  template_id: number;
-  ok: boolean;
-  /** why this template was refused (the single action's message) */
-  error?: string;
-  /** run: the task started */
-  task_id?: number;
-}
+export { templateBulkSchema, type BulkResult } from './template-bulk.schema.ts';
 
 export interface BulkCaller {
   project: ProjectRow;
@@ -77,6 +55,11 @@ function refusal(templateId: number, err: unknown): BulkResult {
 async function runEach(deps: Deps, caller: BulkCaller, templates: TemplateRow[]): Promise<BulkResult[]> {
   const results: BulkResult[] = [];
   for (const template of templates) {
+    // the queue refuses it too (enqueueTask); said here with a code a client may word itself
+    if (template.disabled) {
+      results.push({ template_id: template.id, ok: false, code: 'disabled', error: `Template "${template.name}" is disabled` });
+      continue;
+    }
     try {
       const task = await createTask(deps, caller.project, caller.user, { template_id: template.id }, {
         mayEditTemplate: caller.mayEditTemplate,
@@ -114,6 +97,7 @@ async function deleteEach(deps: Deps, actor: Actor, templates: TemplateRow[]): P
       } catch (err) {
         const result = refusal(template.id, err);
         if (err instanceof ApiError && err.extra.inUse) {
+          result.code = 'in_use';
           result.error = await inUseReason(deps, actor.projectId, template.id, result.error!);
           refused.push(template);
         }
