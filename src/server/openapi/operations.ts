@@ -139,7 +139,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${P}/templates`]: { summary: 'Create a template', body: templateInputSchema, status: 201 },
   [`PUT ${P}/templates/:template_id`]: { summary: 'Update a template', body: templateInputSchema, status: 204 },
   [`POST ${P}/templates/bulk`]: {
-    summary: 'One action on up to 500 templates: run, move (to view_id; null: no view), disable, enable, delete. move/disable/enable change all or nothing; run and delete go one by one and report a refusal per template. Answers {results: [{template_id, ok, error?, task_id?}]}',
+    summary: 'One action on up to 500 templates: run, move (to view_id; null: no view), disable, enable, delete. move/disable/enable change all or nothing; run and delete go one by one and report a refusal per template. Answers {results: [{template_id, name, ok, error?, code?, task_id?}]} (code: disabled, in_use)',
     body: templateBulkSchema,
   },
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },

@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
       const eventsBefore = await events();
       const res = await bulk({ action: 'disable', template_ids: [ids[0], ids[2], ids[0]] });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ results: [{ template_id: ids[0], ok: true }, { template_id: ids[2], ok: true }] });
+      expect(res.body).toEqual({ results: [{ template_id: ids[0], name: names.get(ids[0]!), ok: true }, { template_id: ids[2], name: names.get(ids[2]!), ok: true }] });
       expect((await template(ids[0]!))!.disabled).toBe(1);
       expect((await template(ids[1]!))!.disabled).toBe(0);
       expect((await template(ids[2]!))!.disabled).toBe(1);
@@ -56,7 +56,7 @@ for (const dialect of DIALECTS) {
       expect(rows.map((r) => r.description)).toEqual([`Template ID ${ids[0]} disabled`, `Template ID ${ids[2]} disabled`]);
       expect(await events()).toBe(eventsBefore + 2);
 
-      expect((await bulk({ action: 'enable', template_ids: [ids[2]] })).body.results).toEqual([{ template_id: ids[2], ok: true }]);
+      expect((await bulk({ action: 'enable', template_ids: [ids[2]] })).body.results).toEqual([{ template_id: ids[2], name: names.get(ids[2]!), ok: true }]);
       expect((await template(ids[2]!))!.disabled).toBe(0);
       expect((await template(ids[0]!))!.disabled).toBe(1);
     });
@@ -93,9 +93,9 @@ for (const dialect of DIALECTS) {
       const tasks = await listTasks(s.deps.db, pid);
       expect(tasks.map((t) => t.template_id)).toEqual([ids[0], ids[2]]);
       expect(res.body.results).toEqual([
-        { template_id: ids[0], ok: true, task_id: tasks[0]!.id },
-        { template_id: ids[1], ok: false, code: 'disabled', error: `Template "Beta" is disabled` },
-        { template_id: ids[2], ok: true, task_id: tasks[1]!.id },
+        { template_id: ids[0], name: names.get(ids[0]!), ok: true, task_id: tasks[0]!.id },
+        { template_id: ids[1], name: names.get(ids[1]!), ok: false, code: 'disabled', error: `Template "Beta" is disabled` },
+        { template_id: ids[2], name: names.get(ids[2]!), ok: true, task_id: tasks[1]!.id },
       ]);
       const rows = await newAudit();
       expect(rows.map((r) => [r.action, r.object_type, r.object_id])).toEqual([['task_start', 'task', tasks[0]!.id], ['task_start', 'task', tasks[1]!.id]]);
@@ -117,10 +117,10 @@ for (const dialect of DIALECTS) {
       const res = await bulk({ action: 'delete', template_ids: ids });
       expect(res.status).toBe(200);
       expect(res.body.results).toEqual([
-        { template_id: ids[0], ok: false, code: 'in_use', error: 'Template is in use by one or more integrations, deploy templates or workflows: integration "Push hook"' },
-        { template_id: ids[1], ok: true },
-        { template_id: ids[2], ok: true },
-        { template_id: ids[3], ok: true },
+        { template_id: ids[0], name: names.get(ids[0]!), ok: false, code: 'in_use', error: 'Template is in use by one or more integrations, deploy templates or workflows: integration "Push hook"' },
+        { template_id: ids[1], name: names.get(ids[1]!), ok: true },
+        { template_id: ids[2], name: names.get(ids[2]!), ok: true },
+        { template_id: ids[3], name: names.get(ids[3]!), ok: true },
       ]);
       expect(await template(ids[0]!)).toBeDefined();
       for (const id of ids.slice(1)) expect(await template(id)).toBeUndefined();

@@ -17,6 +17,8 @@ export type TemplateBulkInput = z.infer<typeof templateBulkSchema>;
 /** What became of one template of a bulk request. */
 export interface BulkResult {
   template_id: number;
+  /** the template's name (before a delete) */
+  name: string;
   ok: boolean;
   /** why this template was refused (the single action's message) */
   error?: string;

@@ -47,9 +47,9 @@ export async function applyTemplateBulk(deps: Deps, caller: BulkCaller, input: T
 }
 
 /** A refusal of one item as its result; anything but an API refusal is a real failure and is thrown. */
-function refusal(templateId: number, err: unknown): BulkResult {
+function refusal(template: TemplateRow, err: unknown): BulkResult {
   if (!(err instanceof ApiError)) throw err;
-  return { template_id: templateId, ok: false, error: err.message || (err.status === 404 ? 'not found' : err.code) };
+  return { template_id: template.id, name: template.name, ok: false, error: err.message || (err.status === 404 ? 'not found' : err.code) };
 }
 
 async function runEach(deps: Deps, caller: BulkCaller, templates: TemplateRow[]): Promise<BulkResult[]> {
@@ -57,7 +57,7 @@ async function runEach(deps: Deps, caller: BulkCaller, templates: TemplateRow[])
   for (const template of templates) {
     // the queue refuses it too (enqueueTask); said here with a code a client may word itself
     if (template.disabled) {
-      results.push({ template_id: template.id, ok: false, code: 'disabled', error: `Template "${template.name}" is disabled` });
+      results.push({ template_id: template.id, name: template.name, ok: false, code: 'disabled', error: `Template "${template.name}" is disabled` });
       continue;
     }
     try {
@@ -67,9 +67,9 @@ async function runEach(deps: Deps, caller: BulkCaller, templates: TemplateRow[])
           action: 'task_start', objectType: 'task', objectId: row.id, objectName: template.name, description: `Task ID ${row.id} queued for running`,
         }),
       });
-      results.push({ template_id: template.id, ok: true, task_id: task.id });
+      results.push({ template_id: template.id, name: template.name, ok: true, task_id: task.id });
     } catch (err) {
-      results.push(refusal(template.id, err));
+      results.push(refusal(template, err));
     }
   }
   return results;
@@ -92,10 +92,10 @@ async function deleteEach(deps: Deps, actor: Actor, templates: TemplateRow[]): P
           await deleteTemplate(tx, actor, await findTemplate(tx, actor.projectId, template.id));
           await writeAudit(tx, { action: 'delete', objectType: 'template', objectId: template.id, objectName: template.name, description: `Template ID ${template.id} deleted` });
         });
-        results.set(template.id, { template_id: template.id, ok: true });
+        results.set(template.id, { template_id: template.id, name: template.name, ok: true });
         progress = true;
       } catch (err) {
-        const result = refusal(template.id, err);
+        const result = refusal(template, err);
         if (err instanceof ApiError && err.extra.inUse) {
           result.code = 'in_use';
           result.error = await inUseReason(deps, actor.projectId, template.id, result.error!);
@@ -136,5 +136,5 @@ async function changeAll(deps: Deps, actor: Actor, templates: TemplateRow[], act
       });
     }
   });
-  return ids.map((id) => ({ template_id: id, ok: true }));
+  return templates.map((t) => ({ template_id: t.id, name: t.name, ok: true }));
 }
