@@ -47,7 +47,7 @@ export function readBulkValues(form: FormData): BulkValues {
 
 /** The ids of `?bulk_delete=` (at most the API's limit). */
 export function confirmIdsOf(url: URL): number[] {
-  return [...new Set((url.searchParams.get(CONFIRM_PARAM) ?? '').split('.').filter((t) => /^\d{1,10}$/.test(t)).map(Number))].slice(0, 500);
+  return [...new Set((url.searchParams.get('bulk_delete') ?? '').split('.').filter((t) => /^\d{1,10}$/.test(t)).map(Number))].slice(0, 500);
 }
 
 /**
