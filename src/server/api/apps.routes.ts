@@ -5,6 +5,9 @@ import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import { fields, readJson } from '../http/validation.ts';
 import { findApp, isBuiltInApp, listApps } from '../domain/apps/app-catalog.ts';
 import { deleteAppSettings, saveAppSettings } from '../domain/apps/app-settings.ts';
+import { withAudit } from '../domain/audit/audit.writer.ts';
+
+const aboutApp = (id: string) => ({ objectType: 'app', objectName: id });
 
 const APP_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
@@ -43,7 +46,7 @@ async function saveApp(c: Context<AppEnv>) {
   const id = adminAppId(c);
   const { id: bodyId, ...settings } = await readJson(c, appInputSchema);
   if (bodyId !== undefined && bodyId !== id) throw badRequest('App ID in body and URL must be the same');
-  await saveAppSettings(c.var.deps.db, id, settings);
+  await withAudit(c.var.deps.db, (tx) => saveAppSettings(tx, id, settings), () => aboutApp(id));
   return c.body(null, 204);
 }
 appsRoutes.post('/:app_id', saveApp);
@@ -53,13 +56,14 @@ appsRoutes.post('/:app_id/active', async (c) => {
   const id = adminAppId(c);
   const { active } = await readJson(c, z.strictObject({ active: z.boolean() }));
   if (!(await findApp(c.var.deps.db, c.var.deps.config, id))) throw notFound();
-  await saveAppSettings(c.var.deps.db, id, { active });
+  await withAudit(c.var.deps.db, (tx) => saveAppSettings(tx, id, { active }), () => aboutApp(id));
   return c.body(null, 204);
 });
 
 appsRoutes.delete('/:app_id', async (c) => {
   const id = adminAppId(c);
   if (isBuiltInApp(id)) throw badRequest('Built-in apps cannot be deleted');
-  if (!(await deleteAppSettings(c.var.deps.db, id))) throw notFound();
+  const removed = await withAudit(c.var.deps.db, (tx) => deleteAppSettings(tx, id), (count) => (count ? aboutApp(id) : null));
+  if (!removed) throw notFound();
   return c.body(null, 204);
 });

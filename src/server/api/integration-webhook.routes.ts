@@ -35,7 +35,7 @@ integrationWebhookRoutes.post('/:alias', async (c) => {
   const body = await readLimitedBody(c.req.raw, MAX_DELIVERY_BYTES);
   if (!body) {
     const reason = `request body larger than ${MAX_DELIVERY_BYTES} bytes`;
-    for (const integration of integrations) await recordDelivery(deps.db, integration, { matched: false, reason });
+    for (const integration of integrations) await recordDelivery(deps.db, integration, { matched: false, reason }, 'webhook_fail');
     throw new ApiError('too_large', 'request body is too large');
   }
   await receiveDelivery(deps, integrations, toDelivery(c.req.raw.headers, body));

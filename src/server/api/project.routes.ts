@@ -9,6 +9,7 @@ import { Permission } from '../auth/permissions.ts';
 import { projectRowToProject } from '../domain/projects/project.ts';
 import { deleteProject, updateProject } from '../domain/projects/project.service.ts';
 import { removeProjectFiles } from '../domain/projects/project-files.ts';
+import { writeAudit } from '../domain/audit/audit.writer.ts';
 import { removeProjectMember } from '../domain/projects/project-members.service.ts';
 import { projectInputSchema } from './projects.routes.ts';
 import { sendTestAlert } from '../alerts/test-alert.ts';
@@ -39,6 +40,8 @@ projectRoutes.delete('/cache', can(Permission.UpdateProject), async (c) => {
   const { db, config } = c.var.deps;
   const repositories = await db.selectFrom('repository').select('id').where('project_id', '=', c.var.project.id).execute();
   await removeProjectFiles(config.tmp_path, c.var.project.id, repositories.map((r) => r.id));
+  // files, not rows: there is no transaction to share, so the record follows the removal
+  await writeAudit(db, { objectType: 'project', objectId: c.var.project.id, objectName: c.var.project.name, description: 'Cache cleared' });
   return c.body(null, 204);
 });
 

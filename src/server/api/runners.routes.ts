@@ -9,6 +9,8 @@ import {
   createRunner, deleteRunner, findRunner, listRunners, newRegistrationToken, requestCleaning, setRunnerActive, updateRunner, type RunnerScope,
 } from '../domain/runners/runner.service.ts';
 import { limitQuery } from './route-context.ts';
+import { withAudit, type AuditEntry } from '../domain/audit/audit.writer.ts';
+import type { RunnerRow } from '../db/schema.ts';
 
 /**
  * The runner routes of one scope: `/api/runners` (global, admins) and `/api/project/{id}/runners`
@@ -18,6 +20,7 @@ import { limitQuery } from './route-context.ts';
 function runnerRoutes(scopeOf: (c: Context<AppEnv>) => RunnerScope, read: MiddlewareHandler<AppEnv>, write: MiddlewareHandler<AppEnv>): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const one = (c: Context<AppEnv>) => findRunner(c.var.deps.db, scopeOf(c), idParam(c, 'runner_id'));
+  const about = (row: Pick<RunnerRow, 'id' | 'name'>): AuditEntry => ({ objectType: 'runner', objectId: row.id, objectName: row.name });
 
   routes.get('/', read, async (c) => {
     const paged = c.req.query('limit') !== undefined || c.req.query('offset') !== undefined;
@@ -29,7 +32,7 @@ function runnerRoutes(scopeOf: (c: Context<AppEnv>) => RunnerScope, read: Middle
 
   routes.post('/', write, async (c) => {
     const input = await readJson(c, runnerInputSchema);
-    const created = await createRunner(c.var.deps.db, scopeOf(c), input);
+    const created = await withAudit(c.var.deps.db, (tx) => createRunner(tx, scopeOf(c), input), (made) => about(made.row));
     return c.json({
       ...runnerRowToRunner(created.row),
       ...(created.token ? { token: created.token } : {}),
@@ -41,30 +44,33 @@ function runnerRoutes(scopeOf: (c: Context<AppEnv>) => RunnerScope, read: Middle
 
   routes.put('/:runner_id', write, async (c) => {
     const row = await one(c);
-    await updateRunner(c.var.deps.db, row, await readJson(c, runnerInputSchema));
+    const input = await readJson(c, runnerInputSchema);
+    await withAudit(c.var.deps.db, (tx) => updateRunner(tx, row, input), () => about({ id: row.id, name: input.name ?? row.name }));
     return c.body(null, 204);
   });
 
   routes.delete('/:runner_id', write, async (c) => {
-    await deleteRunner(c.var.deps.db, await one(c));
+    const row = await one(c);
+    await withAudit(c.var.deps.db, (tx) => deleteRunner(tx, row), () => about(row));
     return c.body(null, 204);
   });
 
   routes.post('/:runner_id/active', write, async (c) => {
     const row = await one(c);
     const { active } = await readJson(c, runnerActiveSchema);
-    await setRunnerActive(c.var.deps.db, row, active);
+    await withAudit(c.var.deps.db, (tx) => setRunnerActive(tx, row, active), () => about(row));
     return c.body(null, 204);
   });
 
   routes.post('/:runner_id/registration-token', write, async (c) => {
     const row = await one(c);
-    const token = await newRegistrationToken(c.var.deps.db, row);
+    const token = await withAudit(c.var.deps.db, (tx) => newRegistrationToken(tx, row), () => about(row));
     return c.json({ registration_token: token, runner_id: row.id, project_id: row.project_id });
   });
 
   routes.delete('/:runner_id/cache', write, async (c) => {
-    await requestCleaning(c.var.deps.db, await one(c));
+    const row = await one(c);
+    await withAudit(c.var.deps.db, (tx) => requestCleaning(tx, row), () => about(row));
     return c.body(null, 204);
   });
   return routes;

@@ -8,6 +8,7 @@ import { actorOf } from './route-context.ts';
 import {
   aliasInputSchema, createTerraformAlias, deleteTerraformAlias, findTerraformAlias, listTerraformAliases, loadWorkspace, setTerraformAliasKey,
 } from '../domain/terraform/terraform-alias.service.ts';
+import { withAudit } from '../domain/audit/audit.writer.ts';
 import { deleteStateVersion, listStateVersions, readStateVersion } from '../domain/terraform/terraform-state.service.ts';
 
 /**
@@ -64,6 +65,8 @@ terraformInventoryRoutes.get('/states/:state_id', can(Permission.ManageResources
 });
 
 terraformInventoryRoutes.delete('/states/:state_id', can(Permission.ManageResources), async (c) => {
-  await deleteStateVersion(c.var.deps.db, c.var.project.id, await workspaceId(c), idParam(c, 'state_id'));
+  const inventoryId = await workspaceId(c);
+  const stateId = idParam(c, 'state_id');
+  await withAudit(c.var.deps.db, (tx) => deleteStateVersion(tx, c.var.project.id, inventoryId, stateId), () => ({ objectType: 'terraform_state', objectId: stateId }));
   return c.body(null, 204);
 });

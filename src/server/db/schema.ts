@@ -166,6 +166,8 @@ export interface EventTable {
   object_name: string;
   description: string;
   created: string;
+  /** the audit row of the request (or server job) that made it; null for older entries */
+  audit_id: number | null;
 }
 
 /** One audit-trail record (issue 32); names are kept as they were, ids are not foreign keys. */

@@ -18,7 +18,7 @@ export function auditRequests(): MiddlewareHandler<AppEnv> {
     const route = handler ? `${handler.method} ${handler.path}` : `${c.req.method} ${c.req.path}`;
     const request: AuditRequest = {
       route, method: c.req.method, clientIp: apiClientFacts(c).address, userAgent: c.req.header('user-agent') ?? '',
-      actor: null, project: null, fields: [], params: {}, written: 0, unchanged: false, closed: false,
+      actor: null, project: null, fields: [], params: {}, written: 0, auditId: null, unchanged: false, closed: false,
     };
     try {
       await runWithAuditRequest(request, async () => {

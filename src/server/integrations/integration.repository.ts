@@ -5,6 +5,7 @@ import type { IntegrationDeliveryTable, IntegrationTable } from '../db/schema.ts
 import type { MatcherRow } from './match-delivery.ts';
 import type { ExtractValueRow } from './extract-values.ts';
 import { keepNewestDeliveries } from '../retention/purge-deliveries.ts';
+import { writeAudit } from '../domain/audit/audit.writer.ts';
 
 export type IntegrationRow = Selectable<IntegrationTable>;
 export type DeliveryRow = Selectable<IntegrationDeliveryTable>;
@@ -36,12 +37,24 @@ export async function listExtractValues(db: Db, integrationId: number): Promise<
   return db.selectFrom('integration_extract_value').selectAll().where('integration_id', '=', integrationId).orderBy('id').execute();
 }
 
-/** Records what happened to one delivery for one integration; only the newest 1,000 stay. */
-export async function recordDelivery(db: Db, integration: IntegrationRow, outcome: { matched: boolean; reason: string; taskId?: number | null }): Promise<void> {
-  await db.insertInto('integration_delivery').values({
-    project_id: integration.project_id, integration_id: integration.id, created: new Date().toISOString(),
-    matched: outcome.matched ? 1 : 0, reason: outcome.reason, task_id: outcome.taskId ?? null,
-  }).execute();
+/**
+ * Records what happened to one delivery for one integration; only the newest 1,000 stay. A
+ * delivery that started no task leaves its audit row here, in the same transaction (a started
+ * task is recorded by the queue); `auditAction` names a refused request's row.
+ */
+export async function recordDelivery(db: Db, integration: IntegrationRow, outcome: { matched: boolean; reason: string; taskId?: number | null }, auditAction?: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.insertInto('integration_delivery').values({
+      project_id: integration.project_id, integration_id: integration.id, created: new Date().toISOString(),
+      matched: outcome.matched ? 1 : 0, reason: outcome.reason, task_id: outcome.taskId ?? null,
+    }).execute();
+    if (outcome.taskId == null) {
+      await writeAudit(tx, {
+        action: auditAction, objectType: 'integration', objectId: integration.id, objectName: integration.name,
+        projectId: integration.project_id, description: `Delivery: ${outcome.reason}`,
+      });
+    }
+  });
   await keepNewestDeliveries(db, integration.id);
 }
 

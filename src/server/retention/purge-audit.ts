@@ -41,8 +41,8 @@ export async function purgeExpiredAudit(db: Db, config: Config, now = new Date()
   return removed;
 }
 
-function recordPurge(db: Db, removed: number, before: string): Promise<void> {
-  return writeAudit(db, {
+async function recordPurge(db: Db, removed: number, before: string): Promise<void> {
+  await writeAudit(db, {
     action: 'purge', objectType: 'audit', projectId: null, description: `${removed} audit rows older than ${before} deleted`,
   });
 }

@@ -55,6 +55,10 @@ for (const dialect of DIALECTS) {
       ]);
       expect(rows.map((r) => r.description)).toEqual([`Template ID ${ids[0]} disabled`, `Template ID ${ids[2]} disabled`]);
       expect(await events()).toBe(eventsBefore + 2);
+      // each template's activity entry points at that template's own audit row
+      const linked = await s.deps.db.selectFrom('event').select(['object_id', 'audit_id']).where('project_id', '=', pid).where('object_type', '=', 'template')
+        .where('audit_id', 'in', rows.map((r) => r.id)).orderBy('object_id').execute();
+      expect(linked.map((e) => [e.object_id, e.audit_id])).toEqual(rows.map((r) => [r.object_id, r.id]).sort((a, b) => a[0]! - b[0]!));
 
       expect((await bulk({ action: 'enable', template_ids: [ids[2]] })).body.results).toEqual([{ template_id: ids[2], name: names.get(ids[2]!), ok: true }]);
       expect((await template(ids[2]!))!.disabled).toBe(0);
@@ -99,6 +103,8 @@ for (const dialect of DIALECTS) {
       ]);
       const rows = await newAudit();
       expect(rows.map((r) => [r.action, r.object_type, r.object_id])).toEqual([['task_start', 'task', tasks[0]!.id], ['task_start', 'task', tasks[1]!.id]]);
+      const taskEvents = await s.deps.db.selectFrom('event').select(['object_id', 'audit_id']).where('object_type', '=', 'task').where('project_id', '=', pid).orderBy('object_id').execute();
+      expect(taskEvents.map((e) => [e.object_id, e.audit_id])).toEqual(rows.map((r) => [r.object_id, r.id]));
     });
 
     it('a run where every template is refused starts nothing and leaves no audit row', async () => {
@@ -126,6 +132,9 @@ for (const dialect of DIALECTS) {
       for (const id of ids.slice(1)) expect(await template(id)).toBeUndefined();
       const rows = await newAudit();
       expect(rows.map((r) => [r.action, r.object_id]).sort()).toEqual(ids.slice(1).map((id) => ['delete', id]).sort());
+      const deleteEvents = await s.deps.db.selectFrom('event').select(['object_id', 'audit_id']).where('project_id', '=', pid).where('description', 'like', '%deleted')
+        .orderBy('object_id').execute();
+      expect(deleteEvents.map((e) => [e.object_id, e.audit_id])).toEqual(rows.map((r) => [r.object_id, r.id]).sort((a, b) => a[0]! - b[0]!));
     });
 
     it('refuses another project\'s template id, unknown ids and bad input with a 400 naming the field, changing nothing', async () => {

@@ -80,9 +80,11 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', '/api/audit/export?format=xml', undefined, admin)).status).toBe(400);
     });
 
-    it('keeps /api/events in Semaphore\'s shape', async () => {
+    it('keeps /api/events in Semaphore\'s shape, with the audit fields riding along', async () => {
       const events = await s.call('GET', `/api/project/${w.projectId}/events`, undefined, w.auth.owner);
-      expect(Object.keys(events.body[0]).sort()).toEqual(['created', 'description', 'integration_id', 'object_id', 'object_name', 'object_type', 'project_id', 'project_name', 'user_id', 'username']);
+      const semaphore = ['created', 'description', 'integration_id', 'object_id', 'object_name', 'object_type', 'project_id', 'project_name', 'user_id', 'username'];
+      expect(Object.keys(events.body[0]).sort()).toEqual([...semaphore, 'action', 'fields', 'client_ip', 'user_agent'].sort());
+      for (const name of semaphore) expect(events.body[0][name], name).not.toBeUndefined();
     });
 
     it('shows the export backlog of enabled sinks (none here)', async () => {

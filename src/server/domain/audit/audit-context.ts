@@ -28,6 +28,8 @@ export interface AuditRequest {
   params: Record<string, string>;
   /** audit rows this request wrote; a request writes one */
   written: number;
+  /** the id of the first audit row it wrote (its activity-log entries point at it) */
+  auditId: number | null;
   /** the request turned out to change nothing (signing out without a session) */
   unchanged: boolean;
   /** set once the response is decided: later work (background jobs) acts as the server */
@@ -83,4 +85,10 @@ export function auditNothingChanged(): void {
 export function auditEachItem(): void {
   const request = currentAuditRequest();
   if (request) request.itemised = true;
+}
+
+/** Starts the next item of a bulk request: its events share the audit row written for it, not the previous item's. */
+export function beginAuditItem(): void {
+  const request = currentAuditRequest();
+  if (request) request.auditId = null;
 }

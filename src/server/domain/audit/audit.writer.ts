@@ -37,10 +37,11 @@ export function configureAudit(options: { enabled?: boolean; wake?: () => void }
 /**
  * Writes one audit row with `db`, which is the transaction of the change it describes, so a
  * change commits with its record or not at all.
+ * @returns the row's id (null while auditing is off)
  * @example await writeAudit(tx, { objectType: 'key', objectId: key.id, objectName: key.name });
  */
-export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<void> {
-  if (!settings.enabled) return;
+export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<number | null> {
+  if (!settings.enabled) return null;
   const request = currentAuditRequest();
   if (request) request.written++;
   const fromRoute = request ? routeAction(request.route) : undefined;
@@ -49,12 +50,15 @@ export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<void> 
   const action = entry.action ?? fromRoute?.action ?? actionOfDescription(entry.description ?? '');
   const fields = entry.fields ?? (request && /update|change/.test(action) ? request.fields : []);
   // one fixed statement, compiled once: the query builder cost more than the insert itself (bench/audit.ts)
-  await db.executeQuery(CompiledQuery.raw(insertSql(db), [
+  const inserted = await db.executeQuery<{ id: number }>(CompiledQuery.raw(insertSql(db), [
     now(), action, actor?.userId ?? null, actor?.name ?? '', actor?.token ?? '', request?.clientIp ?? '', (request?.userAgent ?? '').slice(0, 512),
     projectId, entry.projectName ?? await projectName(db, request, projectId), entry.objectType ?? fromRoute?.object ?? '',
     entry.objectId ?? null, entry.objectName ?? '', fields.join(','), entry.description ?? '', request?.route ?? '',
   ]));
   settings.wake();
+  const id = Number(inserted.rows[0]!.id);
+  if (request) request.auditId ??= id;
+  return id;
 }
 
 const INSERT_COLUMNS = ['created', 'action', 'actor_user_id', 'actor_name', 'actor_token', 'client_ip', 'user_agent', 'project_id', 'project_name',
@@ -64,7 +68,7 @@ const INSERT_COLUMNS = ['created', 'action', 'actor_user_id', 'actor_name', 'act
 function insertSql(db: Db | Tx): string {
   const postgres = isPostgres(db);
   const placeholders = INSERT_COLUMNS.map((_, i) => (postgres ? `$${i + 1}` : '?'));
-  return `insert into "audit" (${INSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${placeholders.join(', ')})`;
+  return `insert into "audit" (${INSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${placeholders.join(', ')}) returning "id"`;
 }
 
 async function projectName(db: Db | Tx, request: AuditRequest | undefined, projectId: number | null): Promise<string> {
@@ -76,14 +80,16 @@ async function projectName(db: Db | Tx, request: AuditRequest | undefined, proje
 
 /**
  * The audit row of an activity-log event: the first event of a request describes what the
- * request did (later ones are its consequences, such as the keys a new project gets); events
- * the server makes on its own (schedules, the engine) are each recorded. A bulk request
- * (`auditEachItem`) records its items itself.
+ * request did (later ones are its consequences, such as the keys a new project gets, and share
+ * its row); events the server makes on its own (schedules, the engine) are each recorded. A bulk
+ * request (`auditEachItem`) records its items itself: an item's event shares the row written for
+ * that item (`beginAuditItem` starts an item), none when it comes first.
+ * @returns the id of the audit row that describes the event (null while auditing is off)
  */
-export async function auditEvent(db: Db | Tx, event: { projectId: number | null; userId: number | null; objectType: string; objectId: number | null; objectName?: string; description: string }): Promise<void> {
+export async function auditEvent(db: Db | Tx, event: { projectId: number | null; userId: number | null; objectType: string; objectId: number | null; objectName?: string; description: string }): Promise<number | null> {
   const request = currentAuditRequest();
-  if (request && (request.written > 0 || request.itemised)) return;
-  await writeAudit(db, {
+  if (request && (request.written > 0 || request.itemised)) return request.auditId;
+  return writeAudit(db, {
     projectId: event.projectId ?? (request ? undefined : null), objectType: event.objectType || undefined, objectId: event.objectId,
     objectName: event.objectName || await nameOf(db, event.objectType, event.objectId), description: event.description,
     actor: request ? undefined : { userId: event.userId, name: event.userId === null ? 'system' : await nameOf(db, 'user', event.userId), token: '' },

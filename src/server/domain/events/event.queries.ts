@@ -12,10 +12,20 @@ export interface EventView {
   object_name: string;
   project_name: string | null;
   username: string | null;
+  /** from the audit trail (null for entries older than it): what the request did */
+  action: string | null;
+  /** the names of the fields an update set (never their values) */
+  fields: string[];
+  /** where the request came from: only for viewers who may read the audit trail */
+  client_ip?: string | null;
+  user_agent?: string | null;
 }
 
-/** Which events to list: one project's, or everything the viewer may see. */
-export type EventScope = { projectId: number } | { viewer: { id: number; admin: number } };
+/**
+ * Which events to list: one project's, or everything the viewer may see. `withClient` adds the
+ * requests' client address and agent, for viewers who may read the audit trail.
+ */
+export type EventScope = ({ projectId: number } | { viewer: { id: number; admin: number } }) & { withClient?: boolean };
 
 /**
  * Events newest first. Outside a project, admins see every event; others see their projects'
@@ -27,9 +37,11 @@ export async function listEvents(db: Db, scope: EventScope, limit?: number): Pro
   let query = db.selectFrom('event')
     .leftJoin('project', 'project.id', 'event.project_id')
     .leftJoin('user', 'user.id', 'event.user_id')
+    .leftJoin('audit', 'audit.id', 'event.audit_id')
     .select([
       'event.user_id', 'event.project_id', 'event.integration_id', 'event.object_id', 'event.object_type',
       'event.description', 'event.created', 'event.object_name', 'project.name as project_name', 'user.username as username',
+      'audit.action', 'audit.fields', 'audit.client_ip', 'audit.user_agent',
     ])
     .orderBy('event.created', 'desc').orderBy('event.id', 'desc');
   if ('projectId' in scope) {
@@ -45,5 +57,10 @@ export async function listEvents(db: Db, scope: EventScope, limit?: number): Pro
     ]));
   }
   if (limit) query = query.limit(limit);
-  return query.execute();
+  return (await query.execute()).map(({ fields, client_ip, user_agent, ...row }) => ({
+    ...row,
+    action: row.action ?? null,
+    fields: fields ? fields.split(',') : [],
+    ...(scope.withClient ? { client_ip: client_ip ?? null, user_agent: user_agent ?? null } : {}),
+  }));
 }

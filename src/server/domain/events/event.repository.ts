@@ -17,6 +17,7 @@ export interface NewEvent {
  * @example await recordEvent(tx, { projectId: 1, userId: 2, objectType: 'key', objectId: 5, description: 'Access Key deploy created' });
  */
 export async function recordEvent(db: Db | Tx, event: NewEvent): Promise<void> {
+  const auditId = await auditEvent(db, event);
   await db.insertInto('event').values({
     project_id: event.projectId,
     user_id: event.userId,
@@ -26,6 +27,6 @@ export async function recordEvent(db: Db | Tx, event: NewEvent): Promise<void> {
     object_name: event.objectName ?? '',
     description: event.description,
     created: now(),
+    audit_id: auditId,
   }).execute();
-  await auditEvent(db, event);
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.ts';
+import type { Db, Tx } from '../../db/database.ts';
 import type { RunnerRow } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { newRunnerKeyPair, newRunnerToken, tokenHash } from './runner-crypto.ts';
@@ -30,7 +30,7 @@ export interface CreatedRunner { row: RunnerRow; token?: string; private_key?: s
  * Creates a runner. Registered (the default): it gets its token and key pair now, returned once.
  * `registered: false`: no credentials, inactive until registered with a registration token.
  */
-export async function createRunner(db: Db, scope: RunnerScope, input: RunnerInput): Promise<CreatedRunner> {
+export async function createRunner(db: Db | Tx, scope: RunnerScope, input: RunnerInput): Promise<CreatedRunner> {
   if (scope !== null && input.project_id !== undefined && input.project_id !== scope) throw badRequest('project_id: does not match the project of the URL');
   const registered = input.registered ?? true;
   const token = registered ? newRunnerToken() : undefined;
@@ -45,7 +45,7 @@ export async function createRunner(db: Db, scope: RunnerScope, input: RunnerInpu
   return { row: { ...row, is_default: input.is_default ? 1 : 0 }, token, private_key: keys?.privateKey };
 }
 
-export async function updateRunner(db: Db, row: RunnerRow, input: RunnerInput): Promise<void> {
+export async function updateRunner(db: Db | Tx, row: RunnerRow, input: RunnerInput): Promise<void> {
   if (row.project_id !== null && input.project_id !== undefined && input.project_id !== row.project_id) throw badRequest('project_id: does not match the project of the URL');
   const changes = {
     ...(input.name !== undefined ? { name: input.name } : {}),
@@ -61,33 +61,34 @@ export async function updateRunner(db: Db, row: RunnerRow, input: RunnerInput): 
   await db.updateTable('runner').set(changes).where('id', '=', row.id).execute();
 }
 
-/** Makes the runner its scope's only default runner (the project's, or the global one). */
-async function makeDefault(db: Db, row: RunnerRow): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    let others = tx.updateTable('runner').set({ is_default: 0 }).where('id', '!=', row.id).where('is_default', '=', 1);
-    others = row.project_id === null ? others.where('project_id', 'is', null) : others.where('project_id', '=', row.project_id);
-    await others.execute();
-    await tx.updateTable('runner').set({ is_default: 1 }).where('id', '=', row.id).execute();
-  });
+/**
+ * Makes the runner its scope's only default runner (the project's, or the global one). Run it in
+ * the transaction of the change that asks for it, so two defaults are never seen.
+ */
+async function makeDefault(tx: Db | Tx, row: RunnerRow): Promise<void> {
+  let others = tx.updateTable('runner').set({ is_default: 0 }).where('id', '!=', row.id).where('is_default', '=', 1);
+  others = row.project_id === null ? others.where('project_id', 'is', null) : others.where('project_id', '=', row.project_id);
+  await others.execute();
+  await tx.updateTable('runner').set({ is_default: 1 }).where('id', '=', row.id).execute();
 }
 
 /** Deletes the runner; its waiting and starting tasks go back to the queue. */
-export async function deleteRunner(db: Db, row: RunnerRow): Promise<void> {
+export async function deleteRunner(db: Db | Tx, row: RunnerRow): Promise<void> {
   await db.updateTable('task').set({ status: 'waiting', locked_by: null, runner_id: null }).where('runner_id', '=', row.id).where('status', '=', 'starting').execute();
   await db.deleteFrom('runner').where('id', '=', row.id).execute();
 }
 
-export async function setRunnerActive(db: Db, row: RunnerRow, active: boolean): Promise<void> {
+export async function setRunnerActive(db: Db | Tx, row: RunnerRow, active: boolean): Promise<void> {
   await db.updateTable('runner').set({ active: active ? 1 : 0 }).where('id', '=', row.id).execute();
 }
 
 /** `DELETE …/cache`: the runner clears its repository cache on its next contact. */
-export async function requestCleaning(db: Db, row: RunnerRow): Promise<void> {
+export async function requestCleaning(db: Db | Tx, row: RunnerRow): Promise<void> {
   await db.updateTable('runner').set({ cleaning_requested: new Date().toISOString() }).where('id', '=', row.id).execute();
 }
 
 /** A new one-time registration token for a runner that has no credentials yet. */
-export async function newRegistrationToken(db: Db, row: RunnerRow): Promise<string> {
+export async function newRegistrationToken(db: Db | Tx, row: RunnerRow): Promise<string> {
   if (row.token_hash !== null) throw badRequest('Runner is already registered');
   const token = newRunnerToken();
   await db.updateTable('runner').set({ registration_token_hash: tokenHash(token) }).where('id', '=', row.id).execute();

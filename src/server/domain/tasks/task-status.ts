@@ -80,10 +80,12 @@ export async function setTaskStatus(deps: StatusDeps, taskId: number, to: TaskSt
         .executeTakeFirst();
       if (!moved) return undefined;
       const { template_name: templateName, ...row } = moved;
-      if (firstRun || finished) {
+      // a confirmed plan is a person's decision: the activity log and the audit trail name it
+      if (firstRun || finished || to === 'confirmed') {
         const description = firstRun
           ? `Task ID ${row.id} (${templateName ?? ''}) is running`
-          : `Task ID ${row.id} (${templateName ?? ''}) finished - ${to.toUpperCase()}`;
+          : to === 'confirmed' ? `Task ID ${row.id} (${templateName ?? ''}) confirmed`
+            : `Task ID ${row.id} (${templateName ?? ''}) finished - ${to.toUpperCase()}`;
         await recordEvent(tx, { projectId: row.project_id, userId: row.user_id, integrationId: row.integration_id, objectType: 'task', objectId: row.id, objectName: row.playbook, description });
       }
       return row;

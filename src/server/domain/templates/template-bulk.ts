@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.ts';
 import type { ProjectRow, TemplateRow, UserRow } from '../../db/schema.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
 import { writeAudit } from '../audit/audit.writer.ts';
-import { auditEachItem, auditNothingChanged } from '../audit/audit-context.ts';
+import { auditEachItem, auditNothingChanged, beginAuditItem } from '../audit/audit-context.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { createTask } from '../tasks/task.service.ts';
 import { requireInProject } from '../shared/project-refs.ts';
@@ -60,12 +60,17 @@ async function runEach(deps: Deps, caller: BulkCaller, templates: TemplateRow[])
       results.push({ template_id: template.id, name: template.name, ok: false, code: 'disabled', error: `Template "${template.name}" is disabled` });
       continue;
     }
+    beginAuditItem();
     try {
       const task = await createTask(deps, caller.project, caller.user, { template_id: template.id }, {
         mayEditTemplate: caller.mayEditTemplate,
-        onInsert: (tx, row) => writeAudit(tx, {
-          action: 'task_start', objectType: 'task', objectId: row.id, objectName: template.name, description: `Task ID ${row.id} queued for running`,
-        }),
+        // the queue records the task's event first: it is pointed at the row written here
+        onInsert: async (tx, row) => {
+          const auditId = await writeAudit(tx, {
+            action: 'task_start', objectType: 'task', objectId: row.id, objectName: template.name, description: `Task ID ${row.id} queued for running`,
+          });
+          await tx.updateTable('event').set({ audit_id: auditId }).where('object_type', '=', 'task').where('object_id', '=', row.id).where('audit_id', 'is', null).execute();
+        },
       });
       results.push({ template_id: template.id, name: template.name, ok: true, task_id: task.id });
     } catch (err) {
@@ -87,10 +92,13 @@ async function deleteEach(deps: Deps, actor: Actor, templates: TemplateRow[]): P
     progress = false;
     const refused: TemplateRow[] = [];
     for (const template of pending) {
+      beginAuditItem();
       try {
         await deps.db.transaction().execute(async (tx) => {
-          await deleteTemplate(tx, actor, await findTemplate(tx, actor.projectId, template.id));
+          const current = await findTemplate(tx, actor.projectId, template.id);
+          // the row first, so the delete's event points at it; a refusal takes both back
           await writeAudit(tx, { action: 'delete', objectType: 'template', objectId: template.id, objectName: template.name, description: `Template ID ${template.id} deleted` });
+          await deleteTemplate(tx, actor, current);
         });
         results.set(template.id, { template_id: template.id, name: template.name, ok: true });
         progress = true;
@@ -130,10 +138,11 @@ async function changeAll(deps: Deps, actor: Actor, templates: TemplateRow[], act
     const values = action === 'move' ? { view_id: viewId } : { disabled: action === 'disable' ? 1 : 0 };
     await tx.updateTable('template').set(values).where('project_id', '=', actor.projectId).where('id', 'in', ids).execute();
     for (const template of templates) {
-      await recordEvent(tx, { ...actor, objectType: 'template', objectId: template.id, objectName: template.name, description: `Template ID ${template.id} updated` });
+      beginAuditItem();
       await writeAudit(tx, {
         action: 'update', objectType: 'template', objectId: template.id, objectName: template.name, fields: [field], description: `Template ID ${template.id} ${done}`,
       });
+      await recordEvent(tx, { ...actor, objectType: 'template', objectId: template.id, objectName: template.name, description: `Template ID ${template.id} updated` });
     }
   });
   return templates.map((t) => ({ template_id: t.id, name: t.name, ok: true }));

@@ -2,6 +2,8 @@ import type { Db, Tx } from '../../db/database.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
+import { auditNothingChanged } from '../audit/audit-context.ts';
+import { writeAudit } from '../audit/audit.writer.ts';
 import { INT32_MAX } from '../shared/project-refs.ts';
 import type { Actor } from '../project-resource.ts';
 import type { ViewInput, ViewRow } from './view.ts';
@@ -54,11 +56,12 @@ export async function deleteView(tx: Tx, actor: Actor, view: ViewRow): Promise<v
 /** Sets many positions at once; every id must be a view of the project, else nothing changes. */
 export async function setViewPositions(tx: Tx, actor: Actor, positions: Record<string, number>): Promise<void> {
   const ids = Object.keys(positions).map(Number);
-  if (ids.length === 0) return;
+  if (ids.length === 0) return auditNothingChanged();
   const outOfRange = ids.find((id) => id > INT32_MAX);
   if (outOfRange !== undefined) throw badRequest(`${outOfRange}: no view ${outOfRange} in this project`);
   const found = await tx.selectFrom('view').select('id').where('project_id', '=', actor.projectId).where('id', 'in', ids).execute();
   const missing = ids.find((id) => !found.some((f) => f.id === id));
   if (missing !== undefined) throw badRequest(`${missing}: no view ${missing} in this project`);
   for (const id of ids) await tx.updateTable('view').set({ position: positions[String(id)]! }).where('id', '=', id).execute();
+  await writeAudit(tx, { objectType: 'view', fields: ['position'], description: `Positions of ${ids.length} views changed` });
 }

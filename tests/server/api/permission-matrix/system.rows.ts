@@ -15,7 +15,7 @@ export const SYSTEM_MATRIX: MatrixRow[] = [
   { route: 'PUT /api/apps/{app}', path: () => `/api/apps/${customApp}`, body: () => ({ title: 'Matrix', path: '/bin/true' }), expect: adminApps(204) },
   { route: 'POST /api/apps/{app}/active', path: () => '/api/apps/bash/active', body: () => ({ active: true }), expect: adminApps(204) },
   {
-    route: 'DELETE /api/apps/{custom app}', setup: async (db) => { await saveAppSettings(db, customApp, { title: 'Matrix' }); return {}; },
+    route: 'DELETE /api/apps/{custom app}', setup: async (db) => { await db.transaction().execute((tx) => saveAppSettings(tx, customApp, { title: 'Matrix' })); return {}; },
     path: () => `/api/apps/${customApp}`, expect: adminApps(204),
   },
   { route: 'GET /api/project/{id}/runner_tags', path: (w) => `${p(w)}/runner_tags`, expect: projectRead() },
