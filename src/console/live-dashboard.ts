@@ -33,7 +33,21 @@ async function replaceLiveRegion(): Promise<void> {
   if (!res.ok) return;
   const fresh = new DOMParser().parseFromString(await res.text(), 'text/html').getElementById('live-region');
   const current = document.getElementById('live-region');
-  if (fresh && current) current.replaceWith(fresh);
+  if (!fresh || !current) return;
+  keepTicks(current, fresh);
+  current.replaceWith(fresh);
+  document.dispatchEvent(new Event('live-region:replaced'));
+}
+
+/** Ticks the boxes of the fresh region that were ticked in the old one (the template list's bulk choice). */
+function keepTicks(current: HTMLElement, fresh: HTMLElement): void {
+  for (const box of current.querySelectorAll<HTMLInputElement>('input[type=checkbox][name]')) {
+    const twin = fresh.querySelector<HTMLInputElement>(`input[type=checkbox][name="${CSS.escape(box.name)}"][value="${CSS.escape(box.value)}"]`);
+    if (twin) {
+      twin.checked = box.checked;
+      twin.indeterminate = box.indeterminate;
+    }
+  }
 }
 
 /** Copies the server-rendered language and theme (and the current project) into localStorage. */

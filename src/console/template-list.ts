@@ -4,6 +4,7 @@ import { idField, postedForm, runDelete, runForm, textField, type FormOutcome } 
 import { PREFERENCE_COOKIE_MAX_AGE } from './preferences.ts';
 import { PERMISSION, type ProjectRole, type Task, type User } from './types.ts';
 import { viewInputSchema, viewPositionsSchema } from '../server/domain/views/view.ts';
+import { runBulkBar, type BulkBarData } from './template-bulk.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'cookies' | 'url'>;
 
@@ -73,6 +74,8 @@ export interface TemplateListData {
   nextCursor: string | null;
   /** this is not the first page (`?after=`) */
   paged: boolean;
+  /** the bulk bar: its form, the delete confirmation's ids, the actions offered */
+  bulk: BulkBarData;
 }
 
 /** Templates shown a page at a time: a project may hold thousands. */
@@ -81,10 +84,13 @@ export const TEMPLATE_PAGE_SIZE = 100;
 /**
  * The template list of a project (all templates, or one view's) with the forms of its view
  * editor: save (new rows carry a negative id until saved), move up/down, delete.
+ * `bulkActions` are the bulk bar's actions this user may choose (template-bulk.ts bulkActionsFor).
  * Returns a Response when a form was handled (a redirect) or the view does not exist.
- * @example const list = await loadTemplateList(Astro, ctx.project.id, null, messages); if (list instanceof Response) return list;
+ * @example const list = await loadTemplateList(Astro, ctx.project.id, null, messages, ['run']); if (list instanceof Response) return list;
  */
-export async function loadTemplateList(astro: AstroLike, projectId: number, viewId: number | null, titleRequired: string): Promise<TemplateListData | Response> {
+export async function loadTemplateList(
+  astro: AstroLike, projectId: number, viewId: number | null, titleRequired: string, bulkActions: string[] = [],
+): Promise<TemplateListData | Response> {
   const base = `/api/project/${projectId}`;
   const self = astro.url.pathname;
   // the All tab keeps `view=all`, so it is not sent on to the remembered view
@@ -125,6 +131,9 @@ export async function loadTemplateList(astro: AstroLike, projectId: number, view
   });
   if (moved.redirect) return moved.redirect;
 
+  const bulk = await runBulkBar(astro, projectId, bulkActions);
+  if (bulk instanceof Response) return bulk;
+
   const openParam = astro.url.searchParams.get('open') ?? '';
   const openId = /^\d{1,10}$/.test(openParam) ? Number(openParam) : null;
   const q = (astro.url.searchParams.get('q') ?? '').trim().slice(0, 200);
@@ -140,7 +149,7 @@ export async function loadTemplateList(astro: AstroLike, projectId: number, view
   ]);
   return {
     views, templates: page.items, apps, openTasks, openId, viewForm: moved.submitted ? { ...viewForm, error: moved.error } : viewForm,
-    q, nextCursor: page.nextCursor, paged: query.has('after'),
+    q, nextCursor: page.nextCursor, paged: query.has('after'), bulk,
   };
 }
 

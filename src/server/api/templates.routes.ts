@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { hasPermission, Permission } from '../auth/permissions.ts';
 import { idParam, parseWith, readJson } from '../http/validation.ts';
-import { badRequest } from '../http/errors.ts';
+import { badRequest, forbidden } from '../http/errors.ts';
 import { templateInputSchema } from '../domain/templates/template.ts';
 import { validateTemplate } from '../domain/templates/template.validation.ts';
 import { descriptionSchema } from '../domain/templates/template-description.ts';
@@ -18,6 +18,7 @@ import { countTasksByDay } from '../domain/stats/task-stats.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
 import { respondWithTaskPage, wantsTaskPage } from './task-page.ts';
+import { applyTemplateBulk, templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { pageTemplates, TEMPLATE_PAGE_PARAMS, templatePageQuerySchema } from '../domain/templates/template-page.ts';
 
 const manage = can(Permission.ManageResources);
@@ -46,6 +47,20 @@ templatesRoutes.post('/', manage, async (c) => {
   });
   const [template] = await presentTemplates(db, [row]);
   return c.json(template, 201);
+});
+
+/**
+ * One action on many templates (run, move, disable, enable, delete): the single actions' role
+ * checks (run: RunTasks; the others: ManageResources), a result per template.
+ */
+templatesRoutes.post('/bulk', async (c) => {
+  const { user, permissions } = c.var;
+  const may = (bits: number) => Boolean(user.admin) || hasPermission(permissions, bits);
+  if (!may(Permission.RunTasks) && !may(Permission.ManageResources)) throw forbidden();
+  const input = await readJson(c, templateBulkSchema);
+  if (!may(input.action === 'run' ? Permission.RunTasks : Permission.ManageResources)) throw forbidden();
+  const caller = { project: c.var.project, user, mayEditTemplate: may(Permission.ManageResources) };
+  return c.json({ results: await applyTemplateBulk(c.var.deps, caller, input) });
 });
 
 templatesRoutes.get('/:template_id', async (c) => {

@@ -24,6 +24,7 @@ import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
 import { hostConfigInputSchema } from '../domain/host-configs/host-config.ts';
 import { taskListQuerySchema } from '../domain/tasks/task-cursor.ts';
 import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
+import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
   accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
@@ -137,6 +138,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   [`POST ${P}/templates`]: { summary: 'Create a template', body: templateInputSchema, status: 201 },
   [`PUT ${P}/templates/:template_id`]: { summary: 'Update a template', body: templateInputSchema, status: 204 },
+  [`POST ${P}/templates/bulk`]: {
+    summary: 'One action on up to 500 templates: run, move (to view_id; null: no view), disable, enable, delete. move/disable/enable change all or nothing; run and delete go one by one and report a refusal per template. Answers {results: [{template_id, name, ok, error?, code?, task_id?}]} (code: disabled, in_use)',
+    body: templateBulkSchema,
+  },
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
   [`GET ${P}/views`]: { summary: 'Views (template tabs)', response: list(viewSchema) },
   [`POST ${P}/views`]: { summary: 'Create a view', body: viewInputSchema, response: viewSchema, status: 201 },

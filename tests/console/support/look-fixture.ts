@@ -147,6 +147,7 @@ function resourceRoutes(r: RouteIds): [string, string][] {
   const t = (tid: number, child: string) => `${pr}/templates/${tid}/${child}`;
   return [
     ['templates', `${pr}/templates`], ['view-templates', `${pr}/views/${r.view}/templates`],
+    ['templates-bulk-delete', `${pr}/templates?view=all&bulk_delete=${bash}.${r.ansible}`],
     ['template-tasks', t(bash, 'tasks')], ['template-details', t(r.ansible, 'details')], ['template-state', t(r.tf, 'state')],
     ['template-workspaces', t(r.tf, 'workspaces')], ['template-workspace', `${t(r.tf, 'workspaces')}?ws=${r.ws}`],
     ['view-template-tasks', `${pr}/views/${r.view}/templates/${bash}/tasks`],

@@ -22,6 +22,8 @@ import { isStateChanging, routeAction } from '../../../src/server/domain/audit/a
  * state-changing route is called once by the first caller the matrix lets through; it must
  * leave exactly one audit row naming that caller, the route's action, and an object. A refused
  * call (4xx) leaves no row — except a refused sign-in step, which leaves `login_fail`/`mfa_fail`.
+ * A bulk route (ITEMISED) leaves one row per item its body names instead, each saying what was
+ * done to that item.
  */
 const ROWS: MatrixRow[] = [
   ...FOUNDATION_MATRIX, ...RESOURCES_MATRIX, ...TEMPLATES_MATRIX, ...INTEGRATIONS_MATRIX, ...SYSTEM_MATRIX,
@@ -49,19 +51,46 @@ const NO_USER = /^\w+ \/api\/(integrations|terraform|internal)\//;
  * records its change in its transaction (recordEvent, writeAudit or withAudit).
  */
 
+/**
+ * Bulk routes: one audit row per item of the body, in the transaction of that item's change,
+ * with the action done to it (a run's row names the task it started).
+ */
+const ITEMISED: Record<string, (body: { action: string; template_ids: number[] }) => { count: number; action: string; object: string; ids?: number[] }> = {
+  'POST /api/project/:project_id/templates/bulk': (body) => ({
+    count: new Set(body.template_ids).size,
+    ...(body.action === 'run' ? { action: 'task_start', object: 'task' }
+      : { action: body.action === 'delete' ? 'delete' : 'update', object: 'template', ids: [...new Set(body.template_ids)] }),
+  }),
+};
+
 async function checkRoute(s: TestServer, row: MatrixRow, route: string): Promise<void> {
   const caller = ORDER.find((c) => row.expect[c]! < 300) ?? 'admin';
   const w = await buildWorld(s.deps.db);
   const self = w.self(caller);
   const ids = (await row.setup?.(s.deps.db, w)) ?? {};
   const before = await s.deps.db.selectFrom('audit').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
-  const res = await s.call(route.split(' ')[0]!, row.path(w, self, ids), row.body?.(w, self, ids), w.auth[caller]);
+  const body = row.body?.(w, self, ids);
+  const res = await s.call(route.split(' ')[0]!, row.path(w, self, ids), body, w.auth[caller]);
   const rows = await s.deps.db.selectFrom('audit').selectAll().where('id', '>', Number(before.id ?? 0)).where('request', '!=', '').orderBy('id').execute();
   if (res.status >= 400) {
     expect(rows.filter((r) => !r.action.endsWith('_fail')), `${row.route} → ${res.status} left rows`).toEqual([]);
     return;
   }
   if (NO_CHANGE.has(route) && rows.length === 0) return;
+  const itemised = ITEMISED[route]?.(body as { action: string; template_ids: number[] });
+  if (itemised) {
+    expect(itemised.count, `${row.route}: the matrix row names items`).toBeGreaterThan(0);
+    expect(rows.map((r) => `${r.action} ${r.object_type}`), `${row.route} as ${caller} → ${res.status}`)
+      .toEqual(Array.from({ length: itemised.count }, () => `${itemised.action} ${itemised.object}`));
+    if (itemised.ids) expect(rows.map((r) => r.object_id), row.route).toEqual(itemised.ids);
+    for (const audit of rows) {
+      expect(audit.request).toBe(route);
+      expect(audit.project_id, row.route).toBe(w.projectId);
+      if (caller !== 'anonymous') expect(audit.actor_user_id, row.route).toBe(self?.id ?? null);
+      expect(audit.description, row.route).not.toBe('recorded after the change');
+    }
+    return;
+  }
   expect(rows.map((r) => `${r.action} ${r.object_type}`), `${row.route} as ${caller} → ${res.status}`).toHaveLength(1);
   const audit = rows[0]!;
   expect(audit.action, row.route).toBe(routeAction(route).action);

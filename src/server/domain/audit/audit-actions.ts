@@ -26,6 +26,8 @@ const ROUTE_ACTIONS: Record<string, { action: string; object?: string }> = {
   'POST /api/project/:project_id/templates/:template_id/inventory/:inventory_id/:action{set_default|attach|detach}': { action: 'update', object: 'template' },
   'POST /api/project/:project_id/views/positions': { action: 'update', object: 'view' },
   'PUT /api/project/:project_id/templates/:template_id/description': { action: 'update', object: 'template' },
+  // one row per template (run: per task started), each naming its own action
+  'POST /api/project/:project_id/templates/bulk': { action: 'update', object: 'template' },
   'POST /api/apps/:app_id/active': { action: 'update', object: 'app' },
   'PUT /api/project/:project_id/schedules/:schedule_id/active': { action: 'update', object: 'schedule' },
   'POST /api/project/:project_id/runners/:runner_id/active': { action: 'update', object: 'runner' },

@@ -34,6 +34,8 @@ export interface AuditRequest {
   unchanged: boolean;
   /** set once the response is decided: later work (background jobs) acts as the server */
   closed: boolean;
+  /** a bulk request writes one row per item itself: its events add none (see auditEachItem) */
+  itemised?: boolean;
 }
 
 const storage = new AsyncLocalStorage<AuditRequest>();
@@ -74,4 +76,19 @@ export function setAuditFields(input: unknown): void {
 export function auditNothingChanged(): void {
   const request = currentAuditRequest();
   if (request) request.unchanged = true;
+}
+
+/**
+ * Says the current request acts on many objects and writes one audit row per object itself
+ * (writeAudit in each item's transaction): the activity-log events of its items add none.
+ */
+export function auditEachItem(): void {
+  const request = currentAuditRequest();
+  if (request) request.itemised = true;
+}
+
+/** Starts the next item of a bulk request: its events share the audit row written for it, not the previous item's. */
+export function beginAuditItem(): void {
+  const request = currentAuditRequest();
+  if (request) request.auditId = null;
 }

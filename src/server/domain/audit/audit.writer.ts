@@ -81,12 +81,14 @@ async function projectName(db: Db | Tx, request: AuditRequest | undefined, proje
 /**
  * The audit row of an activity-log event: the first event of a request describes what the
  * request did (later ones are its consequences, such as the keys a new project gets, and share
- * its row); events the server makes on its own (schedules, the engine) are each recorded.
+ * its row); events the server makes on its own (schedules, the engine) are each recorded. A bulk
+ * request (`auditEachItem`) records its items itself: an item's event shares the row written for
+ * that item (`beginAuditItem` starts an item), none when it comes first.
  * @returns the id of the audit row that describes the event (null while auditing is off)
  */
 export async function auditEvent(db: Db | Tx, event: { projectId: number | null; userId: number | null; objectType: string; objectId: number | null; objectName?: string; description: string }): Promise<number | null> {
   const request = currentAuditRequest();
-  if (request && request.written > 0) return request.auditId;
+  if (request && (request.written > 0 || request.itemised)) return request.auditId;
   return writeAudit(db, {
     projectId: event.projectId ?? (request ? undefined : null), objectType: event.objectType || undefined, objectId: event.objectId,
     objectName: event.objectName || await nameOf(db, event.objectType, event.objectId), description: event.description,

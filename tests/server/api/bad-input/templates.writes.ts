@@ -25,6 +25,16 @@ export const TEMPLATE_WRITES: WriteRoute[] = [
     route: 'PUT /api/project/{id}/templates/{t}/description', path: (x) => `${p(x)}/templates/${x.ids.template}/description`,
     valid: () => ({ description: 'x' }), fields: { description: 'string' }, maxLength: { description: 65535 },
   },
+  {
+    route: 'POST /api/project/{id}/templates/bulk', path: (x) => `${p(x)}/templates/bulk`, valid: (x) => ({ action: 'enable', template_ids: [x.ids.template] }),
+    fields: { action: 'string', template_ids: 'array', view_id: 'number' },
+    extra: (x) => [
+      ['an unknown action', { action: 'archive', template_ids: [x.ids.template] }], ['no template', { action: 'enable', template_ids: [] }],
+      ['501 templates', { action: 'enable', template_ids: Array.from({ length: 501 }, (_, i) => i + 1) }], ['a template id that is text', { action: 'enable', template_ids: ['1'] }],
+      ['a template id of 0', { action: 'enable', template_ids: [0] }], ['a template of no project', { action: 'enable', template_ids: [2_000_000_000] }],
+      ['a view of no project', { action: 'move', template_ids: [x.ids.template], view_id: 2_000_000_000 }],
+    ],
+  },
   { route: 'POST /api/project/{id}/views', path: (x) => `${p(x)}/views`, valid: () => ({ title: 'V', position: 1 }), fields: { title: 'string', position: 'number' } },
   { route: 'PUT /api/project/{id}/views/{v}', path: (x) => `${p(x)}/views/${x.ids.view}`, valid: () => ({ title: 'V', position: 1 }), fields: { title: 'string', position: 'number' } },
   {

@@ -30,6 +30,10 @@ export const TEMPLATES_MATRIX: MatrixRow[] = [
   write('PUT /api/project/{id}/templates/{t}', 204, (ids) => `/templates/${ids.template}`, () => ({ name: 'renamed' })),
   write('PUT /api/project/{id}/templates/{t}/description', 204, (ids) => `/templates/${ids.template}/description`, () => ({ description: 'x' })),
   write('DELETE /api/project/{id}/templates/{unused t}', 204, (ids) => `/templates/${ids.spareTemplate}`),
+  // one route, two role checks: run needs RunTasks (as POST /tasks), the other actions ManageResources
+  { ...write('POST /api/project/{id}/templates/bulk', 200, () => '/templates/bulk', (ids) => ({ action: 'run', template_ids: [ids.template] })), expect: projectWrite(Permission.RunTasks, 200) },
+  write('POST /api/project/{id}/templates/bulk', 200, () => '/templates/bulk', (ids) => ({ action: 'disable', template_ids: [ids.template, ids.spareTemplate] })),
+  write('POST /api/project/{id}/templates/bulk', 200, () => '/templates/bulk', (ids) => ({ action: 'delete', template_ids: [ids.spareTemplate] })),
   write('POST /api/project/{id}/templates/{t}/inventory/{ws}/attach', 204, (ids) => `/templates/${ids.template}/inventory/${ids.workspace}/attach`),
   write('POST /api/project/{id}/templates/{t}/inventory/{ws}/set_default', 204, (ids) => `/templates/${ids.template}/inventory/${ids.workspace}/set_default`),
   write('POST /api/project/{id}/templates/{t}/inventory/{ws}/detach', 204, (ids) => `/templates/${ids.template}/inventory/${ids.workspace}/detach`, undefined, attachedSetup),
