@@ -57,7 +57,7 @@ function pages(): [string, (projectId: number) => string][] {
   return [
     ['history, first page', (p) => `/project/${p}/history`],
     ['history, last page', (p) => `/project/${p}/history?after=0`],
-    ['templates search', (p) => `/project/${p}/templates?view=all&q=service+42+backup`],
+    ['templates search', (p) => `/project/${p}/templates?view=all&q=svc-00042`],
     ['wall board', (p) => `/board?projects=${p}`],
   ];
 }
@@ -65,7 +65,7 @@ function pages(): [string, (projectId: number) => string][] {
 async function seededServer(dialect: DialectName, tmp: string, size: { templates: number; tasks: number }): Promise<Side> {
   const database = await freshDatabase(dialect, tmp);
   const server = await startConsoleServer({}, database.settings);
-  const fx = await insertScriptProject(server, { 'hello.sh': 'echo hello\n' }, 'hello.sh', 'service 0 deploy');
+  const fx = await insertScriptProject(server, { 'hello.sh': 'echo hello\n' }, 'hello.sh', 'svc-00000 deploy');
   const started = performance.now();
   const templateIds = await insertTemplates(server, fx.template.id, size.templates - 1);
   await insertTasks(server, fx.project.id, [fx.template.id, ...templateIds], fx.adminId, size.tasks);
@@ -76,14 +76,14 @@ async function seededServer(dialect: DialectName, tmp: string, size: { templates
   return { server, cookie, projectId: fx.project.id, drop: database.drop };
 }
 
-/** Copies of a template, named and described apart. */
+/** Copies of a template, named and described apart (`svc-00042 backup`: a search for one finds one). */
 async function insertTemplates(server: ConsoleServer, fromId: number, count: number): Promise<number[]> {
   const { db } = server.deps;
   const { id: _id, ...model } = await db.selectFrom('template').selectAll().where('id', '=', fromId).executeTakeFirstOrThrow();
   const ids: number[] = [];
   for (let i = 0; i < count; i += BATCH) {
     const rows = Array.from({ length: Math.min(BATCH, count - i) }, (_, k) => ({
-      ...model, name: `service ${i + k + 1} ${['deploy', 'backup', 'patch', 'audit'][(i + k) % 4]}`, description: `Runs job ${i + k + 1}`,
+      ...model, name: `svc-${String(i + k + 1).padStart(5, '0')} ${['deploy', 'backup', 'patch', 'audit'][(i + k) % 4]}`, description: `Runs job ${i + k + 1}`,
     }));
     ids.push(...(await db.insertInto('template').values(rows).returning('id').execute()).map((r) => r.id));
   }
