@@ -6,7 +6,8 @@
  * server-side render time (request to last byte) of BENCH_SCALE_RUNS requests after a warm-up.
  * Target: every big page within 2× of its small twin.
  * Alone: `bash scripts/with-node.sh node bench/scale.ts` (BENCH_SCALE_DIALECTS=sqlite,postgres;
- * BENCH_SCALE_TASKS and BENCH_SCALE_TEMPLATES size the big database).
+ * BENCH_SCALE_TASKS and BENCH_SCALE_TEMPLATES size the big database; BENCH_SCALE_PAGES=templates
+ * measures only the pages whose label holds that word).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -37,7 +38,8 @@ export async function runScaleBench(): Promise<void> {
       console.log(`scale (${dialect}): ${SMALL.templates} templates / ${SMALL.tasks.toLocaleString('en')} tasks against ${BIG.templates.toLocaleString('en')} / ${BIG.tasks.toLocaleString('en')}`);
       for (const size of [SMALL, BIG]) sides.push(await seededServer(dialect, tmp, size));
       const [small, big] = sides as [Side, Side];
-      for (const [label, page] of pages()) {
+      const only = process.env.BENCH_SCALE_PAGES;
+      for (const [label, page] of pages().filter(([label]) => !only || label.includes(only))) {
         const pair = await medianPair(small, big, page).catch((err: Error) => err);
         if (pair instanceof Error) { console.log(`  ${label.padEnd(26)} ✘ ${pair.message}`); continue; }
         const [a, b] = pair;
