@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
       p1 = (await insertProject(s.deps.db, 'Alpha')).id;
       p2 = (await insertProject(s.deps.db, 'Beta')).id;
       p3 = (await insertProject(s.deps.db, 'Gamma')).id;
-      viewId = (await s.deps.db.insertInto('view').values({ project_id: p1, title: 'Prod', position: 0 }).returning('id').executeTakeFirstOrThrow()).id;
+      viewId = (await s.deps.db.insertInto('view').values({ project_id: p1, title: 'Prod', position: 0, type: '', hidden: 0, sort_reverse: 0 }).returning('id').executeTakeFirstOrThrow()).id;
       deploy = (await insertTemplate(s.deps.db, p1, { name: 'Deploy', view_id: viewId })).id;
       backup = (await insertTemplate(s.deps.db, p1, { name: 'Backup' })).id;
       lint = (await insertTemplate(s.deps.db, p2, { name: 'Lint' })).id;
@@ -141,7 +141,7 @@ for (const dialect of DIALECTS) {
           if (!path.startsWith('/api/') || /^\/api\/(integrations|terraform|internal)\//.test(path) || /^\/api\/(ping|info|openapi\.json|metrics)$/.test(path)) continue;
           if (path.startsWith('/api/auth/')) continue;
           const url = path.replace(/:(\w+)(\{[^}]*\})?/g, (_m, name: string) => (name === 'project_id' ? String(p1) : '1'));
-          for (const auth of [{ authorization: `Bearer ${token}` }, {}]) {
+          for (const auth of [{ authorization: `Bearer ${token}` }, {}] as Auth[]) {
             const res = await s.call(method, `${url}${url.includes('?') ? '&' : '?'}token=${token}`, method === 'GET' ? undefined : {}, auth);
             expect([401, 403, 404], `${route} ${JSON.stringify(auth)}`).toContain(res.status);
             expect(res.text, route).not.toContain('Deploy');
