@@ -30,7 +30,8 @@ export function boardRequest(url: URL): BoardRequest {
     query.set('token', token);
     return { token, api: `/api/board?${query}`, ws: `/api/ws?${query}`, projects: [], by: '' };
   }
-  const projects = url.searchParams.getAll('projects').flatMap((v) => v.split(',')).filter((v) => v !== '');
+  // `projects=1,2` or one `projects=` per chosen project (the chooser's checkboxes)
+  const projects = url.searchParams.getAll('projects').flatMap((v) => v.split(','));
   if (url.searchParams.has('projects')) query.set('project_ids', projects.join(','));
   const by = url.searchParams.get('by');
   if (by !== null) query.set('by', by);

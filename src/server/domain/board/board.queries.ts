@@ -126,5 +126,5 @@ function durationMs(start: string | null, end: string | null): number | null {
 export function byFailuresFirst(a: BoardTile, b: BoardTile): number {
   return (b.fail_streak - a.fail_streak)
     || (Number(Boolean(b.task && isActive(b.task.status))) - Number(Boolean(a.task && isActive(a.task.status))))
-    || a.project_name.localeCompare(b.project_name) || a.name.localeCompare(b.name) || a.id - b.id;
+    || a.project_name.localeCompare(b.project_name, 'en', { numeric: true }) || a.name.localeCompare(b.name, 'en', { numeric: true }) || a.id - b.id;
 }
