@@ -64,22 +64,28 @@ export async function loadBoard(db: Db, scope: BoardScope): Promise<BoardData> {
   const groups = await loadGroups(db, scope, projectIds);
   if (!groups.length) return { ...empty, projects };
 
+  // every query below filters by the board's projects (and view), never by a list of tile ids,
+  // so its parameters stay few however many tiles there are
   const key = scope.by === 'view' ? 'template.view_id' as const : 'task.template_id' as const;
-  const ids = groups.map((g) => g.id);
-  const inGroups = scope.by === 'view' ? ['template.view_id', ids] as const : ['task.template_id', ids] as const;
-  const lastIds = db.selectFrom('task').innerJoin('template', 'template.id', 'task.template_id')
-    .select([`${key} as key`, (eb) => eb.fn.max('task.id').as('task_id')])
-    .where(inGroups[0], 'in', inGroups[1]).groupBy(key);
-  const [latest, succeeded] = await Promise.all([
-    lastIds.execute(),
-    lastIds.where('task.status', '=', 'success').execute(),
+  const tasksOfBoard = () => {
+    let query = db.selectFrom('task').innerJoin('template', 'template.id', 'task.template_id').where('template.project_id', 'in', projectIds);
+    if (scope.by === 'view') query = query.where('template.view_id', 'is not', null);
+    else if (scope.viewId !== null) query = query.where('template.view_id', '=', scope.viewId);
+    return query;
+  };
+  const lastIds = () => tasksOfBoard().select([`${key} as key`, (eb) => eb.fn.max('task.id').as('task_id')]).groupBy(key);
+  const lastSuccessIds = () => lastIds().where('task.status', '=', 'success');
+  const [latest, succeeded, streaks] = await Promise.all([
+    lastIds().execute(),
+    lastSuccessIds().execute(),
+    // failures after the group's last success (all of them when it never succeeded)
+    tasksOfBoard().leftJoin(lastSuccessIds().as('ok'), 'ok.key', key)
+      .select([`${key} as key`, (eb) => eb.fn.countAll().as('n')])
+      .where('task.status', '=', 'error')
+      .where((eb) => eb.or([eb('ok.task_id', 'is', null), eb('task.id', '>', eb.ref('ok.task_id'))]))
+      .groupBy(key).execute(),
   ]);
   const lastSuccess = new Map(succeeded.map((r) => [Number(r.key), Number(r.task_id)]));
-  const streaks = await db.selectFrom('task').innerJoin('template', 'template.id', 'task.template_id')
-    .select([`${key} as key`, (eb) => eb.fn.countAll().as('n')])
-    .where(inGroups[0], 'in', inGroups[1]).where('task.status', '=', 'error')
-    .where((eb) => eb.or(ids.map((id) => eb.and([eb(key, '=', id), eb('task.id', '>', lastSuccess.get(id) ?? 0)]))))
-    .groupBy(key).execute();
   const taskIds = [...new Set([...latest.map((r) => Number(r.task_id)), ...lastSuccess.values()])];
   const tasks = taskIds.length
     ? await db.selectFrom('task').leftJoin('user', 'user.id', 'task.user_id')

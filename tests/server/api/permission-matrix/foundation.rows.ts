@@ -82,11 +82,11 @@ export const FOUNDATION_MATRIX: MatrixRow[] = [
   },
   {
     route: 'DELETE /api/board/tokens/{own board token}', setup: boardTokenPerUser,
-    path: (w, self, ids) => `/api/board/tokens/${ids[self?.key ?? 'spare']}`, expect: signedIn(204),
+    path: (_w, self, ids) => `/api/board/tokens/${ids[self?.key ?? 'spare']}`, expect: signedIn(204),
   },
   {
     route: "DELETE /api/board/tokens/{someone else's board token}", setup: boardTokenPerUser,
-    path: (w, _self, ids) => `/api/board/tokens/${ids.spare}`, expect: { ...signedIn(404), admin: 204 },
+    path: (_w, _self, ids) => `/api/board/tokens/${ids.spare}`, expect: { ...signedIn(404), admin: 204 },
   },
   { route: 'GET /api/users', path: () => '/api/users', expect: signedIn(200) },
   {
