@@ -101,10 +101,9 @@ describe('wall board in Chromium', () => {
     await expect.poll(() => page.locator('li[data-status=running] .tile-progress').count()).toBe(1);
     await screenshot(page, 'board-12-1920', { fullPage: false });
     await page.waitForTimeout(300);
-    const started = Date.now();
+    // the task ends (its status is stored and announced); the tile must change within a second
     await setTaskStatus(server.deps, runningTask, 'error');
     await page.waitForSelector('li[data-status=running]', { state: 'detached', timeout: 1000 });
-    expect(Date.now() - started).toBeLessThan(1000);
     const tile = page.locator('#board-grid > li.tile', { hasText: 'Deploy web' });
     expect(await tile.getAttribute('data-status')).toBe('error');
     await page.context().close();
