@@ -6,7 +6,7 @@ import { listenTaskFeed, setTaskFeedPath } from '../islands/task-feed.ts';
 import { boardGrid, boardTilesMarkup, type BoardDataShape, type BoardTexts } from './board-tiles.ts';
 
 /** Updates arrive in bursts (a task's status and times): one re-read after the burst. */
-const REFETCH_AFTER_MS = 150;
+const REFETCH_AFTER_MS = 60;
 /** Relative times and running durations are redrawn this often, and the data re-read as a safety net. */
 const REDRAW_EVERY_MS = 30_000;
 
