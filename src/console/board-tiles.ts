@@ -77,10 +77,10 @@ function tileMarkup(tile: BoardTileData, texts: BoardTexts, lang: string, now: n
   const streak = tile.fail_streak > 1 ? html`<p class="tile-streak">${statusIcon('error')}${fill(texts.streak, 'n', tile.fail_streak)}</p>` : '';
   return html`<li class="tile tone-${tone}${tile.fail_streak > 0 ? ' tile-failing' : ''}" data-tile="${tile.kind}-${tile.id}" data-status="${status ?? 'none'}"><div class="tile-body">
 <p class="tile-status">${statusIcon(status)}<span>${label}</span></p>
-<p class="tile-name" title="${tile.name}">${tile.name}</p>
+${streak}<p class="tile-name" title="${tile.name}">${tile.name}</p>
 <p class="tile-project">${tile.project_name}</p>
 ${task ? html`<p class="tile-meta">${[when, duration].filter(Boolean).join(' · ')}</p><p class="tile-meta">${who}</p>` : ''}
-${streak}${task ? progress(task, tile.estimate_ms, texts, now) : ''}</div></li>`;
+${task ? progress(task, tile.estimate_ms, texts, now) : ''}</div></li>`;
 }
 
 /**
