@@ -37,6 +37,8 @@ const preparePage = defineMiddleware(async (ctx, next) => {
   const refused = await refuseBadFormRequest(ctx);
   if (refused) return refused;
   if (PUBLIC_PATHS.some((p) => p.test(ctx.url.pathname))) return shortenPageErrors(ctx.request.method, ctx.url.pathname, next);
+  // a wall board opened with a board token: the token alone decides what it shows, no session is read
+  if (isBoardTokenRequest(ctx)) return shortenPageErrors(ctx.request.method, ctx.url.pathname, next);
   // Astro renders the 404 page for a path no route matches without the host's locals
   if (!ctx.locals.runnerApi) return next();
 
@@ -61,6 +63,11 @@ const preparePage = defineMiddleware(async (ctx, next) => {
   if (launched) return launched;
   return shortenPageErrors(ctx.request.method, ctx.url.pathname, next);
 });
+
+/** `GET /board?token=…`: the one page a board token opens. */
+function isBoardTokenRequest(ctx: APIContext): boolean {
+  return ctx.request.method === 'GET' && ctx.url.pathname.replace(/\/$/, '') === '/board' && ctx.url.searchParams.has('token');
+}
 
 /** Language (cookie `lang`, else Accept-Language) with its translator, and theme (cookie `theme`). */
 function applyPreferenceCookies(ctx: APIContext): void {

@@ -22,6 +22,15 @@ export interface TaskFeedEvent {
 type Listener = (event: TaskFeedEvent) => void;
 const listeners = new Set<Listener>();
 let closeSocket: (() => void) | null = null;
+let socketPath = '/api/ws';
+
+/**
+ * Where the socket connects, set before the first listener: the wall board opened with a board
+ * token connects to `/api/ws?token=…` instead of relying on a session.
+ */
+export function setTaskFeedPath(path: string): void {
+  socketPath = path;
+}
 
 /**
  * Calls `listener` with every event; the socket is open while anything listens and reopens 2 s
@@ -44,7 +53,7 @@ function openSocket(): () => void {
   let stopped = false;
   let reconnect: ReturnType<typeof setTimeout> | undefined;
   const open = () => {
-    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`);
+    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${socketPath}`);
     socket.onopen = () => emit({ type: 'open' });
     socket.onmessage = (event) => emit(JSON.parse(String(event.data)) as TaskFeedEvent);
     socket.onclose = () => {

@@ -52,6 +52,7 @@ import { secretStoragesRoutes } from './api/secret-storages.routes.ts';
 import { wellKnownRoutes } from './api/well-known.routes.ts';
 import { taskSummaryRoutes } from './api/task-summary.routes.ts';
 import { auditRoutes, projectAuditRoutes } from './api/audit.routes.ts';
+import { boardRoutes, boardTokensRoutes } from './api/board.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
 import { API_BODY_LIMIT } from './http/body-limits.ts';
@@ -101,9 +102,13 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   // task token verifiers (Vault, clouds) look for the keys outside /api, where OIDC puts them
   api.route('/.well-known', wellKnownRoutes);
 
+  // the wall board answers a board token (`?token=`) as well as a session; nothing else does
+  api.route('/api/board', boardRoutes);
+
   const secured = new Hono<AppEnv>({ strict: false });
   secured.use('*', authenticate());
   secured.route('/user/tokens', tokensRoutes);
+  secured.route('/board/tokens', boardTokensRoutes);
   secured.route('/user/sessions', sessionsRoutes);
   secured.route('/user/options', userOptionsRoutes);
   secured.route('/user', userRoutes);

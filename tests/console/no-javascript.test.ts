@@ -118,7 +118,7 @@ describe('console with JavaScript disabled', () => {
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     const id = fixture.project.id;
     const sizes: Record<string, number> = {};
-    for (const path of ['/auth/login', `/project/${id}/stats`, `/project/${id}/activity`, `/project/${id}/settings`, '/project/new']) {
+    for (const path of ['/auth/login', `/project/${id}/stats`, `/project/${id}/activity`, `/project/${id}/settings`, '/project/new', '/board/tokens']) {
       const { bytes, html } = await measurePageJs(server.url + path, path === '/auth/login' ? '' : cookie);
       expect(html, path).not.toMatch(/<script|<astro-island/);
       sizes[path] = bytes;
@@ -132,5 +132,17 @@ describe('console with JavaScript disabled', () => {
     expect(sizes[`/project/${id}/history`]).toBeGreaterThan(0);
     expect(sizes[`/project/${id}/history`]).toBeLessThan(90 * 1024);
     expect(sizes[`/project/${id}/history?t=${taskId}`]).toBeLessThan(90 * 1024);
+  });
+
+  it('reloads the wall board every 30 s without JavaScript, and gives it one small script with it', async () => {
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const page = await context.newPage();
+    await page.goto(`${server.url}/board?projects=${fixture.project.id}`);
+    expect(await page.locator('#board-grid > li.tile').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => document.querySelector('noscript')?.innerHTML ?? '')).toContain('http-equiv="refresh" content="30"');
+    await page.close();
+    const { bytes } = await measurePageJs(`${server.url}/board?projects=${fixture.project.id}`, cookie);
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes).toBeLessThan(8 * 1024);
   });
 });

@@ -257,4 +257,26 @@ describe('console pages over plain HTTP', () => {
     expect(project.status).toBe(200);
     expect(project.html).toContain(`href="/api/project/${id}/audit/export?format=jsonl"`);
   });
+
+  it('makes a board link once on /board/tokens, opens the board with it alone, and revokes it', async () => {
+    const client = createClient(server.url);
+    await client.signIn();
+    const created = await client.post('/project/new', { name: 'Board pages' });
+    const id = created.location!.split('/')[2]!;
+    const form = await client.post('/board/tokens', { action: 'create', name: 'Lobby screen', projects: id, by: 'template' });
+    expect(form.status).toBe(200);
+    const link = /data-new-token>([^<]+)</.exec(form.html)?.[1] ?? '';
+    expect(link).toMatch(/\/board\?token=sbb_/);
+    const list = await client.get('/board/tokens');
+    expect(list.html).toContain('Lobby screen');
+    expect(list.html).not.toContain(link.split('token=')[1]!);
+    const board = await createClient(server.url).get(new URL(link).pathname + new URL(link).search);
+    expect(board.status).toBe(200);
+    expect(board.html).toContain('Board pages');
+    expect(board.html).not.toContain('href="/board/tokens"');
+    const tokenId = /name="id" value="(\d+)"/.exec(list.html)?.[1] ?? '';
+    const revoked = await client.post('/board/tokens', { action: 'delete', id: tokenId });
+    expect(revoked.status).toBe(303);
+    expect((await createClient(server.url).get(new URL(link).pathname + new URL(link).search)).status).toBe(401);
+  });
 });

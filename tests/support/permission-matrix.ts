@@ -58,7 +58,7 @@ export { Permission };
 
 /** Tables a refused request must leave alone (sessions and login attempts may move). */
 const GUARDED_TABLES = [
-  'user', 'api_token', 'project', 'project_user', 'event', 'access_key', 'repository', 'inventory', 'environment', 'template',
+  'user', 'api_token', 'board_token', 'project', 'project_user', 'event', 'access_key', 'repository', 'inventory', 'environment', 'template',
   'template_vault', 'template_inventory', 'view', 'schedule', 'integration', 'integration_matcher', 'integration_extract_value',
   'integration_alias', 'integration_delivery', 'task', 'option', 'runner', 'project_invite',
   'integration_alias', 'integration_delivery', 'task', 'option', 'runner', 'secret_storage',

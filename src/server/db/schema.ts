@@ -12,6 +12,7 @@ export interface Database {
   user_totp: UserTotpTable;
   external_identity: ExternalIdentityTable;
   api_token: ApiTokenTable;
+  board_token: BoardTokenTable;
   login_attempt: LoginAttemptTable;
   option: OptionTable;
   project: ProjectTable;
@@ -121,6 +122,18 @@ export interface ApiTokenTable {
   created: string;
   expires_at: string | null;
   expired: Flag;
+}
+
+/** A read-only wall-board token: a hash of the secret, its projects (JSON array) and board options (JSON). */
+export interface BoardTokenTable {
+  id: Id;
+  hash: string;
+  prefix: string;
+  user_id: number;
+  name: string;
+  project_ids: string;
+  options: string;
+  created: string;
 }
 
 /** Failed sign-ins, per user name and per IP, for throttling. */

@@ -126,7 +126,8 @@ async function proxyToRemote(base: string, req: IncomingMessage, res: ServerResp
 
 /** Relays `/api/ws` to the remote runner API, carrying the caller's cookie and token. */
 function relayWebSocket(base: string, req: IncomingMessage, socket: Duplex, head: Buffer): void {
-  const upstream = new WebSocket(base.replace(/^http/, 'ws') + '/api/ws', {
+  // the query carries a wall board's token (`?token=`), which the runner API checks
+  const upstream = new WebSocket(base.replace(/^http/, 'ws') + '/api/ws' + new URL(req.url ?? '/', 'http://ws').search, {
     headers: { cookie: req.headers.cookie ?? '', authorization: req.headers.authorization ?? '' },
   });
   upstream.on('error', () => socket.destroy());

@@ -6,6 +6,7 @@ import { memberAddSchema, memberRoleSchema } from '../api/project-users.routes.t
 import { activeSchema } from '../api/schedules.routes.ts';
 import { descriptionSchema } from '../api/templates.routes.ts';
 import { tokenCreateSchema } from '../api/tokens.routes.ts';
+import { boardQuerySchema, boardTokenCreateSchema } from '../domain/board/board.ts';
 import { userOptionSchema } from '../domain/users/user-options.ts';
 import { inviteInputSchema, inviteStatusSchema, inviteTokenSchema } from '../domain/invites/invite.ts';
 import { cronCheckSchema, scheduleInputSchema } from '../domain/schedules/schedule.ts';
@@ -27,7 +28,7 @@ import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
 import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
-  accessKeySchema, apiTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
+  accessKeySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema, secretStorageSchema, storageRefsSchema,
   auditPageSchema, auditBacklogSchema,
 } from './response-schemas.ts';
@@ -81,6 +82,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/user/tokens': { summary: 'Your API tokens', response: list(apiTokenSchema) },
   'POST /api/user/tokens': { summary: 'Create an API token (shown once)', body: tokenCreateSchema, response: apiTokenSchema, status: 201 },
   'DELETE /api/user/tokens/:token_id': { summary: 'Revoke an API token', status: 204 },
+  'GET /api/board': { summary: 'The wall board: one tile per template or view (a session, an API token, or `?token=` a board token)', query: boardQuerySchema, response: boardSchema },
+  'GET /api/board/tokens': { summary: 'Board tokens (all for admins, else your own)', response: list(boardTokenSchema) },
+  'POST /api/board/tokens': { summary: 'Create a read-only board token (shown once)', body: boardTokenCreateSchema, response: boardTokenSchema, status: 201 },
+  'DELETE /api/board/tokens/:board_token_id': { summary: 'Revoke a board token', status: 204 },
   'GET /api/user/options': { summary: 'Your stored options as {key: value}', response: z.record(z.string(), z.string()) },
   'POST /api/user/options': { summary: "Store one of your options (allowed keys: nav.unpinnedItems, nav.lastProject, nav.lastView.<project id>, ui.theme, ui.language; '' clears it)", body: userOptionSchema, response: userOptionSchema },
   'GET /api/users': { summary: 'Users (admins see every field)', response: list(z.union([userSchema, z.object({ id: z.number().int(), username: z.string(), name: z.string() })])) },

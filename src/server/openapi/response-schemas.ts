@@ -9,6 +9,8 @@ import type { HostConfig } from '../domain/host-configs/host-config.ts';
 import type { Inventory } from '../domain/inventories/inventory.ts';
 import type { Task, TaskWithTpl } from '../domain/tasks/task.ts';
 import type { ApiToken } from '../domain/tokens/api-token.repository.ts';
+import type { BoardData } from '../domain/board/board.queries.ts';
+import type { BoardToken } from '../domain/board/board-token.repository.ts';
 import type { viewRowToView } from '../domain/views/view.ts';
 
 // Response bodies as the API documents them. Each is checked against the TypeScript type the
@@ -92,6 +94,24 @@ export const taskWithTemplateSchema = z.object({
 export const apiTokenSchema = z.object({
   id: z.string(), name: z.string(), created: time, expired: z.boolean(), expires_at: time.nullable(), user_id: id,
 }).meta({ id: 'ApiToken' }) satisfies z.ZodType<ApiToken>;
+
+const boardTaskSchema = z.object({
+  id, status: z.string(), user_name: z.string(), created: time, start: time.nullable(), end: time.nullable(),
+});
+
+export const boardSchema = z.object({
+  by: z.enum(['template', 'view']), view_id: id.nullable(),
+  projects: z.array(z.object({ id, name: z.string() })),
+  tiles: z.array(z.object({
+    kind: z.enum(['template', 'view']), id, name: z.string(), project_id: id, project_name: z.string(),
+    task: boardTaskSchema.nullable(), estimate_ms: z.number().int().nullable(), fail_streak: z.number().int(),
+  })),
+}).meta({ id: 'Board' }) satisfies z.ZodType<BoardData>;
+
+export const boardTokenSchema = z.object({
+  id, prefix: z.string(), name: z.string(), project_ids: z.array(id), by: z.enum(['template', 'view']), view_id: id.nullable(),
+  user_id: id, created: time, token: z.string().optional(),
+}).meta({ id: 'BoardToken' }) satisfies z.ZodType<BoardToken>;
 
 export const roleSchema = z.object({ role: z.string(), permissions: z.number().int() }).meta({ id: 'ProjectRole' });
 

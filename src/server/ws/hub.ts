@@ -6,6 +6,7 @@ import type { BusMessage } from '../events/event-bus.ts';
 import { authenticatedCaller } from '../auth/authenticate.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { loadSocketAccess, mayReceive, type SocketAccess, type SocketCredential } from './socket-access.ts';
+import { boardTokenGrant } from '../domain/board/board-token.repository.ts';
 
 const PING_EVERY_MS = 54_000;
 /** How often open sockets are checked against their session or token when no message flows. */
@@ -59,18 +60,29 @@ export class WebSocketHub {
   }
 
   async handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const caller = await authenticatedCaller(this.#deps.db, req.headers.authorization, readCookie(req.headers.cookie, SESSION_COOKIE)).catch(() => null);
-    if (!caller) {
+    const credential = await this.#credentialOf(req);
+    if (!credential) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     this.#server.handleUpgrade(req, socket, head, (ws) => {
-      const client: Client = { socket: ws, userId: caller.user.id, sessionId: caller.sessionId, tokenHash: caller.tokenHash, alive: true, access: null };
+      const client: Client = { socket: ws, ...credential, alive: true, access: null };
       this.#clients.add(client);
       ws.on('pong', () => { client.alive = true; });
       ws.on('close', () => this.#clients.delete(client));
       ws.on('error', () => this.#clients.delete(client));
     });
+  }
+
+  /** `?token=` a wall-board token (and then nothing else counts), else the session or API token. */
+  async #credentialOf(req: IncomingMessage): Promise<SocketCredential | null> {
+    const boardToken = new URL(req.url ?? '/', 'http://ws').searchParams.get('token');
+    if (boardToken !== null) {
+      const grant = await boardTokenGrant(this.#deps.db, boardToken).catch(() => null);
+      return grant ? { userId: grant.userId, sessionId: undefined, tokenHash: undefined, boardTokenHash: grant.hash } : null;
+    }
+    const caller = await authenticatedCaller(this.#deps.db, req.headers.authorization, readCookie(req.headers.cookie, SESSION_COOKIE)).catch(() => null);
+    return caller ? { userId: caller.user.id, sessionId: caller.sessionId, tokenHash: caller.tokenHash } : null;
   }
 
   get clientCount(): number {
@@ -124,7 +136,7 @@ export class WebSocketHub {
     const text = JSON.stringify(message);
     for (const client of this.#clients) {
       if (client.socket.readyState !== client.socket.OPEN) continue;
-      if (mayReceive(client.access, message.project_id)) client.socket.send(text);
+      if (mayReceive(client.access, message.project_id, message.type)) client.socket.send(text);
     }
   }
 

@@ -133,6 +133,8 @@ function lookRoutes(ids: RouteIds): [string, string][] {
     ['restore', '/project/restore'],
     ['components', '/components'],
     ['components-dialog', '/components?dialog=1'],
+    ['board', `/board?projects=${id}`],
+    ['board-tokens', '/board/tokens'],
     ...resourceRoutes(ids),
   ];
 }

@@ -11,6 +11,8 @@ const ROUTE_ACTIONS: Record<string, { action: string; object?: string }> = {
   'POST /api/auth/logout': { action: 'logout', object: 'user' },
   'POST /api/user/tokens': { action: 'token_create', object: 'token' },
   'DELETE /api/user/tokens/:token_id': { action: 'token_delete', object: 'token' },
+  'POST /api/board/tokens': { action: 'token_create', object: 'board_token' },
+  'DELETE /api/board/tokens/:board_token_id': { action: 'token_delete', object: 'board_token' },
   'DELETE /api/user/sessions/:session_id': { action: 'session_delete', object: 'session' },
   'POST /api/users/:user_id/2fas/totp': { action: 'mfa_enable', object: 'user' },
   'DELETE /api/users/:user_id/2fas/totp/:totp_id': { action: 'mfa_disable', object: 'user' },

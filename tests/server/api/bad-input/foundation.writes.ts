@@ -13,6 +13,11 @@ export const FOUNDATION_WRITES: WriteRoute[] = [
     fields: { name: 'string', expires_at: 'string' },
   },
   {
+    route: 'POST /api/board/tokens', path: () => '/api/board/tokens',
+    valid: ({ w }) => ({ name: 'Wall', project_ids: [w.projectId], by: 'view', view_id: null }),
+    fields: { name: 'string', project_ids: 'array', by: 'string', view_id: 'number' },
+  },
+  {
     route: 'POST /api/users', path: () => '/api/users',
     valid: () => ({ name: 'N', username: 'fresh-user', email: 'fresh@example.test', password: 'pw-1', alert: false, admin: false, external: false }),
     fields: { name: 'string', username: 'string', email: 'string', password: 'string', alert: 'boolean', admin: 'boolean', external: 'boolean' },

@@ -6,8 +6,21 @@ import {
 } from '../../../support/permission-matrix.ts';
 import { insertProject } from '../../../support/fixtures.ts';
 import type { World } from '../../../support/world.ts';
+import { createBoardToken } from '../../../../src/server/domain/board/board-token.repository.ts';
 
 let unique = 0;
+
+/** The board token made for each world (by its project id), for the row that opens the board with it. */
+const boardTokens = new Map<number, string>();
+
+/** A board token of every world user over the world's project, by user key. */
+const boardTokenPerUser: MatrixRow['setup'] = async (db, w) => {
+  const ids: Record<string, number> = {};
+  for (const user of Object.values(w.users)) {
+    ids[user.key] = (await createBoardToken(db, user.id, { name: '', project_ids: [w.projectId], by: 'template', view_id: null })).id;
+  }
+  return ids;
+};
 const p = (w: { projectId: number }) => `/api/project/${w.projectId}`;
 /** anonymous has no self; its requests name the spare user instead */
 const selfId = (w: { users: { spare: { id: number } } }, self?: { id: number }) => (self ?? w.users.spare).id;
@@ -55,6 +68,26 @@ export const FOUNDATION_MATRIX: MatrixRow[] = [
     expect: signedIn(204),
   },
   { route: "DELETE /api/user/tokens/{someone else's token}", path: (w) => `/api/user/tokens/${w.tokens.spare}`, expect: signedIn(404) },
+  { route: 'GET /api/board', path: (w) => `/api/board?project_ids=${w.projectId}`, expect: signedIn(200) },
+  {
+    // a board token opens its board for anyone holding it, signed in or not
+    route: 'GET /api/board?token={board token}',
+    setup: async (db, w) => { boardTokens.set(w.projectId, (await createBoardToken(db, w.users.owner.id, { name: '', project_ids: [w.projectId], by: 'template', view_id: null })).token!); return {}; },
+    path: (w) => `/api/board?token=${boardTokens.get(w.projectId)}`, expect: publicRoute(200),
+  },
+  { route: 'GET /api/board/tokens', path: () => '/api/board/tokens', expect: signedIn(200) },
+  {
+    route: 'POST /api/board/tokens', path: () => '/api/board/tokens', body: (w) => ({ project_ids: [w.projectId] }),
+    expect: { admin: 201, owner: 201, manager: 201, task_runner: 403, guest: 403, non_member: 400, anonymous: 401, bearer: 201 },
+  },
+  {
+    route: 'DELETE /api/board/tokens/{own board token}', setup: boardTokenPerUser,
+    path: (_w, self, ids) => `/api/board/tokens/${ids[self?.key ?? 'spare']}`, expect: signedIn(204),
+  },
+  {
+    route: "DELETE /api/board/tokens/{someone else's board token}", setup: boardTokenPerUser,
+    path: (_w, _self, ids) => `/api/board/tokens/${ids.spare}`, expect: { ...signedIn(404), admin: 204 },
+  },
   { route: 'GET /api/users', path: () => '/api/users', expect: signedIn(200) },
   {
     route: 'POST /api/users', path: () => '/api/users',
