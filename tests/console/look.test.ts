@@ -34,7 +34,7 @@ async function openPage(width: number, height: number, theme: 'light' | 'dark' =
 }
 
 // Browser journeys over many pages: generous limits for a loaded machine (none of them is a speed target).
-const SLOW = 300_000;
+const SLOW = 900_000;
 
 const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
