@@ -28,6 +28,7 @@ import * as p30ProjectInvite from './2026_11_26_zz_p30_project_invite.ts';
 import * as p30TemplateSshKeys from './2026_11_26_zz_p30_template_ssh_keys.ts';
 import * as p32Audit from './2026_11_26_p32_audit.ts';
 import * as p31Workflows from './2026_11_26_p31_workflows.ts';
+import * as qnAlertChannels from './2026_11_26_qn_alert_channels_event_webhooks.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_tokens_secret_storages': tokensSecretStorages,
   '2026_11_26_p32_audit': p32Audit,
   '2026_11_26_p31_workflows': p31Workflows,
+  '2026_11_26_qn_alert_channels_event_webhooks': qnAlertChannels,
 };
