@@ -96,6 +96,25 @@ describe('alerts screen', { timeout: 120_000 }, () => {
     expect(await page.content()).not.toContain(TOKEN);
   });
 
+  it("the template form sets the alert choice and the template's channels", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const headers = { Origin: server.url };
+    const post = async (path: string, data: unknown) => (await page.request.post(`${server.url}/api/project/${pid}${path}`, { data, headers })).json();
+    const key = await post('/keys', { name: 'None', type: 'none' });
+    const repo = await post('/repositories', { name: 'Repo', git_url: 'file:///srv/repo', git_branch: 'main', ssh_key_id: key.id });
+    const group = await post('/environment', { name: 'Vars', json: '{}' });
+    const template = await post('/templates', { name: 'Nightly', app: 'bash', playbook: 'run.sh', repository_id: repo.id, environment_id: group.id });
+    const oncall = await post('/alert-channels', { kind: 'webhook', name: 'Oncall', url: `${receiver.url}/oncall` });
+    await post('/alert-channels', { kind: 'webhook', name: 'Everyone', url: `${receiver.url}/everyone` });
+    await page.goto(`${server.url}/project/${pid}/templates/${template.id}/edit`);
+    expect(await page.inputValue('select[name=alert_on]')).toBe('always');
+    await page.selectOption('select[name=alert_on]', 'failure');
+    await page.check(`input[name=alert_channel_ids][value="${oncall.id}"]`);
+    await Promise.all([page.waitForURL(/flash=template_saved/), page.click('dialog footer button[type=submit]')]);
+    const saved = await (await page.request.get(`${server.url}/api/project/${pid}/templates/${template.id}`)).json();
+    expect([saved.alert_on, saved.suppress_success_alerts, saved.suppress_error_alerts, saved.alert_channel_ids]).toEqual(['failure', true, false, [oncall.id]]);
+  });
+
   it('lists an event webhook with its deliveries log', async () => {
     const res = await page.request.post(`${server.url}/api/project/${pid}/event-webhooks`, {
       data: { name: 'CI', url: `${receiver.url}/events`, secret: 'console-signing-secret', events: ['task_finished', 'template_changed'] }, headers: { Origin: server.url },
