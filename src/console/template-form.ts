@@ -9,6 +9,9 @@ import {
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response'>;
 
 /** Apps the dialog knows; the 1200 px ones carry inventories/vaults (seed 001 §2). */
+
+/** The template's alert choices, in the order the form lists them. */
+export const ALERT_CHOICES = ['always', 'failure', 'success', 'never'];
 export const TEMPLATE_APPS = ['ansible', 'terraform', 'tofu', 'bash', 'python', 'powershell', 'pulumi'] as const;
 /** App names as their makers write them (not translated). */
 export const APP_TITLES: Record<string, string> = {
@@ -67,7 +70,10 @@ export interface TemplateFormValues {
   cron_format: string;
   allow_override_args_in_task: boolean;
   allow_override_branch_in_task: boolean;
-  suppress_success_alerts: boolean;
+  /** failure | success | always | never (Signalbox's view of the two suppress flags) */
+  alert_on: string;
+  /** the chosen alert channels, comma-separated ids; empty = all */
+  alert_channel_ids: string;
   disabled: boolean;
   runner_tag: string;
   /** the JWT section was on the page (the server issues task tokens): only then are its fields sent */
@@ -84,7 +90,7 @@ export interface ApiTemplate {
   inventory_id: number | null; repository_id: number | null; environment_id: number | null; environment_ids?: number[]; ssh_key_ids?: number[]; view_id: number | null;
   git_branch: string | null; survey_vars: unknown[]; vaults: unknown[]; arguments: string | null;
   task_params: Record<string, unknown>; start_version: string | null; build_template_id: number | null; autorun: boolean;
-  allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; suppress_success_alerts: boolean;
+  allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; alert_on?: string; alert_channel_ids?: number[];
   runner_tag: string | null; disabled?: boolean;
   jwt_enabled?: boolean; jwt_audience?: string[]; jwt_ttl?: string;
 }
@@ -101,6 +107,8 @@ export interface TemplateChoices {
   buildTemplates: Named[];
   runnerTags: string[];
   branches: string[];
+  /** the project's alert channels a template may choose */
+  alertChannels: (Named & { kind: string })[];
   /** task identity tokens as the server allows them (seconds), from /api/info */
   jwt: { enabled: boolean; default_ttl: number; max_ttl: number };
 }
@@ -154,7 +162,8 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     cron_format: commitCheck?.cron_format ?? COMMIT_CHECK_INTERVALS[0].cron,
     allow_override_args_in_task: template?.allow_override_args_in_task ?? false,
     allow_override_branch_in_task: template?.allow_override_branch_in_task ?? false,
-    suppress_success_alerts: template?.suppress_success_alerts ?? false,
+    alert_on: template?.alert_on ?? 'always',
+    alert_channel_ids: (template?.alert_channel_ids ?? []).join(','),
     disabled: template?.disabled ?? false,
     runner_tag: template?.runner_tag ?? '',
     jwt_shown: false,
@@ -203,7 +212,8 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     cron_format: textField(form, 'cron_format'),
     allow_override_args_in_task: checkboxField(form, 'allow_override_args_in_task'),
     allow_override_branch_in_task: checkboxField(form, 'allow_override_branch_in_task'),
-    suppress_success_alerts: checkboxField(form, 'suppress_success_alerts'),
+    alert_on: ALERT_CHOICES.includes(textField(form, 'alert_on')) ? textField(form, 'alert_on') : 'always',
+    alert_channel_ids: form.getAll('alert_channel_ids').filter((id): id is string => typeof id === 'string' && /^\d+$/.test(id)).join(','),
     disabled: checkboxField(form, 'disabled'),
     runner_tag: textField(form, 'runner_tag'),
     jwt_shown: form.get('jwt_section') === '1',
@@ -274,7 +284,8 @@ function toBody(v: TemplateFormValues) {
     autorun: v.type === 'deploy' && v.autorun,
     allow_override_args_in_task: v.allow_override_args_in_task,
     allow_override_branch_in_task: v.allow_override_branch_in_task,
-    suppress_success_alerts: v.suppress_success_alerts,
+    alert_on: v.alert_on,
+    alert_channel_ids: v.alert_channel_ids.split(',').map(num).filter((id): id is number => id !== null),
     disabled: v.disabled,
     runner_tag: v.runner_tag || null,
     ...(v.jwt_shown ? { jwt_enabled: v.jwt_enabled, jwt_audience: audiencesOf(v.jwt_audience), jwt_ttl: v.jwt_ttl } : {}),
@@ -323,7 +334,7 @@ function ruleErrors(v: TemplateFormValues, t: (key: string) => string): FieldErr
 
 async function loadChoices(astro: AstroLike, projectId: number, app: string, templateId: number | null, repositoryId: string): Promise<TemplateChoices> {
   const base = `/api/project/${projectId}`;
-  const [inventories, repositories, environments, views, keys, templates, tags, info] = await Promise.all([
+  const [inventories, repositories, environments, views, keys, templates, tags, info, alertChannels] = await Promise.all([
     apiGet<TemplateChoices['inventories']>(astro, `${base}/inventory?app=${encodeURIComponent(app)}${templateId ? `&template_id=${templateId}` : ''}`),
     apiGet<TemplateChoices['repositories']>(astro, `${base}/repositories`),
     apiGet<Named[]>(astro, `${base}/environment`),
@@ -332,9 +343,10 @@ async function loadChoices(astro: AstroLike, projectId: number, app: string, tem
     apiGet<(Named & { type: string })[]>(astro, `${base}/templates`),
     apiGetOr<{ tag: string }[]>(astro, `${base}/runner_tags`, []),
     apiGetOr<{ jwt?: TemplateChoices['jwt'] }>(astro, '/api/info', {}),
+    apiGetOr<TemplateChoices['alertChannels']>(astro, `${base}/alert-channels`, []),
   ]);
   return {
-    inventories, repositories, environments, views, keys,
+    inventories, repositories, environments, views, keys, alertChannels,
     buildTemplates: templates.filter((tpl) => tpl.type === 'build' && tpl.id !== templateId),
     runnerTags: tags.map((tag) => tag.tag),
     jwt: info.jwt ?? { enabled: false, default_ttl: 0, max_ttl: 0 },

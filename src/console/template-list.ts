@@ -19,7 +19,7 @@ export interface TemplateItem {
   /** every variable group in order (environment_id is the first) */
   environment_ids?: number[];
   build_template_id: number | null; start_version: string | null; autorun: boolean; git_branch: string | null;
-  arguments: string | null; runner_tag: string | null; suppress_success_alerts: boolean;
+  arguments: string | null; runner_tag: string | null; suppress_success_alerts: boolean; alert_on?: string;
   /** nothing may start it (Signalbox) */
   disabled?: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean;

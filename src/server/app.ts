@@ -17,6 +17,8 @@ import { userOptionsRoutes } from './api/user-options.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { projectRoutes } from './api/project.routes.ts';
 import { keysRoutes } from './api/keys.routes.ts';
+import { alertChannelsRoutes } from './api/alert-channels.routes.ts';
+import { eventWebhooksRoutes } from './api/event-webhooks.routes.ts';
 import { hostConfigsRoutes } from './api/host-configs.routes.ts';
 import { repositoriesRoutes } from './api/repositories.routes.ts';
 import { inventoryRoutes } from './api/inventory.routes.ts';
@@ -128,6 +130,8 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id', projectRoutes);
   secured.route('/project/:project_id/keys', keysRoutes);
   secured.route('/project/:project_id/host_configs', hostConfigsRoutes);
+  secured.route('/project/:project_id/alert-channels', alertChannelsRoutes);
+  secured.route('/project/:project_id/event-webhooks', eventWebhooksRoutes);
   secured.route('/project/:project_id/repositories', repositoriesRoutes);
   secured.route('/project/:project_id/inventory/:inventory_id/terraform', terraformInventoryRoutes);
   secured.route('/project/:project_id/inventory', inventoryRoutes);

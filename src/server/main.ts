@@ -8,6 +8,7 @@ import { startRetention } from './retention/retention-job.ts';
 import { resolveTaskUser, warnWhenTasksRunAsRoot } from './engine/process/task-user.ts';
 import { startPgRelay } from './events/pg-relay.ts';
 import { configuredSinks, startAuditExport } from './audit-export/audit-export.ts';
+import { startEventWebhooks } from './event-webhooks/event-webhooks.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -26,6 +27,7 @@ export async function runServer(config: Config): Promise<void> {
   const stopAnnouncing = relay ? announceScheduleChangesTo((id) => relay.scheduleChanged(id)) : () => {};
   const host = await createHostServer(deps);
   const alerts = startAlerts(deps);
+  const eventWebhooks = startEventWebhooks(deps);
   const engine = await startEngine(deps);
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
   const scheduler = startScheduler(deps);
@@ -41,6 +43,7 @@ export async function runServer(config: Config): Promise<void> {
     await engine.stop();
     alerts.stop();
     await alerts.settled();
+    await eventWebhooks.stop();
     await relay?.stop();
     await host.close();
     await deps.db.destroy();

@@ -154,7 +154,7 @@ describe('field messages', () => {
     const project = `/project/${look.projectId}`;
     const dialogs = [`${project}/keys?edit=new`, `${project}/repositories?edit=new`, `${project}/inventory?edit=new`,
       `${project}/environment?edit=new`, `${project}/schedule?edit=new`, `${project}/templates/new/edit`, `${project}/runners?dialog=new`,
-      `${project}/storages?edit=new`];
+      `${project}/storages?edit=new`, `${project}/alerts?edit=new`, `${project}/event-webhooks?edit=new`];
     for (const path of dialogs) {
       await page.goto(server.url + path);
       await page.evaluate(() => document.querySelectorAll('form').forEach((form) => { form.noValidate = true; }));

@@ -204,6 +204,30 @@ describe('console pages over plain HTTP', () => {
     expect(edit.html).not.toContain('hvs.pages-token-4411');
   });
 
+  it('renders the alerts page and saves a channel without JavaScript, never echoing its URL', async () => {
+    const client = createClient(server.url);
+    await client.signIn();
+    const created = await client.post('/project/new', { name: 'Alerting' });
+    const id = created.location!.split('/')[2];
+    const empty = await client.get(`/project/${id}/alerts`);
+    expect(empty.status).toBe(200);
+    expect(empty.html).toContain('No alert channels yet');
+    const invalid = await client.post(`/project/${id}/alerts?edit=new`, { _form: 'alert_channel', name: 'Ops', kind: 'slack', url: 'ftp://nope' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.html).toContain('url: must be an http:// or https:// URL');
+    const saved = await client.post(`/project/${id}/alerts?edit=new`, { _form: 'alert_channel', name: 'Ops', kind: 'slack', url: 'https://hooks.example.test/T0/pages-token-7c2a', active: 'on' });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe(`/project/${id}/alerts?flash=alert_channel_saved&name=Ops`);
+    const list = await client.get(saved.location!);
+    expect(list.html).toContain('Alert channel Ops saved');
+    expect(list.html).not.toContain('pages-token-7c2a');
+    const edit = await client.get(`/project/${id}/alerts?edit=${/data-channel="(\d+)"/.exec(list.html)![1]}`);
+    expect(edit.html).toContain('Stored: leave empty to keep it.');
+    expect(edit.html).not.toContain('pages-token-7c2a');
+    const hooks = await client.get(`/project/${id}/event-webhooks`);
+    expect([hooks.status, hooks.html.includes('No event webhooks yet.')]).toEqual([200, true]);
+  });
+
   it('pages the history 20 tasks at a time, newest first, and shows the last page for a page past the end', async () => {
     const fx = await insertScriptProject(server, { 'run.sh': 'echo hi\n' }, 'run.sh');
     const rows = Array.from({ length: 45 }, (_, i) => ({

@@ -12,6 +12,9 @@ export const WORLD_SECRETS = {
   integrationSecret: 'world-hmac-secret-92fe',
   memberPassword: 'world-member-password-d41b',
   storageToken: 'hvs.world-storage-token-8e3b',
+  alertHookToken: 'world-alert-hook-token-5a0c',
+  alertBotToken: 'world-alert-bot-token-2d7e',
+  eventSigningSecret: 'world-event-signing-secret-c61b',
 } as const;
 
 /** Ids of everything an API world holds, named as the spec's path parameters. */
@@ -40,6 +43,8 @@ export interface ApiWorld {
     invite_id: number;
     /** a secret storage (token auth) whose URL answers nothing */
     storage_id: number;
+    channel_id: number;
+    webhook_id: number;
     /** a workflow (approval → the template) whose run waits at the approval node `node_id`; its first version */
     workflow_id: number;
     run_id: number;
@@ -133,6 +138,10 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
   })).body;
   const workflowRun = (await post(`${base}/workflows/${workflow.id}/run`, undefined)).body;
   spare.workflow_id = (await post(`${base}/workflows`, { name: 'Spare flow', nodes: [{ id: 1, kind: 'delay', delay_seconds: 5 }] })).body.id;
+  // alert channels and an event webhook nothing answers for: their URL token, bot token and signing secret must never come back
+  const channel = (await post(`${base}/alert-channels`, { kind: 'webhook', name: 'World hook', url: `http://127.0.0.1:9/hook?token=${WORLD_SECRETS.alertHookToken}` })).body;
+  await post(`${base}/alert-channels`, { kind: 'telegram', name: 'World chat', chat_id: '-100', token: WORLD_SECRETS.alertBotToken });
+  const eventWebhook = (await post(`${base}/event-webhooks`, { name: 'World events', url: 'http://127.0.0.1:9/events', secret: WORLD_SECRETS.eventSigningSecret, events: ['task_started'] })).body;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
@@ -142,7 +151,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
       user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id, waiting_task_id: waitingTask.id,
       runner_id: runner.id, global_runner_id: globalRunner.id,
       host_config_id: hostConfig.id, invite_id: invite.id,
-      storage_id: storage.id,
+      storage_id: storage.id, channel_id: channel.id, webhook_id: eventWebhook.id,
       workflow_id: workflow.id, run_id: workflowRun.id, node_id: workflow.nodes[0].id, version_number: 1,
     },
     inviteToken: invite.token,

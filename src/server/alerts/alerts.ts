@@ -4,6 +4,8 @@ import { alertRecipients, loadTaskAlert, type TaskAlert } from './task-alert.ts'
 import { chatRequests, type ChatRequest } from './chat-requests.ts';
 import { sendAlertEmail } from './send-email.ts';
 import { loadApprovalAlert } from './approval-alert.ts';
+import { deliverToProjectChannels } from './project-channels.ts';
+import { postOutgoing } from '../lib/outgoing-http.ts';
 
 /** How long one channel may take before it counts as failed. */
 const CHANNEL_TIMEOUT_MS = 10_000;
@@ -44,16 +46,26 @@ export const APPROVAL_REQUESTED = 'approval_requested';
 
 /** A waiting approval goes to the chat channels with a link to the run page (email stays for failures). */
 async function sendApprovalAlerts(deps: Deps, runId: number): Promise<void> {
-  const alert = await loadApprovalAlert(deps.db, deps.config.web_host, runId);
-  if (!alert) return;
-  const results = await Promise.all(chatRequests(deps.config.alerts, alert).map((request) => attempt(request.name, () => postChat(request))));
-  for (const result of results) if (!result.ok) console.warn(`[alerts] run ${runId}: ${result.name} approval alert failed: ${result.error}`);
+  const plan = await loadApprovalAlert(deps.db, deps.config.web_host, runId);
+  if (!plan) return;
+  const { alert } = plan;
+  const results = await Promise.all([
+    ...(plan.server ? chatRequests(deps.config.alerts, alert).map((request) => attempt(request.name, () => postChat(request))) : []),
+    deliverToProjectChannels(deps, alert, plan.channelIds, false),
+  ]);
+  for (const result of results.flat()) if (!result.ok) console.warn(`[alerts] run ${runId}: ${result.name} approval alert failed: ${result.error}`);
 }
 
 async function sendTaskAlerts(deps: Deps, taskId: number, status: string, log: (line: string) => void, smtpTls?: ConnectionOptions): Promise<void> {
-  const alert = await loadTaskAlert(deps.db, deps.config.web_host, taskId, status);
-  if (!alert) return;
-  for (const result of await deliverAlert(deps, alert, status === 'error', smtpTls)) {
+  const plan = await loadTaskAlert(deps.db, deps.config.web_host, taskId, status);
+  if (!plan) return;
+  const { alert } = plan;
+  const results = await Promise.all([
+    plan.server ? deliverAlert(deps, alert, status === 'error', smtpTls) : [],
+    // a project's own mail channels were set up to hear every outcome the template's choice lets through
+    deliverToProjectChannels(deps, alert, plan.channelIds, true, smtpTls),
+  ]);
+  for (const result of results.flat()) {
     if (!result.ok) log(`task ${alert.taskId}: ${result.name} alert failed: ${result.error}`);
   }
 }
@@ -76,7 +88,8 @@ export async function deliverAlert(deps: Deps, alert: TaskAlert, email: boolean,
   return Promise.all(sends);
 }
 
-async function attempt(name: string, send: () => Promise<void>): Promise<ChannelResult> {
+/** Runs one channel's send, turning a failure into its result. */
+export async function attempt(name: string, send: () => Promise<void>): Promise<ChannelResult> {
   try {
     await send();
     return { name, ok: true };
@@ -85,13 +98,8 @@ async function attempt(name: string, send: () => Promise<void>): Promise<Channel
   }
 }
 
-async function postChat(request: ChatRequest): Promise<void> {
-  const res = await fetch(request.url, {
-    method: 'POST', headers: request.headers, body: JSON.stringify(request.body), redirect: 'error', signal: AbortSignal.timeout(CHANNEL_TIMEOUT_MS),
-  }).catch(() => {
-    // fetch's own reasons can name the URL, which may hold a token (Telegram, DingTalk)
-    throw new Error('could not reach the service');
-  });
-  await res.body?.cancel();
-  if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
+/** POSTs one chat request under the outgoing-HTTP rules; anything but a 2xx is a failure. */
+export async function postChat(request: ChatRequest): Promise<void> {
+  const { status } = await postOutgoing(request.url, request.headers, JSON.stringify(request.body), CHANNEL_TIMEOUT_MS);
+  if (status < 200 || status >= 300) throw new Error(`HTTP ${status}`);
 }

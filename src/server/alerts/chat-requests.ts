@@ -13,16 +13,43 @@ export interface ChatRequest {
 
 const COLORS: Record<string, string> = { success: '#2e7d32', error: '#c62828', waiting_confirmation: '#f9a825' };
 
+/** The chat services an alert can go to, by the names the server settings use. */
+export const CHAT_KINDS = ['telegram', 'slack', 'rocketchat', 'microsoft_teams', 'dingtalk', 'gotify', 'webhook'] as const;
+export type ChatKind = (typeof CHAT_KINDS)[number];
+
+/** Where one chat channel posts: a webhook `url`, or a service `url` plus `token`, and Telegram's `chat`. */
+export interface ChatTarget { url: string; token?: string; chat?: string }
+
 /**
- * The requests for every enabled chat channel, each at the service's documented endpoint and
- * body shape (Telegram Bot API sendMessage, Slack/Rocket.Chat incoming webhooks, a Teams
- * workflow webhook with an Adaptive Card, DingTalk robot markdown, Gotify /message, and a plain
- * JSON webhook). Channels without their URL or token are skipped. Names, messages and versions
- * are escaped for each channel's markup (alert-text.ts), so they always show as plain text.
+ * The requests for every enabled chat channel of the server settings (skipping those without
+ * their URL or token), each built by `chatRequest`. A project's `alert_chat` overrides the
+ * Telegram chat.
  * @example for (const r of chatRequests(config.alerts, alert)) await fetch(r.url, ...);
  */
 export function chatRequests(settings: AlertSettings, alert: TaskAlert): ChatRequest[] {
-  const out: ChatRequest[] = [];
+  const { telegram, slack, rocketchat, microsoft_teams: teams, dingtalk, gotify, webhook } = settings;
+  const chat = alert.chat || telegram.chat;
+  const targets: [ChatKind, ChatTarget | null][] = [
+    ['telegram', telegram.enabled && telegram.token && chat ? { url: telegram.api_url, token: telegram.token, chat } : null],
+    ['slack', slack.enabled && slack.url ? { url: slack.url } : null],
+    ['rocketchat', rocketchat.enabled && rocketchat.url ? { url: rocketchat.url } : null],
+    ['microsoft_teams', teams.enabled && teams.url ? { url: teams.url } : null],
+    ['dingtalk', dingtalk.enabled && dingtalk.url ? { url: dingtalk.url } : null],
+    ['gotify', gotify.enabled && gotify.url && gotify.token ? { url: gotify.url, token: gotify.token } : null],
+    ['webhook', webhook.enabled && webhook.url ? { url: webhook.url } : null],
+  ];
+  return targets.flatMap(([kind, target]) => (target ? [chatRequest(kind, target, alert)] : []));
+}
+
+/**
+ * One chat channel's request, at the service's documented endpoint and body shape (Telegram Bot
+ * API sendMessage at `url` + `/bot<token>`, Slack/Rocket.Chat incoming webhooks, a Teams
+ * workflow webhook with an Adaptive Card, DingTalk robot markdown, Gotify `/message` with its
+ * app token, and a plain JSON webhook). Names, messages and versions are escaped for each
+ * channel's markup (alert-text.ts), so they always show as plain text.
+ * @example chatRequest('slack', { url: 'https://hooks.slack.com/services/…' }, alert)
+ */
+export function chatRequest(kind: ChatKind, target: ChatTarget, alert: TaskAlert): ChatRequest {
   const json = { 'content-type': 'application/json' };
   const color = ownValue(COLORS, alert.status) ?? '#616161';
   const facts: [string, string][] = [
@@ -30,30 +57,22 @@ export function chatRequests(settings: AlertSettings, alert: TaskAlert): ChatReq
     ...(alert.version ? [['Version', alert.version] as [string, string]] : []),
   ];
   const markdown = [`**${markdownText(alertHeadline(alert))}**`, ...facts.map(([k, v]) => `${k}: ${markdownText(v)}`), `[Open the task log](${alert.url})`].join('  \n');
-
-  const { telegram, slack, rocketchat, microsoft_teams: teams, dingtalk, gotify, webhook } = settings;
-  const chat = alert.chat || telegram.chat;
-  if (telegram.enabled && telegram.token && chat) {
-    out.push({
-      name: 'telegram', url: `${telegram.api_url.replace(/\/+$/, '')}/bot${telegram.token}/sendMessage`, headers: json,
-      body: { chat_id: chat, parse_mode: 'HTML', text: [`<b>${entityText(alertHeadline(alert))}</b>`, ...(alert.message ? [entityText(alert.message)] : []), entityText(alert.url)].join('\n') },
-    });
-  }
   const attachment = (escape: (text: string) => string) => ({
     title: escape(`${alert.projectName} / ${alert.templateName}`), title_link: alert.url, text: escape(`Task #${alert.taskId}: ${alert.status}`), color,
   });
-  if (slack.enabled && slack.url) {
-    out.push({ name: 'slack', url: slack.url, headers: json, body: {
+  const rocketText = (text: string) => mentionFreeText(markdownText(text));
+  const { url } = target;
+  switch (kind) {
+    case 'telegram': return {
+      name: kind, url: `${url.replace(/\/+$/, '')}/bot${target.token ?? ''}/sendMessage`, headers: json,
+      body: { chat_id: target.chat ?? '', parse_mode: 'HTML', text: [`<b>${entityText(alertHeadline(alert))}</b>`, ...(alert.message ? [entityText(alert.message)] : []), entityText(alert.url)].join('\n') },
+    };
+    case 'slack': return { name: kind, url, headers: json, body: {
       text: entityText(alertHeadline(alert)),
       attachments: [{ ...attachment(entityText), fields: facts.slice(3).map(([title, value]) => ({ title, value: entityText(value), short: true })) }],
-    } });
-  }
-  const rocketText = (text: string) => mentionFreeText(markdownText(text));
-  if (rocketchat.enabled && rocketchat.url) {
-    out.push({ name: 'rocketchat', url: rocketchat.url, headers: json, body: { text: rocketText(alertHeadline(alert)), attachments: [attachment(rocketText)] } });
-  }
-  if (teams.enabled && teams.url) {
-    out.push({ name: 'microsoft_teams', url: teams.url, headers: json, body: { type: 'message', attachments: [{
+    } };
+    case 'rocketchat': return { name: kind, url, headers: json, body: { text: rocketText(alertHeadline(alert)), attachments: [attachment(rocketText)] } };
+    case 'microsoft_teams': return { name: kind, url, headers: json, body: { type: 'message', attachments: [{
       contentType: 'application/vnd.microsoft.card.adaptive',
       content: {
         $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4',
@@ -61,23 +80,16 @@ export function chatRequests(settings: AlertSettings, alert: TaskAlert): ChatReq
         body: [{ type: 'TextBlock', weight: 'Bolder', wrap: true, text: markdownText(alertHeadline(alert)) }, { type: 'FactSet', facts: facts.map(([title, value]) => ({ title, value: markdownText(value) })) }],
         actions: [{ type: 'Action.OpenUrl', title: 'Open the task log', url: alert.url }],
       },
-    }] } });
-  }
-  if (dingtalk.enabled && dingtalk.url) {
-    out.push({ name: 'dingtalk', url: dingtalk.url, headers: json, body: { msgtype: 'markdown', markdown: { title: alertHeadline(alert), text: markdown } } });
-  }
-  if (gotify.enabled && gotify.url && gotify.token) {
-    out.push({ name: 'gotify', url: `${gotify.url.replace(/\/+$/, '')}/message`, headers: { ...json, 'x-gotify-key': gotify.token }, body: {
+    }] } };
+    case 'dingtalk': return { name: kind, url, headers: json, body: { msgtype: 'markdown', markdown: { title: alertHeadline(alert), text: markdown } } };
+    case 'gotify': return { name: kind, url: `${url.replace(/\/+$/, '')}/message`, headers: { ...json, 'x-gotify-key': target.token ?? '' }, body: {
       title: alertHeadline(alert), message: markdown, priority: alert.status === 'error' ? 8 : 4,
       extras: { 'client::display': { contentType: 'text/markdown' } },
-    } });
-  }
-  if (webhook.enabled && webhook.url) {
-    out.push({ name: 'webhook', url: webhook.url, headers: json, body: {
+    } };
+    case 'webhook': return { name: kind, url, headers: json, body: {
       event: 'task_status', status: alert.status, url: alert.url, author: alert.author,
       project: { id: alert.projectId, name: alert.projectName }, template: { id: alert.templateId, name: alert.templateName },
       task: { id: alert.taskId, status: alert.status, message: alert.message, version: alert.version || null },
-    } });
+    } };
   }
-  return out;
 }

@@ -21,12 +21,22 @@ export interface TaskAlert {
 /** Statuses alerts are sent for (reference §5: success, error, waiting_confirmation). */
 export const ALERT_STATUSES = ['success', 'error', 'waiting_confirmation'];
 
+/** Where one task's alert goes: the server's channels (when the project's `alert` is on) and the project's channels. */
+export interface TaskAlertPlan {
+  alert: TaskAlert;
+  /** the server-configured channels and member mail: Semaphore's project `alert` switch */
+  server: boolean;
+  /** the project channels the template chose; empty = all of the project's active channels */
+  channelIds: number[];
+}
+
 /**
- * Loads what the alert needs, or null when this task should not alert: the project's `alert`
- * is off, or the template mutes this outcome (`suppress_success_alerts`, `suppress_error_alerts`).
- * @example const alert = await loadTaskAlert(db, config.web_host, taskId, 'error');
+ * Loads what the alert needs, or null when this task should not alert: the template mutes this
+ * outcome (its alert choice, stored as `suppress_success_alerts`/`suppress_error_alerts`), or
+ * the project's alerts are off and it has no alert channel of its own.
+ * @example const plan = await loadTaskAlert(db, config.web_host, taskId, 'error');
  */
-export async function loadTaskAlert(db: Db, webHost: string, taskId: number, status: string): Promise<TaskAlert | null> {
+export async function loadTaskAlert(db: Db, webHost: string, taskId: number, status: string): Promise<TaskAlertPlan | null> {
   if (!ALERT_STATUSES.includes(status)) return null;
   const row = await db.selectFrom('task')
     .innerJoin('template', 'template.id', 'task.template_id')
@@ -37,14 +47,19 @@ export async function loadTaskAlert(db: Db, webHost: string, taskId: number, sta
       'template.suppress_success_alerts', 'template.suppress_error_alerts', 'project.name as project_name', 'project.alert', 'project.alert_chat', 'user.name as author',
     ])
     .where('task.id', '=', taskId).executeTakeFirst();
-  if (!row || !row.alert) return null;
+  if (!row) return null;
   if (status === 'success' && row.suppress_success_alerts) return null;
   if (status === 'error' && row.suppress_error_alerts) return null;
+  const chosen = await db.selectFrom('template_alert_channel').select('channel_id').where('template_id', '=', row.template_id).execute();
   return {
-    projectId: row.project_id, projectName: row.project_name, templateId: row.template_id, templateName: row.template_name,
-    taskId: row.id, status, author: row.author ?? '—', message: row.message, version: row.version ?? '',
-    url: `${webHost.replace(/\/+$/, '')}/project/${row.project_id}/templates/${row.template_id}?t=${row.id}`,
-    chat: row.alert_chat || null,
+    alert: {
+      projectId: row.project_id, projectName: row.project_name, templateId: row.template_id, templateName: row.template_name,
+      taskId: row.id, status, author: row.author ?? '—', message: row.message, version: row.version ?? '',
+      url: `${webHost.replace(/\/+$/, '')}/project/${row.project_id}/templates/${row.template_id}?t=${row.id}`,
+      chat: row.alert_chat || null,
+    },
+    server: Boolean(row.alert),
+    channelIds: chosen.map((r) => r.channel_id),
   };
 }
 

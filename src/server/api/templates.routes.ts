@@ -15,6 +15,7 @@ import { countTemplateTasks, listTemplateTasks } from '../domain/templates/templ
 import { listSchedules } from '../domain/schedules/schedule.service.ts';
 import { scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
 import { countTasksByDay } from '../domain/stats/task-stats.ts';
+import { setTemplateAlertChannels } from '../domain/alert-channels/alert-channel.service.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
 import { respondWithTaskPage, wantsTaskPage } from './task-page.ts';
@@ -42,8 +43,10 @@ templatesRoutes.post('/', manage, async (c) => {
   const { db, config } = c.var.deps;
   const input = await readJson(c, templateInputSchema);
   const row = await db.transaction().execute(async (tx) => {
-    const { values, vaults, environmentIds, sshKeyIds } = await validateTemplate(tx, config, c.var.project.id, input);
-    return createTemplate(tx, actorOf(c), values, vaults ?? [], environmentIds ?? [], sshKeyIds ?? []);
+    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds } = await validateTemplate(tx, config, c.var.project.id, input);
+    const created = await createTemplate(tx, actorOf(c), values, vaults ?? [], environmentIds ?? [], sshKeyIds ?? []);
+    if (alertChannelIds) await setTemplateAlertChannels(tx, created.id, alertChannelIds);
+    return created;
   });
   const [template] = await presentTemplates(db, [row]);
   return c.json(template, 201);
@@ -76,8 +79,9 @@ templatesRoutes.put('/:template_id', manage, async (c) => {
   await db.transaction().execute(async (tx) => {
     const current = await findTemplate(tx, c.var.project.id, id);
     if (input.id !== undefined && input.id !== id) throw badRequest('Template ID in body and URL must be the same');
-    const { values, vaults, environmentIds, sshKeyIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
+    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
     await updateTemplate(tx, actorOf(c), current, values, vaults, environmentIds, sshKeyIds);
+    if (alertChannelIds) await setTemplateAlertChannels(tx, current.id, alertChannelIds);
   });
   return c.body(null, 204);
 });

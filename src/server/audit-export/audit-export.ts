@@ -7,6 +7,7 @@ import { sequenceAuditRows } from './audit-sequence.ts';
 import { fileSink } from './file-sink.ts';
 import { syslogSink } from './syslog-sink.ts';
 import { webhookSink } from './webhook-sink.ts';
+import { startPassLoop, type PassLoop } from '../lib/pass-loop.ts';
 
 /** How often the outbox is looked at without a wake-up (rows from other servers, retries). */
 const POLL_MS = 2000;
@@ -38,39 +39,21 @@ export function configuredSinks(config: Deps['config']): AuditSink[] {
  */
 export function startAuditExport(deps: Pick<Deps, 'db'>, sinks: AuditSink[]): AuditExport {
   const retry = new Map<string, { at: number; wait: number }>();
-  let running: Promise<void> | null = null;
-  let again = false;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
   const pass = async () => {
     while (await sequenceAuditRows(deps.db) > 0 && !stopped);
     for (const sink of sinks) if (!stopped) await deliverBacklog(deps.db, sink, retry);
   };
-  const run = (): Promise<void> => {
-    if (running) { again = true; return running; }
-    running = pass().catch(() => {}).finally(() => {
-      running = null;
-      if (again && !stopped) { again = false; void run(); }
-    });
-    return running;
-  };
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => { void run().then(() => schedule(POLL_MS)); }, ms);
-    timer.unref();
-  };
-  if (sinks.length) {
-    configureAudit({ wake: () => schedule(20) });
-    schedule(0);
-  }
+  // without sinks nothing runs by itself; drain() still numbers the rows
+  if (!sinks.length) return { drain: () => pass().catch(() => {}), stop: async () => { stopped = true; } };
+  const loop: PassLoop = startPassLoop(pass, POLL_MS);
+  configureAudit({ wake: () => loop.wake() });
   return {
-    drain: () => run(),
+    drain: () => loop.drain(),
     stop: async () => {
       stopped = true;
-      clearTimeout(timer);
       configureAudit({ wake: () => {} });
-      await running;
+      await loop.stop();
       for (const sink of sinks) await sink.close();
     },
   };

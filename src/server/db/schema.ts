@@ -31,6 +31,11 @@ export interface Database {
   template_inventory: TemplateInventoryTable;
   template_environment: TemplateEnvironmentTable;
   template_ssh_key: TemplateSshKeyTable;
+  alert_channel: AlertChannelTable;
+  template_alert_channel: TemplateAlertChannelTable;
+  event_webhook: EventWebhookTable;
+  event_webhook_outbox: EventWebhookOutboxTable;
+  event_webhook_delivery: EventWebhookDeliveryTable;
   view: ViewTable;
   schedule: ScheduleTable;
   schedule_firing: ScheduleFiringTable;
@@ -741,3 +746,56 @@ export type WorkflowEdgeRow = Selectable<WorkflowEdgeTable>;
 export type WorkflowRunRow = Selectable<WorkflowRunTable>;
 export type WorkflowRunNodeRow = Selectable<WorkflowRunNodeTable>;
 export type WorkflowApprovalRow = Selectable<WorkflowApprovalTable>;
+
+/** A project's alert channel: `target` is plain (chat id, gotify server, addresses), `secret` sealed (URL or token). */
+export interface AlertChannelTable {
+  id: Id;
+  project_id: number;
+  kind: string;
+  name: string;
+  active: Generated<Flag>;
+  target: Generated<string>;
+  secret: string | null;
+  created: string;
+}
+
+/** The alert channels a template chose; none means all of the project's. */
+export interface TemplateAlertChannelTable {
+  template_id: number;
+  channel_id: number;
+}
+
+/** An outgoing event webhook: `secret` (sealed) signs each body; `events` is a JSON array of event names. */
+export interface EventWebhookTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  url: string;
+  secret: string | null;
+  events: Generated<string>;
+  active: Generated<Flag>;
+  created: string;
+}
+
+/** One event waiting for one endpoint; deleted once delivered or given up. */
+export interface EventWebhookOutboxTable {
+  id: Id;
+  webhook_id: number;
+  event: string;
+  payload: string;
+  attempts: Generated<number>;
+  next_at: string;
+  created: string;
+}
+
+/** One delivery attempt, for the deliveries log. */
+export interface EventWebhookDeliveryTable {
+  id: Id;
+  webhook_id: number;
+  event: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: Generated<string>;
+  created: string;
+}

@@ -23,6 +23,8 @@ import { environmentInputSchema } from '../domain/environments/environment.ts';
 import { accessKeyInputSchema } from '../domain/keys/access-key.ts';
 import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
 import { hostConfigInputSchema } from '../domain/host-configs/host-config.ts';
+import { alertChannelInputSchema } from '../domain/alert-channels/alert-channel.ts';
+import { eventWebhookInputSchema } from '../domain/event-webhooks/event-webhook.ts';
 import { taskListQuerySchema } from '../domain/tasks/task-cursor.ts';
 import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
 import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
@@ -30,7 +32,7 @@ import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '
 import {
   accessKeySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema, secretStorageSchema, storageRefsSchema,
-  auditPageSchema, auditBacklogSchema,
+  auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema,
 } from './response-schemas.ts';
 import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
 
@@ -130,6 +132,21 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/host_configs/:host_config_id`]: { summary: 'One host config', response: hostConfigSchema },
   [`PUT ${P}/host_configs/:host_config_id`]: { summary: 'Update a host config', body: hostConfigInputSchema, status: 204 },
   [`DELETE ${P}/host_configs/:host_config_id`]: { summary: 'Delete a host config', status: 204 },
+  [`GET ${P}/alert-channels`]: { summary: "The project's own alert channels (URLs and tokens are never returned: url_set, token_set)", response: list(alertChannelSchema) },
+  [`POST ${P}/alert-channels`]: { summary: 'Add an alert channel (email, telegram, slack, rocketchat, microsoft_teams, dingtalk, gotify, webhook)', body: alertChannelInputSchema, response: alertChannelSchema, status: 201 },
+  [`GET ${P}/alert-channels/:channel_id`]: { summary: 'One alert channel', response: alertChannelSchema },
+  [`PUT ${P}/alert-channels/:channel_id`]: { summary: 'Update an alert channel (an empty url or token keeps the stored one)', body: alertChannelInputSchema, status: 204 },
+  [`DELETE ${P}/alert-channels/:channel_id`]: { summary: 'Delete an alert channel (refused while a template sends its alerts only to it)', status: 204 },
+  [`POST ${P}/alert-channels/:channel_id/test`]: {
+    summary: 'Send a test alert through this channel now and say how it went ({ok, error})',
+    response: z.object({ ok: z.boolean(), error: z.string().optional() }),
+  },
+  [`GET ${P}/event-webhooks`]: { summary: 'Outgoing event webhooks (owners and managers; the signing secret is never returned: secret_set)', response: list(eventWebhookSchema) },
+  [`POST ${P}/event-webhooks`]: { summary: 'Add an event webhook: task_started, task_finished, approval_waiting, template_changed, signed with HMAC-SHA256', body: eventWebhookInputSchema, response: eventWebhookSchema, status: 201 },
+  [`GET ${P}/event-webhooks/:webhook_id`]: { summary: 'One event webhook', response: eventWebhookSchema },
+  [`PUT ${P}/event-webhooks/:webhook_id`]: { summary: 'Update an event webhook (an empty secret keeps the stored one)', body: eventWebhookInputSchema, status: 204 },
+  [`DELETE ${P}/event-webhooks/:webhook_id`]: { summary: 'Delete an event webhook with its queue and deliveries log', status: 204 },
+  [`GET ${P}/event-webhooks/:webhook_id/deliveries`]: { summary: 'The newest 200 delivery attempts, newest first', response: list(eventDeliverySchema) },
   [`GET ${P}/inventory`]: { summary: 'Inventories', response: list(inventorySchema) },
   [`POST ${P}/inventory`]: { summary: 'Add an inventory', body: inventoryInputSchema, response: inventorySchema, status: 201 },
   [`GET ${P}/inventory/:inventory_id`]: { summary: 'One inventory', response: inventorySchema },

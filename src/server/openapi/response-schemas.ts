@@ -6,6 +6,8 @@ import type { SecretStorage } from '../domain/secret-storages/secret-storage.ts'
 import type { StorageRefs } from '../domain/secret-storages/secret-storage.service.ts';
 import type { Repository } from '../domain/repositories/repository.ts';
 import type { HostConfig } from '../domain/host-configs/host-config.ts';
+import { ALERT_CHANNEL_KINDS, type AlertChannel } from '../domain/alert-channels/alert-channel.ts';
+import { WEBHOOK_EVENTS, type EventWebhook, type deliveryRowToEventDelivery } from '../domain/event-webhooks/event-webhook.ts';
 import type { Inventory } from '../domain/inventories/inventory.ts';
 import type { Task, TaskWithTpl } from '../domain/tasks/task.ts';
 import type { ApiToken } from '../domain/tokens/api-token.repository.ts';
@@ -64,6 +66,20 @@ export const repositorySchema = z.object({
 export const hostConfigSchema = z.object({
   id, project_id: id, type: z.enum(['host', 'url']), host: z.string(), ssh_key_id: id,
 }).meta({ id: 'HostConfig' }) satisfies z.ZodType<HostConfig>;
+
+export const alertChannelSchema = z.object({
+  id, project_id: id, kind: z.enum(ALERT_CHANNEL_KINDS), name: z.string(), active: z.boolean(), url_set: z.boolean(), token_set: z.boolean(),
+  chat_id: z.string(), server_url: z.string(), emails: z.array(z.string()), created: time,
+}).meta({ id: 'AlertChannel' }) satisfies z.ZodType<AlertChannel>;
+
+export const eventWebhookSchema = z.object({
+  id, project_id: id, name: z.string(), url: z.string(), secret_set: z.boolean(), events: z.array(z.enum(WEBHOOK_EVENTS)), active: z.boolean(), created: time,
+}).meta({ id: 'EventWebhook' }) satisfies z.ZodType<EventWebhook>;
+
+export const eventDeliverySchema = z.object({
+  id, webhook_id: id, created: time, event: z.string(), attempt: z.number().int(), status_code: z.number().int().nullable(),
+  duration_ms: z.number().int(), error: z.string(), ok: z.boolean(),
+}).meta({ id: 'EventWebhookDelivery' }) satisfies z.ZodType<ReturnType<typeof deliveryRowToEventDelivery>>;
 
 export const inventorySchema = z.object({
   id, name: z.string(), project_id: id, inventory: z.string(), type: z.string(),

@@ -98,6 +98,8 @@ async function insertLongNames(server: ConsoleServer, api: Awaited<ReturnType<ty
     name: longName('Template'), app: 'bash', playbook: 'build.sh', repository_id: repository.id, inventory_id: inventory.id, environment_id: environment.id, view_id: view.id,
   });
   await api.send('POST', `${p}/schedules`, { name: longName('Schedule'), template_id: template.id, cron_format: '0 4 * * *' });
+  await api.send('POST', `${p}/alert-channels`, { kind: 'email', name: longName('Alert channel'), emails: [`${'a'.repeat(60)}@example.test`, 'oncall@example.test'] });
+  await api.send('POST', `${p}/event-webhooks`, { name: longName('Event webhook'), url: `https://hooks.example.test/${'b'.repeat(200)}`, events: ['task_started', 'task_finished', 'approval_waiting', 'template_changed'] });
   await api.send('POST', `${p}/integrations`, { name: longName('Integration'), template_id: template.id, auth_method: 'none' });
   await api.send('POST', `${p}/runners`, { name: longName('Runner'), tag: 'long' });
   await api.send('POST', '/api/users', { name: longName('User'), username: 'long-named-user', email: 'long@example.test', password: 'long-password-1' });
@@ -159,6 +161,8 @@ function resourceRoutes(r: RouteIds): [string, string][] {
     ['workflows', `${pr}/workflows`], ['workflow', `${pr}/workflows/${r.workflow}`], ['workflow-edit', `${pr}/workflows/${r.workflow}/edit`],
     ['workflow-run', `${pr}/workflows/${r.workflow}/runs/${r.workflowRun}`], ['workflow-run-kiosk', `${pr}/workflows/${r.workflow}/runs/${r.workflowRun}?kiosk=1`],
     ['keys', `${pr}/keys`], ['key-dialog', `${pr}/keys?edit=new`],
+    ['alerts', `${pr}/alerts`], ['alert-channel-dialog', `${pr}/alerts?edit=new`],
+    ['event-webhooks', `${pr}/event-webhooks`], ['event-webhook-dialog', `${pr}/event-webhooks?edit=new`],
     ['repositories', `${pr}/repositories`], ['repository-dialog', `${pr}/repositories?edit=new`],
     ['inventory', `${pr}/inventory`], ['inventory-dialog', `${pr}/inventory?edit=new`],
     ['environment', `${pr}/environment`], ['environment-dialog', `${pr}/environment?edit=new`],

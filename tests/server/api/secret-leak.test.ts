@@ -86,6 +86,10 @@ for (const dialect of DIALECTS) {
         const signature = `sha256=${createHmac('sha256', WORLD_SECRETS.integrationSecret).update(delivery).digest('hex')}`;
         const hook = await s.api.request(`/api/integrations/${alias}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: delivery });
         responses.push(await hook.text());
+        // a test through an alert channel whose URL holds a token, and updates that keep the sealed secrets
+        await record('POST', `${w.base}/alert-channels/${w.ids.channel_id}/test`);
+        await record('PUT', `${w.base}/alert-channels/${w.ids.channel_id}`, { kind: 'webhook', name: 'World hook' });
+        await record('PUT', `${w.base}/event-webhooks/${w.ids.webhook_id}`, { name: 'World events', url: 'http://127.0.0.1:9/events', events: ['task_started', 'template_changed'] });
         // a terraform workspace whose state backend takes a key's login and password (basic auth)
         const succeeded = async (method: string, path: string, body?: unknown, auth = w.admin) => {
           const res = await record(method, path, body, auth);

@@ -14,6 +14,7 @@ import { TERRAFORM_MATRIX } from '../api/permission-matrix/terraform.rows.ts';
 import { AUTH_MATRIX, AUTH_MATRIX_ENV } from '../api/permission-matrix/auth.rows.ts';
 import { RUNNERS_MATRIX } from '../api/permission-matrix/runners.rows.ts';
 import { WORKFLOWS_MATRIX } from '../api/permission-matrix/workflows.rows.ts';
+import { ALERTS_MATRIX } from '../api/permission-matrix/alerts.rows.ts';
 import { isStateChanging, routeAction } from '../../../src/server/domain/audit/audit-actions.ts';
 
 /**
@@ -27,7 +28,7 @@ import { isStateChanging, routeAction } from '../../../src/server/domain/audit/a
  */
 const ROWS: MatrixRow[] = [
   ...FOUNDATION_MATRIX, ...RESOURCES_MATRIX, ...TEMPLATES_MATRIX, ...INTEGRATIONS_MATRIX, ...SYSTEM_MATRIX,
-  ...TASKS_MATRIX, ...TERRAFORM_MATRIX, ...AUTH_MATRIX, ...RUNNERS_MATRIX, ...WORKFLOWS_MATRIX,
+  ...TASKS_MATRIX, ...TERRAFORM_MATRIX, ...AUTH_MATRIX, ...RUNNERS_MATRIX, ...WORKFLOWS_MATRIX, ...ALERTS_MATRIX,
 ];
 const ORDER: Caller[] = ['admin', 'owner', 'bearer', 'manager', 'task_runner', 'guest', 'anonymous'];
 

@@ -57,6 +57,8 @@ export const NOT_AUDITED = new Set([
   'POST /api/project/:project_id/workflows/validate',
   // signs in to the storage and says how it went; nothing is stored
   'POST /api/project/:project_id/secret_storages/:storage_id/test',
+  // sends one test alert through the channel and says how it went; nothing is stored
+  'POST /api/project/:project_id/alert-channels/:channel_id/test',
   'PUT /api/internal/runners',
 ]);
 
@@ -64,7 +66,7 @@ const METHOD_ACTIONS: Record<string, string> = { POST: 'create', PUT: 'update', 
 
 /** Path segments → object types ("keys" → "key"). */
 const SEGMENT_TYPES: Record<string, string> = {
-  keys: 'key', host_configs: 'host_config', repositories: 'repository', inventory: 'inventory', environment: 'environment',
+  keys: 'key', host_configs: 'host_config', 'alert-channels': 'alert_channel', 'event-webhooks': 'event_webhook', repositories: 'repository', inventory: 'inventory', environment: 'environment',
   templates: 'template', views: 'view', schedules: 'schedule', integrations: 'integration', matchers: 'integration_matcher',
   values: 'integration_extract_value', aliases: 'integration_alias', tasks: 'task', runners: 'runner', users: 'user',
   projects: 'project', project: 'project', apps: 'app', tokens: 'token', sessions: 'session', states: 'terraform_state',

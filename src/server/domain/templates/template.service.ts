@@ -10,6 +10,8 @@ import type { TemplateValues } from './template.validation.ts';
 import type { VaultValues } from './vaults.validation.ts';
 import { groupsOf, readTemplateEnvironmentIds, writeTemplateEnvironmentIds } from '../environments/environment-list.ts';
 import { readTemplateSshKeyIds, writeTemplateSshKeyIds } from './template-ssh-keys.ts';
+import { templateAlertChannelIds } from '../alert-channels/alert-channel.service.ts';
+import { enqueueWebhookEvent } from '../event-webhooks/event-webhook.service.ts';
 
 
 /** Loads a template of the project or throws 404. */
@@ -26,9 +28,11 @@ export async function presentTemplates(db: Db | Tx, rows: TemplateRow[]): Promis
   const tasks = await summariseTemplateTasks(db, ids);
   const groups = await readTemplateEnvironmentIds(db, ids);
   const sshKeys = await readTemplateSshKeyIds(db, ids);
+  const alertChannels = await templateAlertChannelIds(db, ids);
   return rows.map((row) => templateRowToTemplate(row, {
     environmentIds: groupsOf(groups, row),
     sshKeyIds: sshKeys.get(row.id) ?? [],
+    alertChannelIds: alertChannels.get(row.id) ?? [],
     vaults: vaults.filter((v) => v.template_id === row.id),
     lastTask: tasks.get(row.id)?.lastTask ?? null,
     taskCount: tasks.get(row.id)?.taskCount ?? 0,
@@ -67,6 +71,7 @@ export async function createTemplate(
   }
   if (TERRAFORM_APPS.has(row.app) && row.inventory_id) await attachWorkspaceRow(tx, row.id, row.inventory_id);
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: row.id, description: `Template ID ${row.id} created` });
+  await templateChanged(tx, actor, row, 'created');
   return row;
 }
 
@@ -81,6 +86,7 @@ export async function updateTemplate(
   if (sshKeyIds) await writeTemplateSshKeyIds(tx, row.id, sshKeyIds);
   if (TERRAFORM_APPS.has(row.app) && row.inventory_id) await attachWorkspaceRow(tx, row.id, row.inventory_id);
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: row.id, description: `Template ID ${row.id} updated` });
+  await templateChanged(tx, actor, row, 'updated');
 }
 
 /** Makes the template's vaults exactly `vaults`: known ids are updated in place, others inserted, the rest deleted. */
@@ -100,6 +106,7 @@ async function replaceVaults(tx: Tx, template: TemplateRow, vaults: VaultValues[
 export async function updateTemplateDescription(tx: Tx, actor: Actor, template: TemplateRow, description: string): Promise<void> {
   await tx.updateTable('template').set({ description }).where('id', '=', template.id).execute();
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: template.id, description: `Template ID ${template.id} updated` });
+  await templateChanged(tx, actor, template, 'updated');
 }
 
 /** What refers to a template: integrations that start it, deploy templates of its builds, workflows with a node running it. */
@@ -130,6 +137,12 @@ export async function deleteTemplate(tx: Tx, actor: Actor, template: TemplateRow
     else await tx.deleteFrom('inventory').where('id', '=', inv.id).execute();
   }
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: template.id, description: `Template ID ${template.id} deleted` });
+  await templateChanged(tx, actor, template, 'deleted');
+}
+
+/** Queues `template_changed` for the project's event webhooks, in the change's transaction. */
+function templateChanged(tx: Tx, actor: Actor, template: Pick<TemplateRow, 'id' | 'name' | 'app'>, action: string): Promise<number> {
+  return enqueueWebhookEvent(tx, actor.projectId, 'template_changed', { action, user_id: actor.userId, template: { id: template.id, name: template.name, app: template.app } });
 }
 
 async function attachWorkspaceRow(tx: Tx, templateId: number, inventoryId: number) {
@@ -159,4 +172,5 @@ export async function changeWorkspace(tx: Tx, actor: Actor, template: TemplateRo
     if (action === 'set_default') await tx.updateTable('template').set({ inventory_id: inventoryId }).where('id', '=', template.id).execute();
   }
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: template.id, description: `Template ID ${template.id} updated` });
+  await templateChanged(tx, actor, template, 'updated');
 }

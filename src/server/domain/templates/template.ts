@@ -13,6 +13,21 @@ export const BUILT_IN_APPS = ['ansible', 'terraform', 'tofu', 'terragrunt', 'bas
 export const TERRAFORM_APPS = new Set(['terraform', 'tofu', 'terragrunt']);
 
 const optionalRef = refId.nullable().optional();
+
+/** Which task outcomes alert: a view of Semaphore's two suppress flags (always = neither suppressed). */
+export const ALERT_ON = ['failure', 'success', 'always', 'never'] as const;
+export type AlertOn = (typeof ALERT_ON)[number];
+
+/** The alert choice the two suppress flags make. */
+export function alertOnOf(row: { suppress_success_alerts: number; suppress_error_alerts: number }): AlertOn {
+  if (row.suppress_success_alerts) return row.suppress_error_alerts ? 'never' : 'failure';
+  return row.suppress_error_alerts ? 'success' : 'always';
+}
+
+/** The suppress flags an alert choice stands for. */
+export function suppressFlagsOf(alertOn: AlertOn): { suppress_success_alerts: number; suppress_error_alerts: number } {
+  return { suppress_success_alerts: alertOn === 'failure' || alertOn === 'never' ? 1 : 0, suppress_error_alerts: alertOn === 'success' || alertOn === 'never' ? 1 : 0 };
+}
 const flag = z.boolean().optional();
 
 export const surveyVarSchema = z.looseObject({
@@ -65,6 +80,10 @@ export const templateInputSchema = z.strictObject({
   limit: z.string().optional(),
   suppress_success_alerts: flag,
   suppress_error_alerts: flag,
+  alert_on: z.enum(ALERT_ON, { error: 'must be failure, success, always or never' }).optional()
+    .meta({ description: 'Signalbox: which outcomes alert (always = both); sets suppress_success_alerts and suppress_error_alerts, and wins over them' }),
+  alert_channel_ids: z.array(refId).max(100, 'at most 100 channels').nullable().optional()
+    .meta({ description: "Signalbox: which of the project's alert channels get this template's alerts; empty = all" }),
   app: z.string().max(64).optional(),
   git_branch: z.string().max(255).nullable().optional(),
   survey_vars: z.array(surveyVarSchema).nullable().optional(),
@@ -119,6 +138,8 @@ export interface Template {
   allow_parallel_tasks: boolean;
   suppress_success_alerts: boolean;
   suppress_error_alerts: boolean;
+  alert_on: AlertOn;
+  alert_channel_ids: number[];
   app: string;
   git_branch: string | null;
   type: string;
@@ -147,7 +168,7 @@ export function vaultRowToVault(row: VaultRow): TemplateVault {
 }
 
 /** Builds the API object from a row, its vaults, its latest task and its task count. */
-export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; sshKeyIds: number[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
+export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; sshKeyIds: number[]; alertChannelIds?: number[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -167,6 +188,8 @@ export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds:
     allow_parallel_tasks: Boolean(row.allow_parallel_tasks),
     suppress_success_alerts: Boolean(row.suppress_success_alerts),
     suppress_error_alerts: Boolean(row.suppress_error_alerts),
+    alert_on: alertOnOf(row),
+    alert_channel_ids: extra.alertChannelIds ?? [],
     app: row.app,
     git_branch: row.git_branch,
     type: row.type,

@@ -6,7 +6,8 @@ import { badRequest } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
 import { parseDuration } from '../../lib/duration.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
-import { BUILT_IN_APPS, TERRAFORM_APPS, type SurveyVar, type TemplateInput } from './template.ts';
+import { BUILT_IN_APPS, TERRAFORM_APPS, suppressFlagsOf, type SurveyVar, type TemplateInput } from './template.ts';
+import { checkAlertChannelIds } from '../alert-channels/alert-channel.service.ts';
 import { normaliseSurveyVars } from './survey-vars.validation.ts';
 import { validateVaults, type VaultValues } from './vaults.validation.ts';
 import { checkEnvironmentIds, templateEnvironmentIds } from '../environments/environment-list.ts';
@@ -30,7 +31,7 @@ export async function listKnownApps(db: Db | Tx, config: Config): Promise<Set<st
  */
 export async function validateTemplate(
   db: Db | Tx, config: Config, projectId: number, input: TemplateInput, current?: TemplateRow,
-): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined; sshKeyIds: number[] | undefined }> {
+): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined; sshKeyIds: number[] | undefined; alertChannelIds: number[] | undefined }> {
   if (current && input.project_id !== undefined && input.project_id !== projectId) throw badRequest('Template cannot be moved to another project');
   const pick = <K extends keyof TemplateInput & keyof TemplateRow>(key: K, fallback: TemplateRow[K]) =>
     (input[key] !== undefined ? input[key] : current ? current[key] : fallback) as TemplateInput[K];
@@ -99,11 +100,14 @@ export async function validateTemplate(
     working_directory: workingDirectory,
     executor_image: emptyToNull(pick('executor_image', null) as string | null | undefined),
     ...jwtValues(config, input, current),
+    // Signalbox's alert choice wins over the suppress flags Semaphore clients send
+    ...(input.alert_on ? suppressFlagsOf(input.alert_on) : {}),
   };
   const vaults = input.vaults === undefined ? undefined : await validateVaults(db, projectId, input.vaults ?? []);
   const sshKeyIds = input.ssh_key_ids === undefined || input.ssh_key_ids === null ? undefined : await checkTemplateSshKeyIds(db, projectId, input.ssh_key_ids);
+  const alertChannelIds = input.alert_channel_ids === undefined || input.alert_channel_ids === null ? undefined : await checkAlertChannelIds(db, projectId, input.alert_channel_ids);
   if (name !== current?.name) await refuseTakenName(db, projectId, name);
-  return { values, vaults, environmentIds, sshKeyIds };
+  return { values, vaults, environmentIds, sshKeyIds, alertChannelIds };
 }
 
 /** The JWT section: audiences ≤ 32, a TTL that parses and stays within `jwt.max_ttl`. */

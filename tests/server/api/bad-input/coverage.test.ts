@@ -12,6 +12,7 @@ import { HOST_CONFIG_WRITES } from './host-configs.writes.ts';
 import { INVITE_WRITES } from './invites.writes.ts';
 import { WORKFLOW_WRITES } from './workflows.writes.ts';
 import { SECRET_STORAGE_WRITES } from './secret-storages.writes.ts';
+import { ALERT_WRITES } from './alerts.writes.ts';
 
 /** POST/PUT routes that read no body, with the reason they are not sent bad bodies. */
 const NO_BODY: Record<string, string> = {
@@ -32,6 +33,7 @@ const NO_BODY: Record<string, string> = {
   'POST /api/project/{id}/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
   'POST /api/project/{id}/notifications/test': 'reads no body: it sends a test alert (tests/server/api/notifications-test.test.ts)',
   'POST /api/project/{id}/secret_storages/{s}/test': 'reads no body: it signs in to the storage in the path',
+  'POST /api/project/{id}/alert-channels/{c}/test': 'reads no body: it sends a test alert through the channel in the path (tests/server/alert-channels)',
   'PUT /api/internal/runners': 'needs a registered runner\'s X-Runner-Token first; its bad bodies are in tests/server/runners/runners-api.test.ts',
 };
 
@@ -39,7 +41,7 @@ describe('bad-input coverage', () => {
   it('sends bad bodies to every POST and PUT the API mounts, or says why the route reads no body', () => {
     const writes = mountedRoutes().filter((route) => /^(POST|PUT|PATCH) /.test(route));
     expect(writes.length).toBeGreaterThan(40);
-    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...INVITE_WRITES, ...SECRET_STORAGE_WRITES, ...WORKFLOW_WRITES].map((r) => r.route);
+    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...INVITE_WRITES, ...SECRET_STORAGE_WRITES, ...WORKFLOW_WRITES, ...ALERT_WRITES].map((r) => r.route);
     expect(routesWithoutLabel(writes, [...labels, ...Object.keys(NO_BODY)])).toEqual([]);
   });
 });

@@ -34,6 +34,8 @@ function realId(w: World, ids: ResourceIds, path: string, name: string): number 
     storage_id: 1,
     // nor board tokens
     board_token_id: 1,
+    // nor alert channels or event webhooks
+    channel_id: 1, webhook_id: 1,
     workflow_id: ids.workflow, run_id: ids.workflowRun, node_id: ids.workflowNode, version_number: 1,
   };
   const id = byName[name];

@@ -10,12 +10,13 @@ import { TERRAFORM_MATRIX } from './terraform.rows.ts';
 import { AUTH_MATRIX } from './auth.rows.ts';
 import { RUNNERS_MATRIX } from './runners.rows.ts';
 import { WORKFLOWS_MATRIX } from './workflows.rows.ts';
+import { ALERTS_MATRIX } from './alerts.rows.ts';
 
 describe('permission matrix coverage', () => {
   it('has a row for every route the API mounts', () => {
     const routes = mountedRoutes();
     expect(routes.length).toBeGreaterThan(100);
-    const labels = [...FOUNDATION_MATRIX, ...RESOURCES_MATRIX, ...TEMPLATES_MATRIX, ...INTEGRATIONS_MATRIX, ...SYSTEM_MATRIX, ...TASKS_MATRIX, ...TERRAFORM_MATRIX, ...AUTH_MATRIX, ...RUNNERS_MATRIX, ...WORKFLOWS_MATRIX].map((row) => row.route);
+    const labels = [...FOUNDATION_MATRIX, ...RESOURCES_MATRIX, ...TEMPLATES_MATRIX, ...INTEGRATIONS_MATRIX, ...SYSTEM_MATRIX, ...TASKS_MATRIX, ...TERRAFORM_MATRIX, ...AUTH_MATRIX, ...RUNNERS_MATRIX, ...WORKFLOWS_MATRIX, ...ALERTS_MATRIX].map((row) => row.route);
     expect(routesWithoutLabel(routes, labels)).toEqual([]);
   });
 });
