@@ -45,7 +45,7 @@ describe.runIf(await isPostgresReachable())('two servers on one PostgreSQL datab
       templates.tagged = (await script('tagged', 'echo tagged ran', 'gpu')).id;
       templates.talk = (await script('talk', 'for i in 1 2 3 4 5; do echo "talk-$i"; sleep 0.2; done', null)).id;
       templates.long = (await script('long', 'echo started-long; sleep 30', 'gpu')).id;
-      templates.once = (await script('once', `echo run >> "${join(tmp, 'runs.txt')}"; echo started-once; sleep 8`, 'gpu')).id;
+      templates.once = (await script('once', `echo run >> "${join(tmp, 'runs.txt')}"; echo started-once; sleep 60`, 'gpu')).id;
     }, {
       env: {
         SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION, SEMAPHORE_USE_REMOTE_RUNNER: 'true',
