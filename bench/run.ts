@@ -15,7 +15,8 @@
  * and the remote runner figures of bench/runners.ts (dispatch latency to an idle runner, starts per minute),
  * then the task log search of bench/output-search.ts,
  * then the audit trail figures of bench/audit.ts (write cost on/off, a 1,000,000-row export's memory),
- * then the workflow successor latency of bench/workflows.ts.
+ * then the workflow successor latency of bench/workflows.ts,
+ * then the console's pages with 10,000 templates and 1,000,000 tasks of bench/scale.ts (SQLite and PostgreSQL).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { bootBenchApi } from './bench-api.ts';
@@ -34,6 +35,7 @@ import { runRunnersBench } from './runners.ts';
 import { runOutputSearchBench } from './output-search.ts';
 import { runAuditBench } from './audit.ts';
 import { runWorkflowBench } from './workflows.ts';
+import { runScaleBench } from './scale.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -171,3 +173,6 @@ await runAuditBench();
 
 console.log('');
 await runWorkflowBench();
+
+console.log('');
+await runScaleBench();
