@@ -45,6 +45,8 @@ export interface ApiWorld {
     storage_id: number;
     channel_id: number;
     webhook_id: number;
+    /** a read-only wall board token for the project */
+    board_token_id: number;
     /** a workflow (approval → the template) whose run waits at the approval node `node_id`; its first version */
     workflow_id: number;
     run_id: number;
@@ -142,6 +144,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
   const channel = (await post(`${base}/alert-channels`, { kind: 'webhook', name: 'World hook', url: `http://127.0.0.1:9/hook?token=${WORLD_SECRETS.alertHookToken}` })).body;
   await post(`${base}/alert-channels`, { kind: 'telegram', name: 'World chat', chat_id: '-100', token: WORLD_SECRETS.alertBotToken });
   const eventWebhook = (await post(`${base}/event-webhooks`, { name: 'World events', url: 'http://127.0.0.1:9/events', secret: WORLD_SECRETS.eventSigningSecret, events: ['task_started'] })).body;
+  const boardToken = (await post('/api/board/tokens', { name: 'World board', project_ids: [project.id] })).body;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
     ids: {
@@ -151,7 +154,7 @@ export async function createApiWorld(s: TestServer, tag = `${Date.now()}${Math.f
       user_id: member.id, task_id: task.id, api_token_id: token.id, outsider_id: outsider.id, waiting_task_id: waitingTask.id,
       runner_id: runner.id, global_runner_id: globalRunner.id,
       host_config_id: hostConfig.id, invite_id: invite.id,
-      storage_id: storage.id, channel_id: channel.id, webhook_id: eventWebhook.id,
+      storage_id: storage.id, channel_id: channel.id, webhook_id: eventWebhook.id, board_token_id: boardToken.id,
       workflow_id: workflow.id, run_id: workflowRun.id, node_id: workflow.nodes[0].id, version_number: 1,
     },
     inviteToken: invite.token,
