@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import { now } from '../lib/time.ts';
 import { configureAudit } from '../domain/audit/audit.writer.ts';
 import { exportedEvent, type AuditSink } from './audit-record.ts';
-import { sequenceAuditRows } from './audit-sequence.ts';
+import { moveAuditInbox } from '../domain/audit/audit-inbox.ts';
 import { fileSink } from './file-sink.ts';
 import { syslogSink } from './syslog-sink.ts';
 import { webhookSink } from './webhook-sink.ts';
@@ -29,7 +29,7 @@ export function configuredSinks(config: Deps['config']): AuditSink[] {
 
 /**
  * The durable outbox's delivery side. The outbox is the audit table itself: rows get a
- * sequence number, and each sink's `audit_export.delivered_seq` says how far it got, advanced
+ * sequence number as they move in from the inbox (`moveAuditInbox`), and each sink's `audit_export.delivered_seq` says how far it got, advanced
  * only after the sink took the batch. A receiver that is down is retried with backoff (0.5 s
  * doubling to 30 s) for as long as it takes; nothing is dropped, and rows not yet delivered
  * are kept from retention. Delivery is at least once (a crash between sending and recording
@@ -41,11 +41,10 @@ export function startAuditExport(deps: Pick<Deps, 'db'>, sinks: AuditSink[]): Au
   const retry = new Map<string, { at: number; wait: number }>();
   let stopped = false;
   const pass = async () => {
-    while (await sequenceAuditRows(deps.db) > 0 && !stopped);
+    while (await moveAuditInbox(deps.db) > 0 && !stopped);
     for (const sink of sinks) if (!stopped) await deliverBacklog(deps.db, sink, retry);
   };
-  // without sinks nothing runs by itself; drain() still numbers the rows
-  if (!sinks.length) return { drain: () => pass().catch(() => {}), stop: async () => { stopped = true; } };
+  // runs without sinks too: it empties the audit inbox into the indexed table
   const loop: PassLoop = startPassLoop(pass, POLL_MS);
   configureAudit({ wake: () => loop.wake() });
   return {

@@ -19,6 +19,7 @@ export interface Database {
   project_user: ProjectUserTable;
   event: EventTable;
   audit: AuditTable;
+  audit_inbox: AuditInboxTable;
   audit_export: AuditExportTable;
   access_key: AccessKeyTable;
   secret_storage: SecretStorageTable;
@@ -209,9 +210,12 @@ export interface AuditTable {
   description: Generated<string>;
   /** "METHOD /api/route/:pattern" of the request that made the change ('' for the server itself) */
   request: Generated<string>;
-  /** export sequence number, given when the exporter first sees the row */
+  /** export sequence number, given when the row moves in from `audit_inbox` */
   seq: number | null;
 }
+
+/** An audit row not yet moved into `audit` (and so without its sequence number). */
+export type AuditInboxTable = Omit<AuditTable, 'seq'>;
 
 /** Per export sink: the last sequence number delivered; `_sequence` holds the last one given. */
 export interface AuditExportTable {

@@ -1,33 +1,78 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from './context.ts';
 import { apiClientFacts } from './api-client-facts.ts';
 import { runWithAuditRequest, type AuditRequest } from '../domain/audit/audit-context.ts';
 import { isStateChanging } from '../domain/audit/audit-actions.ts';
-import { auditUnrecorded } from '../domain/audit/audit.writer.ts';
+import { auditEnabled, auditUnrecorded } from '../domain/audit/audit.writer.ts';
 
 /**
  * The audit trail's one hook into the API: makes the request's address, agent and route known
  * to the audit writer for the whole request, and after a successful state-changing request
  * that recorded nothing itself, records it from its route (the safety net that keeps a new
- * route from going unaudited).
+ * route from going unaudited). Stands aside while auditing is off.
  */
 export function auditRequests(): MiddlewareHandler<AppEnv> {
   return async function trackAuditRequest(c, next) {
-    const handler = matchedRoutes(c).filter((r) => r.method !== 'ALL').at(-1);
-    const route = handler ? `${handler.method} ${handler.path}` : `${c.req.method} ${c.req.path}`;
-    const request: AuditRequest = {
-      route, method: c.req.method, clientIp: apiClientFacts(c).address, userAgent: c.req.header('user-agent') ?? '',
-      actor: null, project: null, fields: [], params: {}, written: 0, auditId: null, unchanged: false, closed: false,
-    };
+    if (!auditEnabled()) return next();
+    const request = new RequestFacts(c);
     try {
       await runWithAuditRequest(request, async () => {
         await next();
         request.params = c.req.param() as Record<string, string>;
-        if (handler && c.res.status < 400 && isStateChanging(c.req.method, route)) await auditUnrecorded(c.var.deps.db, request);
+        if (c.res.status < 400 && request.handled && isStateChanging(c.req.method, request.route)) await auditUnrecorded(c.var.deps.db, request);
       });
     } finally {
       request.closed = true;
     }
   };
+}
+
+/**
+ * An audit request whose route, address and agent are read from the request only when a row
+ * is written: most requests write none, and a write pays for them once.
+ */
+class RequestFacts implements AuditRequest {
+  readonly method: string;
+  actor: AuditRequest['actor'] = null;
+  project: AuditRequest['project'] = null;
+  fields: string[] = [];
+  params: Record<string, string> = {};
+  written = 0;
+  auditId: number | null = null;
+  unchanged = false;
+  closed = false;
+  itemised?: boolean;
+  readonly #c: Context<AppEnv>;
+  #route?: { route: string; handled: boolean };
+  #clientIp?: string;
+
+  constructor(c: Context<AppEnv>) {
+    this.#c = c;
+    this.method = c.req.method;
+  }
+
+  /** "METHOD /api/route/:pattern" of the handler that answered (the path when none did) */
+  get route(): string {
+    return this.#matched().route;
+  }
+
+  /** whether a route handler (not only middleware) answered */
+  get handled(): boolean {
+    return this.#matched().handled;
+  }
+
+  get clientIp(): string {
+    return (this.#clientIp ??= apiClientFacts(this.#c).address);
+  }
+
+  get userAgent(): string {
+    return this.#c.req.header('user-agent') ?? '';
+  }
+
+  #matched(): { route: string; handled: boolean } {
+    if (this.#route) return this.#route;
+    const handler = matchedRoutes(this.#c).filter((r) => r.method !== 'ALL').at(-1);
+    return (this.#route = handler ? { route: `${handler.method} ${handler.path}`, handled: true } : { route: `${this.#c.req.method} ${this.#c.req.path}`, handled: false });
+  }
 }

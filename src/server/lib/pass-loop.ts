@@ -22,6 +22,7 @@ export function startPassLoop(pass: () => Promise<void>, pollMs: number, wakeMs 
   let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let dueAt = Infinity;
   const run = (): Promise<void> => {
     if (running) { again = true; return running; }
     running = pass().catch(() => {}).finally(() => {
@@ -33,13 +34,16 @@ export function startPassLoop(pass: () => Promise<void>, pollMs: number, wakeMs 
   const schedule = (ms: number) => {
     if (stopped) return;
     clearTimeout(timer);
-    timer = setTimeout(() => { void run().then(() => schedule(pollMs)); }, ms);
+    dueAt = Date.now() + ms;
+    timer = setTimeout(() => { dueAt = Infinity; void run().then(() => schedule(pollMs)); }, ms);
     timer.unref();
   };
+  // a stream of wake-ups must not put off a pass that is already due sooner
+  const wake = () => { if (Date.now() + wakeMs < dueAt) schedule(wakeMs); };
   schedule(0);
   return {
     drain: () => run(),
-    wake: () => schedule(wakeMs),
+    wake,
     stop: async () => {
       stopped = true;
       clearTimeout(timer);

@@ -5,6 +5,7 @@ import { insertProject, insertTemplate } from '../../support/fixtures.ts';
 import { insertMember, insertTask } from '../../support/project-rows.ts';
 import { mountedRoutes } from '../../support/route-table.ts';
 import { now } from '../../../src/server/lib/time.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 interface Tile { kind: string; id: number; name: string; project_id: number; project_name: string; fail_streak: number; estimate_ms: number | null;
   task: { id: number; status: string; user_name: string; start: string | null; end: string | null } | null }
@@ -155,6 +156,7 @@ for (const dialect of DIALECTS) {
         expect((await s.call('DELETE', `/api/board/tokens/${created.id}`, undefined, admin)).status).toBe(204);
         expect((await s.call('GET', `/api/board?token=${created.token}`)).status).toBe(401);
         expect((await s.call('DELETE', `/api/board/tokens/${created.id}`, undefined, admin)).status).toBe(404);
+        await settleAuditInbox(s.deps.db);
         const audit = await s.deps.db.selectFrom('audit').select(['action', 'object_type', 'object_name']).where('object_type', '=', 'board_token').orderBy('id').execute();
         expect(audit.filter((a) => a.object_name.includes('Gone soon')).map((a) => a.action)).toEqual(['token_create', 'token_delete']);
       });

@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { buildWorld } from '../../support/world.ts';
 import { recordEvent } from '../../../src/server/domain/events/event.repository.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 const SEMAPHORE_FIELDS = ['created', 'description', 'integration_id', 'object_id', 'object_name', 'object_type', 'project_id', 'project_name', 'user_id', 'username'];
 /** The audit trail's fields ride along (issue 32); where a request came from only for those who may read the audit trail. */
@@ -43,6 +44,7 @@ for (const dialect of DIALECTS) {
       expect(Object.keys(asGuest[0]).sort()).toEqual(EVENT_FIELDS);
       const asOwner = (await s.call('GET', `/api/project/${w.projectId}/events`, undefined, w.auth.owner)).body;
       expect(Object.keys(asOwner[0]).sort()).toEqual(AUDITOR_FIELDS);
+      await settleAuditInbox(s.deps.db);
       const audit = await s.deps.db.selectFrom('audit').select(['client_ip', 'user_agent']).where('action', '=', 'update')
         .where('project_id', '=', w.projectId).where('object_type', '=', 'user').executeTakeFirstOrThrow();
       expect(audit.client_ip).not.toBe('');

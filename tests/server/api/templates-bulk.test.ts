@@ -9,6 +9,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { insertMember, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { insertAdminProject, insertIntegration, listTasks } from '../../support/trigger-fixtures.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`templates bulk actions (${dialect})`, () => {
@@ -20,7 +21,7 @@ for (const dialect of DIALECTS) {
     let auditBefore = 0;
     const bulk = (body: unknown, auth: Auth = admin) => s.call('POST', `/api/project/${pid}/templates/bulk`, body, auth);
     const template = (id: number) => s.deps.db.selectFrom('template').selectAll().where('id', '=', id).executeTakeFirst();
-    const newAudit = () => s.deps.db.selectFrom('audit').selectAll().where('id', '>', auditBefore).where('request', '!=', '').orderBy('id').execute();
+    const newAudit = async () => { await settleAuditInbox(s.deps.db); return s.deps.db.selectFrom('audit').selectAll().where('id', '>', auditBefore).where('request', '!=', '').orderBy('id').execute(); };
 
     beforeAll(async () => {
       s = await startTestServer(dialect);
@@ -35,6 +36,7 @@ for (const dialect of DIALECTS) {
       for (const name of ['Beta', 'Gamma', 'Delta']) more.push(await insertTemplate(s.deps.db, pid, { name }));
       ids = [fx.template.id, ...more.map((t) => t.id)];
       names = new Map([[fx.template.id, fx.template.name], ...more.map((t) => [t.id, t.name] as [number, string])]);
+      await settleAuditInbox(s.deps.db);
       const last = await s.deps.db.selectFrom('audit').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
       auditBefore = Number(last.id ?? 0);
     });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { buildWorld, type World } from '../../support/world.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`audit API (${dialect})`, () => {
@@ -56,6 +57,7 @@ for (const dialect of DIALECTS) {
         all.push(...page.body.rows.map((r) => r.id));
         next = page.body.next;
       } while (next);
+      await settleAuditInbox(s.deps.db);
       const total = await s.deps.db.selectFrom('audit').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       expect(all).toHaveLength(Number(total.n));
       expect([...all].sort((a, b) => b - a)).toEqual(all);

@@ -16,6 +16,7 @@ import { RUNNERS_MATRIX } from '../api/permission-matrix/runners.rows.ts';
 import { WORKFLOWS_MATRIX } from '../api/permission-matrix/workflows.rows.ts';
 import { ALERTS_MATRIX } from '../api/permission-matrix/alerts.rows.ts';
 import { isStateChanging, routeAction } from '../../../src/server/domain/audit/audit-actions.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 /**
  * The audit table (issue 32), driven by the permission matrices, which already hold a request
@@ -69,9 +70,11 @@ async function checkRoute(s: TestServer, row: MatrixRow, route: string): Promise
   const w = await buildWorld(s.deps.db);
   const self = w.self(caller);
   const ids = (await row.setup?.(s.deps.db, w)) ?? {};
+  await settleAuditInbox(s.deps.db);
   const before = await s.deps.db.selectFrom('audit').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
   const body = row.body?.(w, self, ids);
   const res = await s.call(route.split(' ')[0]!, row.path(w, self, ids), body, w.auth[caller]);
+  await settleAuditInbox(s.deps.db);
   const rows = await s.deps.db.selectFrom('audit').selectAll().where('id', '>', Number(before.id ?? 0)).where('request', '!=', '').orderBy('id').execute();
   if (res.status >= 400) {
     expect(rows.filter((r) => !r.action.endsWith('_fail')), `${row.route} → ${res.status} left rows`).toEqual([]);

@@ -51,7 +51,11 @@ const STOP_37 = [
   '2026_11_26_x_schedule_timezone', '2026_11_26_x_task_filter_indexes', '2026_11_26_x_template_disabled',
   '2026_11_26_zz_p30_project_invite', '2026_11_26_zz_p30_runner_default', '2026_11_26_zz_p30_template_ssh_keys',
 ];
-const RELEASES: Record<string, string[]> = { 'stop 36': STOP_36, 'stop 37': STOP_37 };
+const STOP_38 = [
+  ...STOP_37,
+  '2026_11_26_r_event_audit_link', '2026_11_26_qb_board_token', '2026_11_26_qn_alert_channels_event_webhooks',
+];
+const RELEASES: Record<string, string[]> = { 'stop 36': STOP_36, 'stop 37': STOP_37, 'stop 38': STOP_38 };
 
 /** Tables in the order their rows can be written (each names only tables before it). */
 const SEEDED = ['user', 'project', 'access_key', 'repository', 'inventory', 'environment', 'view', 'template', 'task'];

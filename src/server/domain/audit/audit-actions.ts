@@ -82,6 +82,19 @@ export function isStateChanging(method: string, route: string): boolean {
  * @example routeAction('POST /api/project/:project_id/keys') // { action: 'create', object: 'key' }
  */
 export function routeAction(route: string): { action: string; object: string } {
+  let known = routeActions.get(route);
+  if (!known) {
+    known = actionOfRoute(route);
+    // routes are a fixed set of patterns; a path no route matched may be anything
+    if (routeActions.size < MAX_REMEMBERED_ROUTES) routeActions.set(route, known);
+  }
+  return { ...known };
+}
+
+const MAX_REMEMBERED_ROUTES = 2000;
+const routeActions = new Map<string, { action: string; object: string }>();
+
+function actionOfRoute(route: string): { action: string; object: string } {
   const listed = ROUTE_ACTIONS[route];
   const [method = '', path = ''] = route.split(' ');
   const segments = path.split('/').filter((s) => s && !s.startsWith(':') && s !== 'api');

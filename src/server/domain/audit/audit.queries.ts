@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import type { AuditRow } from '../../audit-export/audit-record.ts';
+import { inboxLength, settleAuditInbox } from './audit-inbox.ts';
 
 /** What the Audit screens and their exports filter by; every part is optional. */
 export interface AuditFilter {
@@ -49,6 +50,7 @@ export function filteredAudit(db: Db, filter: AuditFilter): AuditQuery {
 
 /** One page of rows and the cursor of the next (null on the last page). */
 export async function auditPage(db: Db, filter: AuditFilter, limit: number): Promise<{ rows: AuditRow[]; next: number | null }> {
+  await settleAuditInbox(db);
   const rows = await filteredAudit(db, filter).limit(limit + 1).execute();
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
@@ -61,6 +63,7 @@ export async function auditPage(db: Db, filter: AuditFilter, limit: number): Pro
  * @example for await (const row of eachAuditRow(db, filter)) write(row);
  */
 export async function* eachAuditRow(db: Db, filter: AuditFilter, batch = 1000): AsyncGenerator<AuditRow> {
+  await settleAuditInbox(db);
   let before = filter.before;
   for (;;) {
     const rows = await filteredAudit(db, { ...filter, before }).limit(batch).execute();
@@ -73,11 +76,11 @@ export async function* eachAuditRow(db: Db, filter: AuditFilter, batch = 1000): 
 /** Per export sink: how far it got and how many rows wait for it. */
 export interface AuditBacklog { sink: string; delivered_seq: number; pending: number; last_error: string; updated: string }
 
-/** The backlog of each named sink (rows not numbered yet wait for every sink). */
+/** The backlog of each named sink (rows still in the inbox wait for every sink). */
 export async function auditBacklog(db: Db, sinks: string[]): Promise<AuditBacklog[]> {
   if (!sinks.length) return [];
   const states = await db.selectFrom('audit_export').selectAll().where('sink', 'in', sinks).execute();
-  const unnumbered = Number((await db.selectFrom('audit').select((eb) => eb.fn.countAll().as('n')).where('seq', 'is', null).executeTakeFirstOrThrow()).n);
+  const unnumbered = await inboxLength(db);
   const result: AuditBacklog[] = [];
   for (const sink of sinks) {
     const state = states.find((s) => s.sink === sink);

@@ -34,9 +34,14 @@ export function configureAudit(options: { enabled?: boolean; wake?: () => void }
   if (options.wake) settings.wake = options.wake;
 }
 
+/** Whether audit rows are being written (the request hook stands aside when not). */
+export function auditEnabled(): boolean {
+  return settings.enabled;
+}
+
 /**
  * Writes one audit row with `db`, which is the transaction of the change it describes, so a
- * change commits with its record or not at all.
+ * change commits with its record or not at all. The row goes to the inbox (`audit-inbox.ts`).
  * @returns the row's id (null while auditing is off)
  * @example await writeAudit(tx, { objectType: 'key', objectId: key.id, objectName: key.name });
  */
@@ -64,11 +69,22 @@ export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<number
 const INSERT_COLUMNS = ['created', 'action', 'actor_user_id', 'actor_name', 'actor_token', 'client_ip', 'user_agent', 'project_id', 'project_name',
   'object_type', 'object_id', 'object_name', 'fields', 'description', 'request'];
 
-/** `insert into audit (...) values (...)` in the dialect's placeholders. */
+/**
+ * `insert into audit_inbox (...) values (...)` in the dialect's placeholders. The id is the
+ * audit row's for good: PostgreSQL draws it from `audit`'s sequence; SQLite, whose writers take
+ * turns, takes the next after the highest of both tables.
+ */
 function insertSql(db: Db | Tx): string {
-  const postgres = isPostgres(db);
-  const placeholders = INSERT_COLUMNS.map((_, i) => (postgres ? `$${i + 1}` : '?'));
-  return `insert into "audit" (${INSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${placeholders.join(', ')}) returning "id"`;
+  return isPostgres(db) ? (INSERT_SQL.postgres ??= buildInsertSql(true)) : (INSERT_SQL.sqlite ??= buildInsertSql(false));
+}
+
+const INSERT_SQL: { postgres?: string; sqlite?: string } = {};
+
+function buildInsertSql(postgres: boolean): string {
+  const columns = INSERT_COLUMNS.map((c) => `"${c}"`).join(', ');
+  if (postgres) return `insert into "audit_inbox" (${columns}) values (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) returning "id"`;
+  const nextId = '(select coalesce(max("id"), 0) + 1 from (select max("id") as "id" from "audit" union all select max("id") from "audit_inbox"))';
+  return `insert into "audit_inbox" ("id", ${columns}) values (${nextId}, ${INSERT_COLUMNS.map(() => '?').join(', ')}) returning "id"`;
 }
 
 async function projectName(db: Db | Tx, request: AuditRequest | undefined, projectId: number | null): Promise<string> {
@@ -86,12 +102,12 @@ async function projectName(db: Db | Tx, request: AuditRequest | undefined, proje
  * that item (`beginAuditItem` starts an item), none when it comes first.
  * @returns the id of the audit row that describes the event (null while auditing is off)
  */
-export async function auditEvent(db: Db | Tx, event: { projectId: number | null; userId: number | null; objectType: string; objectId: number | null; objectName?: string; description: string }): Promise<number | null> {
+export async function auditEvent(db: Db | Tx, event: { projectId: number | null; userId: number | null; objectType: string; objectId: number | null; objectName?: string; auditName?: string; description: string }): Promise<number | null> {
   const request = currentAuditRequest();
   if (request && (request.written > 0 || request.itemised)) return request.auditId;
   return writeAudit(db, {
     projectId: event.projectId ?? (request ? undefined : null), objectType: event.objectType || undefined, objectId: event.objectId,
-    objectName: event.objectName || await nameOf(db, event.objectType, event.objectId), description: event.description,
+    objectName: event.objectName || event.auditName || await nameOf(db, event.objectType, event.objectId), description: event.description,
     actor: request ? undefined : { userId: event.userId, name: event.userId === null ? 'system' : await nameOf(db, 'user', event.userId), token: '' },
   });
 }

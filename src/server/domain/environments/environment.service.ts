@@ -159,7 +159,7 @@ export async function deleteEnvironment(tx: Tx, actor: Actor, id: number): Promi
 
 function recordEnvironmentEvent(tx: Tx, actor: Actor, env: Pick<EnvironmentRow, 'id' | 'name'>, verb: string): Promise<void> {
   return recordEvent(tx, {
-    projectId: actor.projectId, userId: actor.userId, objectType: 'environment', objectId: env.id,
+    projectId: actor.projectId, userId: actor.userId, objectType: 'environment', objectId: env.id, auditName: env.name,
     description: `Environment ${env.name} ${verb}`,
   });
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { settleAuditInbox } from '../audit/audit-inbox.ts';
 
 /** An activity-log entry as the API shows it (reference §3.14; the row id stays hidden). */
 export interface EventView {
@@ -34,6 +35,7 @@ export type EventScope = ({ projectId: number } | { viewer: { id: number; admin:
  * @example await listEvents(db, { projectId: 3 }, 200);
  */
 export async function listEvents(db: Db, scope: EventScope, limit?: number): Promise<EventView[]> {
+  await settleAuditInbox(db);
   let query = db.selectFrom('event')
     .leftJoin('project', 'project.id', 'event.project_id')
     .leftJoin('user', 'user.id', 'event.user_id')

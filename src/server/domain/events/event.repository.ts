@@ -9,6 +9,8 @@ export interface NewEvent {
   objectId: number | null;
   description: string;
   objectName?: string;
+  /** the object's name for the audit row when the entry shows none (its description names it); else it is looked up, and a deleted object has none */
+  auditName?: string;
   integrationId?: number | null;
 }
 

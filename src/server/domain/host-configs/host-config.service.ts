@@ -42,7 +42,7 @@ export async function deleteHostConfig(tx: Tx, actor: Actor, id: number): Promis
 
 function recordHostConfigEvent(tx: Tx, actor: Actor, row: Pick<HostConfigRow, 'id' | 'host'>, verb: string): Promise<void> {
   return recordEvent(tx, {
-    projectId: actor.projectId, userId: actor.userId, objectType: 'host_config', objectId: row.id,
+    projectId: actor.projectId, userId: actor.userId, objectType: 'host_config', objectId: row.id, auditName: row.host,
     description: `Host config ${row.host} ${verb}`,
   });
 }

@@ -89,7 +89,7 @@ export async function deleteInventory(tx: Tx, actor: Actor, id: number): Promise
 
 function recordInventoryEvent(tx: Tx, actor: Actor, inv: Pick<InventoryRow, 'id' | 'name'>, verb: string): Promise<void> {
   return recordEvent(tx, {
-    projectId: actor.projectId, userId: actor.userId, objectType: 'inventory', objectId: inv.id,
+    projectId: actor.projectId, userId: actor.userId, objectType: 'inventory', objectId: inv.id, auditName: inv.name,
     description: `Inventory ${inv.name} ${verb}`,
   });
 }

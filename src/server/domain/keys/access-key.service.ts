@@ -72,7 +72,7 @@ export async function deleteKey(tx: Tx, actor: Actor, id: number): Promise<void>
 
 function recordKeyEvent(tx: Tx, actor: Actor, key: Pick<AccessKeyRow, 'id' | 'name'>, verb: string): Promise<void> {
   return recordEvent(tx, {
-    projectId: actor.projectId, userId: actor.userId, objectType: 'key', objectId: key.id,
+    projectId: actor.projectId, userId: actor.userId, objectType: 'key', objectId: key.id, auditName: key.name,
     description: `Access Key ${key.name} ${verb}`,
   });
 }

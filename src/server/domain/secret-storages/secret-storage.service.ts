@@ -87,7 +87,7 @@ export async function storageSource(db: Db | Tx, projectId: number, storageId: n
 
 function recordStorageEvent(tx: Tx, actor: Actor, storage: Pick<SecretStorageRow, 'id' | 'name'>, verb: string): Promise<void> {
   return recordEvent(tx, {
-    projectId: actor.projectId, userId: actor.userId, objectType: 'secret_storage', objectId: storage.id,
+    projectId: actor.projectId, userId: actor.userId, objectType: 'secret_storage', objectId: storage.id, auditName: storage.name,
     description: `Secret storage ${storage.name} ${verb}`,
   });
 }

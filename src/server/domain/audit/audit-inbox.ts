@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { isPostgres } from '../../db/dialect.ts';
+import { now } from '../../lib/time.ts';
+
+/** The `audit_export` row that holds the last sequence number given. */
+export const SEQUENCE_ROW = '_sequence';
+const BATCH = 1000;
+
+/** The columns a row keeps when it moves from the inbox into `audit`. */
+export const AUDIT_COLUMNS = ['id', 'created', 'action', 'actor_user_id', 'actor_name', 'actor_token', 'client_ip', 'user_agent', 'project_id',
+  'project_name', 'object_type', 'object_id', 'object_name', 'fields', 'description', 'request'] as const;
+
+/**
+ * Moves the oldest rows of `audit_inbox` into `audit`, giving them the next sequence numbers
+ * (gap-free, in commit order as far as one reader can see it). Changes write their records to
+ * the unindexed inbox because that is cheap; the indexes of `audit` are paid here, a batch at a
+ * time. One mover at a time: the counter row is locked (PostgreSQL) or the write transaction is
+ * exclusive (SQLite). Returns how many rows moved.
+ * @example while (await moveAuditInbox(db) > 0);
+ */
+export async function moveAuditInbox(db: Db): Promise<number> {
+  if (!await db.selectFrom('audit_inbox').select('id').limit(1).executeTakeFirst()) return 0;
+  return db.transaction().execute(async (tx) => {
+    await tx.insertInto('audit_export').values({ sink: SEQUENCE_ROW, delivered_seq: 0, last_error: '', updated: now() })
+      .onConflict((oc) => oc.column('sink').doNothing()).execute();
+    const counter = await tx.selectFrom('audit_export').select('delivered_seq').where('sink', '=', SEQUENCE_ROW)
+      .$call((q) => (isPostgres(tx) ? q.forUpdate() : q)).executeTakeFirstOrThrow();
+    const ids = (await tx.selectFrom('audit_inbox').select('id').orderBy('id').limit(BATCH).execute()).map((r) => r.id);
+    if (!ids.length) return 0;
+    const last = Number(counter.delivered_seq);
+    await tx.insertInto('audit').columns([...AUDIT_COLUMNS, 'seq'])
+      .expression(tx.selectFrom('audit_inbox').select([...AUDIT_COLUMNS, sql<number>`${last} + row_number() over (order by id)`.as('seq')]).where('id', 'in', ids))
+      .execute();
+    await tx.deleteFrom('audit_inbox').where('id', 'in', ids).execute();
+    await tx.updateTable('audit_export').set({ delivered_seq: last + ids.length, updated: now() }).where('sink', '=', SEQUENCE_ROW).execute();
+    return ids.length;
+  });
+}
+
+/**
+ * Moves every row still in the inbox, so a reader of `audit` sees each change that has
+ * committed. Nearly free when the inbox is empty, as the exporter keeps it.
+ * @example await settleAuditInbox(db); const rows = await db.selectFrom('audit')...
+ */
+export async function settleAuditInbox(db: Db): Promise<void> {
+  while (await moveAuditInbox(db) > 0);
+}
+
+/** How many audit rows wait in the inbox for their sequence number. */
+export async function inboxLength(db: Db): Promise<number> {
+  return Number((await db.selectFrom('audit_inbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}

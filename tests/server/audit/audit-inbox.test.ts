@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Migrator } from 'kysely/migration';
+import { migrateToLatest, openDatabase, type Db } from '../../../src/server/db/database.ts';
+import { migrations } from '../../../src/server/db/migrations/index.ts';
+import { writeAudit } from '../../../src/server/domain/audit/audit.writer.ts';
+import { moveAuditInbox, settleAuditInbox, SEQUENCE_ROW } from '../../../src/server/domain/audit/audit-inbox.ts';
+import { DIALECTS, freshDatabase } from '../../support/dialects.ts';
+
+const INBOX_MIGRATION = '2026_11_26_s_audit_inbox';
+
+for (const dialect of DIALECTS) {
+  describe(`audit inbox (${dialect})`, () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'signalbox-audit-inbox-'));
+    const closers: (() => Promise<void>)[] = [];
+    afterAll(async () => {
+      for (const close of closers) await close();
+      rmSync(tmp, { recursive: true, force: true });
+    }, 120_000);
+
+    async function open(upTo?: string): Promise<Db> {
+      const fresh = await freshDatabase(dialect, tmp);
+      const db = openDatabase(fresh.settings);
+      closers.push(async () => { await db.destroy(); await fresh.drop(); });
+      if (upTo) {
+        const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(upTo);
+        expect(error).toBeUndefined();
+      } else {
+        await migrateToLatest(db);
+      }
+      return db;
+    }
+
+    const row = (description: string) => ({ created: new Date().toISOString(), action: 'update', actor_user_id: null, project_id: null, object_id: null, description });
+    const auditIds = async (db: Db) => (await db.selectFrom('audit').select(['id', 'seq']).orderBy('id').execute()).map((r) => [r.id, r.seq]);
+
+    it('moves rows in id order with consecutive sequence numbers, keeping their ids', async () => {
+      const db = await open();
+      const written: number[] = [];
+      for (let i = 0; i < 2500; i++) written.push((await writeAudit(db, { action: 'update', projectId: null, description: `row ${i}` }))!);
+      expect(await db.selectFrom('audit').select('id').execute()).toEqual([]);
+      expect(await moveAuditInbox(db)).toBe(1000);
+      await settleAuditInbox(db);
+      expect(await db.selectFrom('audit_inbox').select('id').execute()).toEqual([]);
+      expect(await auditIds(db)).toEqual(written.map((id, i) => [id, i + 1]));
+      const counter = await db.selectFrom('audit_export').select('delivered_seq').where('sink', '=', SEQUENCE_ROW).executeTakeFirstOrThrow();
+      expect(Number(counter.delivered_seq)).toBe(2500);
+      expect(await moveAuditInbox(db)).toBe(0);
+    });
+
+    it('never gives an id twice, also after rows were written straight into the audit table', async () => {
+      const db = await open();
+      const first = (await writeAudit(db, { action: 'create', projectId: null }))!;
+      await settleAuditInbox(db);
+      const direct = (await db.insertInto('audit').values({ ...row('restored'), seq: null }).returning('id').executeTakeFirstOrThrow()).id;
+      const next = (await writeAudit(db, { action: 'delete', projectId: null }))!;
+      expect(direct).toBeGreaterThan(first);
+      expect(next).toBeGreaterThan(direct);
+      await settleAuditInbox(db);
+      expect((await auditIds(db)).map(([id]) => id)).toEqual([first, direct, next]);
+    });
+
+    it('keeps nothing of a change that rolled back', async () => {
+      const db = await open();
+      await expect(db.transaction().execute(async (tx) => {
+        await writeAudit(tx, { action: 'create', projectId: null, description: 'undone' });
+        throw new Error('the change failed');
+      })).rejects.toThrow('the change failed');
+      expect(await db.selectFrom('audit_inbox').select('id').execute()).toEqual([]);
+      await settleAuditInbox(db);
+      expect(await db.selectFrom('audit').select('id').execute()).toEqual([]);
+    });
+
+    it('upgrading moves rows without a sequence number into the inbox, and they are numbered after the rest', async () => {
+      const before = Object.keys(migrations).sort().filter((name) => name < INBOX_MIGRATION).at(-1)!;
+      const db = await open(before);
+      const numbered = [];
+      for (const seq of [1, 2]) numbered.push((await db.insertInto('audit').values({ ...row(`numbered ${seq}`), seq }).returning('id').executeTakeFirstOrThrow()).id);
+      const waiting = (await db.insertInto('audit').values({ ...row('waiting'), seq: null }).returning('id').executeTakeFirstOrThrow()).id;
+      await db.insertInto('audit_export').values({ sink: SEQUENCE_ROW, delivered_seq: 2, last_error: '', updated: '' }).execute();
+      await migrateToLatest(db);
+      expect(await db.selectFrom('audit_inbox').select(['id', 'description']).execute()).toEqual([{ id: waiting, description: 'waiting' }]);
+      const next = (await writeAudit(db, { action: 'create', projectId: null }))!;
+      expect(next).toBeGreaterThan(waiting);
+      await settleAuditInbox(db);
+      expect(await auditIds(db)).toEqual([[numbered[0], 1], [numbered[1], 2], [waiting, 3], [next, 4]]);
+    });
+
+    if (dialect === 'postgres') {
+      it('a row whose transaction commits after a later id was moved still arrives, with the next number', async () => {
+        const db = await open();
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => { release = resolve; });
+        let slowId = 0;
+        let written!: () => void;
+        const wrote = new Promise<void>((resolve) => { written = resolve; });
+        const slow = db.transaction().execute(async (tx) => {
+          slowId = (await writeAudit(tx, { action: 'update', projectId: null, description: 'slow' }))!;
+          written();
+          await held;
+        });
+        await wrote;
+        const fast = (await writeAudit(db, { action: 'update', projectId: null, description: 'fast' }))!;
+        expect(fast).toBeGreaterThan(slowId);
+        await settleAuditInbox(db);
+        expect(await auditIds(db)).toEqual([[fast, 1]]);
+        release();
+        await slow;
+        await settleAuditInbox(db);
+        expect(await auditIds(db)).toEqual([[slowId, 2], [fast, 1]]);
+      });
+    }
+  });
+}
