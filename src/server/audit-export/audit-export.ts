@@ -11,6 +11,8 @@ import { startPassLoop, type PassLoop } from '../lib/pass-loop.ts';
 
 /** How often the outbox is looked at without a wake-up (rows from other servers, retries). */
 const POLL_MS = 2000;
+/** How long after a write the pass waits, so one pass moves the rows of many requests. */
+const WAKE_MS = 250;
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
@@ -45,7 +47,7 @@ export function startAuditExport(deps: Pick<Deps, 'db'>, sinks: AuditSink[]): Au
     for (const sink of sinks) if (!stopped) await deliverBacklog(deps.db, sink, retry);
   };
   // runs without sinks too: it empties the audit inbox into the indexed table
-  const loop: PassLoop = startPassLoop(pass, POLL_MS);
+  const loop: PassLoop = startPassLoop(pass, POLL_MS, WAKE_MS);
   configureAudit({ wake: () => loop.wake() });
   return {
     drain: () => loop.drain(),

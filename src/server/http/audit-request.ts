@@ -19,8 +19,9 @@ export function auditRequests(): MiddlewareHandler<AppEnv> {
     try {
       await runWithAuditRequest(request, async () => {
         await next();
+        if (request.written || request.unchanged || c.res.status >= 400 || !request.handled || !isStateChanging(c.req.method, request.route)) return;
         request.params = c.req.param() as Record<string, string>;
-        if (c.res.status < 400 && request.handled && isStateChanging(c.req.method, request.route)) await auditUnrecorded(c.var.deps.db, request);
+        await auditUnrecorded(c.var.deps.db, request);
       });
     } finally {
       request.closed = true;

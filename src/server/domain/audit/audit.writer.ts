@@ -103,6 +103,7 @@ async function projectName(db: Db | Tx, request: AuditRequest | undefined, proje
  * @returns the id of the audit row that describes the event (null while auditing is off)
  */
 export async function auditEvent(db: Db | Tx, event: { projectId: number | null; userId: number | null; objectType: string; objectId: number | null; objectName?: string; auditName?: string; description: string }): Promise<number | null> {
+  if (!settings.enabled) return null;
   const request = currentAuditRequest();
   if (request && (request.written > 0 || request.itemised)) return request.auditId;
   return writeAudit(db, {
