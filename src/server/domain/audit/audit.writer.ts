@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { Db, Tx } from '../../db/database.ts';
+import { sqliteFileOfTransaction, type Db, type Tx } from '../../db/database.ts';
 import { isPostgres } from '../../db/dialect.ts';
 import { now } from '../../lib/time.ts';
 import { currentAuditRequest, type AuditActor, type AuditRequest } from './audit-context.ts';
@@ -54,16 +54,25 @@ export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<number
   const projectId = entry.projectId !== undefined ? entry.projectId : request?.project?.id ?? null;
   const action = entry.action ?? fromRoute?.action ?? actionOfDescription(entry.description ?? '');
   const fields = entry.fields ?? (request && /update|change/.test(action) ? request.fields : []);
-  // one fixed statement, compiled once: the query builder cost more than the insert itself (bench/audit.ts)
-  const inserted = await db.executeQuery<{ id: number }>(CompiledQuery.raw(insertSql(db), [
+  const id = await insertInboxRow(db, [
     now(), action, actor?.userId ?? null, actor?.name ?? '', actor?.token ?? '', request?.clientIp ?? '', (request?.userAgent ?? '').slice(0, 512),
     projectId, entry.projectName ?? await projectName(db, request, projectId), entry.objectType ?? fromRoute?.object ?? '',
     entry.objectId ?? null, entry.objectName ?? '', fields.join(','), entry.description ?? '', request?.route ?? '',
-  ]));
+  ]);
   settings.wake();
-  const id = Number(inserted.rows[0]!.id);
   if (request) request.auditId ??= id;
   return id;
+}
+
+/**
+ * Inserts one inbox row and returns its id: in a SQLite transaction on the file's own statement,
+ * else through the query builder, as one fixed statement compiled once.
+ */
+async function insertInboxRow(db: Db | Tx, values: unknown[]): Promise<number> {
+  const file = sqliteFileOfTransaction(db);
+  if (file) return Number((file.prepare(insertSql(db)).get(...values) as { id: number }).id);
+  const inserted = await db.executeQuery<{ id: number }>(CompiledQuery.raw(insertSql(db), values));
+  return Number(inserted.rows[0]!.id);
 }
 
 const INSERT_COLUMNS = ['created', 'action', 'actor_user_id', 'actor_name', 'actor_token', 'client_ip', 'user_agent', 'project_id', 'project_name',
