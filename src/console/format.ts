@@ -89,9 +89,10 @@ const STYLES = {
 } as const;
 
 // Formatting itself still costs more than looking the text up: a page shows the same task times
-// on every refresh (three texts a row of the history), so texts are kept too, a bounded number.
+// on every refresh (three texts a row of the history), so texts are kept too, a bounded number:
+// fewer in a browser, where a wall board stays open for weeks and shows at most 200 tiles.
 const TEXTS = new Map<string, string>();
-const TEXTS_KEPT = 5000;
+const TEXTS_KEPT = typeof document === 'undefined' ? 5000 : 1000;
 
 function keptText(key: string, make: () => string): string {
   let text = TEXTS.get(key);
