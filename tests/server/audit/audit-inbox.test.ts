@@ -62,6 +62,15 @@ for (const dialect of DIALECTS) {
       expect((await auditIds(db)).map(([id]) => id)).toEqual([first, direct, next]);
     });
 
+    it('never gives an id again after every audit row was purged', async () => {
+      const db = await open();
+      const first = (await writeAudit(db, { action: 'create', projectId: null }))!;
+      await settleAuditInbox(db);
+      await db.deleteFrom('audit').execute();
+      const next = (await writeAudit(db, { action: 'purge', projectId: null }))!;
+      expect(next).toBeGreaterThan(first);
+    });
+
     it('keeps nothing of a change that rolled back', async () => {
       const db = await open();
       await expect(db.transaction().execute(async (tx) => {

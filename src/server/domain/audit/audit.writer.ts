@@ -81,7 +81,7 @@ const INSERT_COLUMNS = ['created', 'action', 'actor_user_id', 'actor_name', 'act
 /**
  * `insert into audit_inbox (...) values (...)` in the dialect's placeholders. The id is the
  * audit row's for good: PostgreSQL draws it from `audit`'s sequence; SQLite, whose writers take
- * turns, takes the next after the highest of both tables.
+ * turns, takes the next after the highest `audit` ever had and the inbox has.
  */
 function insertSql(db: Db | Tx): string {
   return isPostgres(db) ? (INSERT_SQL.postgres ??= buildInsertSql(true)) : (INSERT_SQL.sqlite ??= buildInsertSql(false));
@@ -92,7 +92,9 @@ const INSERT_SQL: { postgres?: string; sqlite?: string } = {};
 function buildInsertSql(postgres: boolean): string {
   const columns = INSERT_COLUMNS.map((c) => `"${c}"`).join(', ');
   if (postgres) return `insert into "audit_inbox" (${columns}) values (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) returning "id"`;
-  const nextId = '(select coalesce(max("id"), 0) + 1 from (select max("id") as "id" from "audit" union all select max("id") from "audit_inbox"))';
+  // `audit` counts its highest id ever in sqlite_sequence (AUTOINCREMENT), also for ids moved in
+  // from the inbox: an id stays unique after rows are purged, so activity entries never point at a stranger
+  const nextId = `(select coalesce(max("id"), 0) + 1 from (select "seq" as "id" from "sqlite_sequence" where "name" = 'audit' union all select max("id") from "audit_inbox"))`;
   return `insert into "audit_inbox" ("id", ${columns}) values (${nextId}, ${INSERT_COLUMNS.map(() => '?').join(', ')}) returning "id"`;
 }
 
