@@ -31,6 +31,7 @@ import * as p31Workflows from './2026_11_26_p31_workflows.ts';
 import * as eventAuditLink from './2026_11_26_r_event_audit_link.ts';
 import * as qbBoardToken from './2026_11_26_qb_board_token.ts';
 import * as qnAlertChannels from './2026_11_26_qn_alert_channels_event_webhooks.ts';
+import * as templateBoardState from './2026_11_26_t_template_board_state.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_r_event_audit_link': eventAuditLink,
   '2026_11_26_qb_board_token': qbBoardToken,
   '2026_11_26_qn_alert_channels_event_webhooks': qnAlertChannels,
+  '2026_11_26_t_template_board_state': templateBoardState,
 };

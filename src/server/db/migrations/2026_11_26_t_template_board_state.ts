@@ -1,0 +1,110 @@
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './dialect-types.ts';
+
+/**
+ * The wall board's state of each template (issue 34): its last task, its last successful task,
+ * its failure streak (failed tasks since the last successful one, all of them when it never
+ * succeeded) and whether its last task is running, with the template's name, project and view
+ * copied beside them. The board reads one project's top tiles straight from the index instead
+ * of grouping all of the project's tasks on every request.
+ * Database triggers keep the rows right, so every writer counts (the engine, restores, imports,
+ * rows written by hand): a task's insert, status change, move and delete recompute its
+ * template's row from the indexes task(template_id, id) and task(template_id, status, id).
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.createTable('template_board_state')
+    .addColumn('template_id', 'integer', (c) => c.primaryKey())
+    .addColumn('project_id', 'integer', (c) => c.notNull())
+    .addColumn('view_id', 'integer')
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('last_task_id', 'integer')
+    .addColumn('last_success_id', 'integer')
+    .addColumn('fail_streak', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('running', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.createIndex('template_board_state_tiles').on('template_board_state')
+    .columns(['project_id', 'fail_streak desc', 'running desc', 'name', 'template_id']).execute();
+  for (const statement of isPostgres(db) ? postgresTriggers() : sqliteTriggers()) await sql.raw(statement).execute(db);
+  await sql`insert into template_board_state (template_id, project_id, view_id, name) select id, project_id, view_id, name from template`.execute(db);
+  await sql.raw(`update template_board_state set ${recomputed('template_board_state.template_id')}`).execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`drop trigger task_board_state on task`.execute(db);
+    await sql`drop trigger template_board_state_sync on template`.execute(db);
+    await sql`drop function task_board_state()`.execute(db);
+    await sql`drop function template_board_state_sync()`.execute(db);
+  } else {
+    for (const name of SQLITE_TRIGGERS) await sql.raw(`drop trigger ${name}`).execute(db);
+  }
+  await db.schema.dropTable('template_board_state').execute();
+}
+
+/** Statuses of a running task (tasks/task-status.ts ACTIVE_STATUSES when this was written). */
+const ACTIVE = `('starting', 'running', 'waiting_confirmation', 'confirmed', 'stopping')`;
+
+/** The `set` list that recomputes the row of the template `id` (an SQL expression) from its tasks. */
+function recomputed(id: string): string {
+  const last = `(select max(id) from task where template_id = ${id})`;
+  const lastSuccess = `(select max(id) from task where template_id = ${id} and status = 'success')`;
+  return `last_task_id = ${last},
+    last_success_id = ${lastSuccess},
+    fail_streak = (select count(*) from task where template_id = ${id} and status = 'error' and id > coalesce(${lastSuccess}, 0)),
+    running = coalesce((select case when status in ${ACTIVE} then 1 else 0 end from task where id = ${last}), 0)`;
+}
+
+function recompute(id: string): string {
+  return `update template_board_state set ${recomputed(id)} where template_id = ${id};`;
+}
+
+const SQLITE_TRIGGERS = [
+  'task_board_state_insert', 'task_board_state_update', 'task_board_state_move', 'task_board_state_delete',
+  'template_board_state_insert', 'template_board_state_update', 'template_board_state_delete',
+];
+
+function sqliteTriggers(): string[] {
+  return [
+    `create trigger task_board_state_insert after insert on task begin ${recompute('new.template_id')} end`,
+    `create trigger task_board_state_update after update of status, template_id on task begin ${recompute('new.template_id')} end`,
+    `create trigger task_board_state_move after update of template_id on task when new.template_id <> old.template_id begin
+      ${recompute('old.template_id')}
+    end`,
+    `create trigger task_board_state_delete after delete on task begin ${recompute('old.template_id')} end`,
+    `create trigger template_board_state_insert after insert on template begin
+      insert into template_board_state (template_id, project_id, view_id, name) values (new.id, new.project_id, new.view_id, new.name);
+    end`,
+    `create trigger template_board_state_update after update of name, project_id, view_id on template begin
+      update template_board_state set name = new.name, project_id = new.project_id, view_id = new.view_id where template_id = new.id;
+    end`,
+    `create trigger template_board_state_delete after delete on template begin
+      delete from template_board_state where template_id = old.id;
+    end`,
+  ];
+}
+
+function postgresTriggers(): string[] {
+  return [
+    `create function task_board_state() returns trigger language plpgsql as $$
+    begin
+      if tg_op <> 'INSERT' then ${recompute('old.template_id')} end if;
+      if tg_op = 'INSERT' or (tg_op = 'UPDATE' and new.template_id <> old.template_id) then ${recompute('new.template_id')} end if;
+      return null;
+    end $$`,
+    `create trigger task_board_state after insert or delete or update of status, template_id on task
+      for each row execute function task_board_state()`,
+    `create function template_board_state_sync() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'INSERT' then
+        insert into template_board_state (template_id, project_id, view_id, name) values (new.id, new.project_id, new.view_id, new.name);
+      elsif tg_op = 'UPDATE' then
+        update template_board_state set name = new.name, project_id = new.project_id, view_id = new.view_id where template_id = new.id;
+      else
+        delete from template_board_state where template_id = old.id;
+      end if;
+      return null;
+    end $$`,
+    `create trigger template_board_state_sync after insert or delete or update of name, project_id, view_id on template
+      for each row execute function template_board_state_sync()`,
+  ];
+}
