@@ -45,81 +45,132 @@ export interface BoardData {
 }
 
 /** No more tiles than this are drawn (the page fits 200 on a 1080p screen). */
-export const MAX_TILES = 500;
-
-interface Group { kind: BoardGrouping; id: number; name: string; projectId: number }
+export const MAX_TILES = 200;
 
 /**
- * The board of `scope`, read with a fixed number of queries however many tiles there are: the
- * projects, the groups (templates or views), the last task id and last success id per group
- * (both from the index on task(template_id, ...)), the failure streaks, then those tasks.
- * Tiles come failures first (longest streak first), then by project and name.
+ * A template's or view's tile before its tasks are read. `running` (the template state's) ranks
+ * template candidates for the cut; views are all read, and ranked by their last tasks.
+ */
+interface Candidate {
+  kind: BoardGrouping; id: number; name: string; projectId: number;
+  lastTaskId: number | null; lastSuccessId: number | null; failStreak: number; running: boolean;
+}
+
+/**
+ * The board of `scope`. Template tiles come from `template_board_state` (kept by triggers as
+ * tasks change): at most MAX_TILES rows per project in the order of its index, so the cost
+ * grows with neither the tasks nor (beyond the tiles drawn) the templates; then only the drawn
+ * tiles' last tasks are read. View tiles (a project has few views) sum the states of each
+ * view's templates, and every view's last task is read: whether it runs orders the tiles.
+ * Tiles come failures first (longest streak first), then running ones, then by project and name.
  */
 export async function loadBoard(db: Db, scope: BoardScope): Promise<BoardData> {
   const empty: BoardData = { by: scope.by, view_id: scope.viewId, projects: [], tiles: [] };
   if (!scope.projectIds.length) return empty;
   const projects = await db.selectFrom('project').select(['id', 'name']).where('id', 'in', [...scope.projectIds]).orderBy('name').orderBy('id').execute();
   if (!projects.length) return empty;
-  const projectIds = projects.map((p) => p.id);
-  const groups = await loadGroups(db, scope, projectIds);
-  if (!groups.length) return { ...empty, projects };
+  const projectNames = new Map(projects.map((p) => [p.id, p.name]));
+  const tiles = scope.by === 'view'
+    ? await withTasks(db, await viewCandidates(db, projects.map((p) => p.id)), projectNames)
+    : await withTasks(db, firstTiles(await templateCandidates(db, projects, scope.viewId), projectNames), projectNames);
+  return { by: scope.by, view_id: scope.viewId, projects, tiles: tiles.sort(byFailuresFirst).slice(0, MAX_TILES) };
+}
 
-  // every query below filters by the board's projects (and view), never by a list of tile ids,
-  // so its parameters stay few however many tiles there are
-  const key = scope.by === 'view' ? 'template.view_id' as const : 'task.template_id' as const;
-  const tasksOfBoard = () => {
-    let query = db.selectFrom('task').innerJoin('template', 'template.id', 'task.template_id').where('template.project_id', 'in', projectIds);
-    if (scope.by === 'view') query = query.where('template.view_id', 'is not', null);
-    else if (scope.viewId !== null) query = query.where('template.view_id', '=', scope.viewId);
-    return query;
+/** The first MAX_TILES of template candidates, in the board's order (their states say which run). */
+function firstTiles(candidates: Candidate[], projectNames: Map<number, string>): Candidate[] {
+  return candidates
+    .map((c) => ({ candidate: c, rank: { fail_streak: c.failStreak, running: c.running, project_name: projectNames.get(c.projectId) ?? '', name: c.name, id: c.id } }))
+    .sort((a, b) => byRank(a.rank, b.rank))
+    .slice(0, MAX_TILES)
+    .map((r) => r.candidate);
+}
+
+/** Enough templates of every project to hold the board's first MAX_TILES tiles. */
+async function templateCandidates(db: Db, projects: Array<{ id: number }>, viewId: number | null): Promise<Candidate[]> {
+  const perProject = await Promise.all(projects.map((p) => topTemplatesOf(db, p.id, viewId)));
+  return perProject.flat().map((s): Candidate => ({
+    kind: 'template', id: s.template_id, name: s.name, projectId: s.project_id,
+    lastTaskId: s.last_task_id, lastSuccessId: s.last_success_id, failStreak: s.fail_streak, running: s.running === 1,
+  }));
+}
+
+/**
+ * The project's first MAX_TILES template states in the index's order (failures, running, name),
+ * plus every state that ties with the last of them on failures and running: the index orders
+ * names by bytes, the board by locale ('deploy 9' before 'Deploy 10'), so which of that tie make
+ * the cut is decided after. Templates ranked below the tie cannot make it: MAX_TILES of this
+ * project alone come before them.
+ */
+async function topTemplatesOf(db: Db, projectId: number, viewId: number | null) {
+  const states = () => {
+    const query = db.selectFrom('template_board_state').selectAll().where('project_id', '=', projectId);
+    return viewId === null ? query : query.where('view_id', '=', viewId);
   };
-  const lastIds = () => tasksOfBoard().select([`${key} as key`, (eb) => eb.fn.max('task.id').as('task_id')]).groupBy(key);
-  const lastSuccessIds = () => lastIds().where('task.status', '=', 'success');
-  const [latest, succeeded, streaks] = await Promise.all([
-    lastIds().execute(),
-    lastSuccessIds().execute(),
-    // failures after the group's last success (all of them when it never succeeded)
-    tasksOfBoard().leftJoin(lastSuccessIds().as('ok'), 'ok.key', key)
-      .select([`${key} as key`, (eb) => eb.fn.countAll().as('n')])
-      .where('task.status', '=', 'error')
-      .where((eb) => eb.or([eb('ok.task_id', 'is', null), eb('task.id', '>', eb.ref('ok.task_id'))]))
-      .groupBy(key).execute(),
+  const top = await states().orderBy('fail_streak', 'desc').orderBy('running', 'desc').orderBy('name').orderBy('template_id').limit(MAX_TILES).execute();
+  if (top.length < MAX_TILES) return top;
+  const edge = top[top.length - 1]!;
+  const tiedWithEdge = (s: typeof edge) => s.fail_streak === edge.fail_streak && s.running === edge.running;
+  const tie = await states().where('fail_streak', '=', edge.fail_streak).where('running', '=', edge.running).execute();
+  return [...top.filter((s) => !tiedWithEdge(s)), ...tie];
+}
+
+/**
+ * One candidate per view of the projects: its templates' last task and last success, and its
+ * failures after that success. Only templates with a streak of their own can hold one: the
+ * view's last success is at least as late as each template's.
+ */
+async function viewCandidates(db: Db, projectIds: number[]): Promise<Candidate[]> {
+  const views = await db.selectFrom('view').select(['id', 'title', 'project_id']).where('project_id', 'in', projectIds).execute();
+  if (!views.length) return [];
+  const statesOfViews = () => db.selectFrom('template_board_state as s').where('s.project_id', 'in', projectIds).where('s.view_id', 'is not', null);
+  const lastOfViews = () => statesOfViews()
+    .select(['s.view_id', (eb) => eb.fn.max('s.last_task_id').as('last_task_id'), (eb) => eb.fn.max('s.last_success_id').as('last_success_id')])
+    .groupBy('s.view_id');
+  const [lasts, streaks] = await Promise.all([
+    lastOfViews().execute(),
+    statesOfViews()
+      .innerJoin('task', (join) => join.onRef('task.template_id', '=', 's.template_id').on('task.status', '=', 'error'))
+      .innerJoin(lastOfViews().as('v'), 'v.view_id', 's.view_id')
+      .where('s.fail_streak', '>', 0)
+      .where((eb) => eb.or([eb('v.last_success_id', 'is', null), eb('task.id', '>', eb.ref('v.last_success_id'))]))
+      .select(['s.view_id', (eb) => eb.fn.countAll().as('n')])
+      .groupBy('s.view_id').execute(),
   ]);
-  const lastSuccess = new Map(succeeded.map((r) => [Number(r.key), Number(r.task_id)]));
-  const taskIds = [...new Set([...latest.map((r) => Number(r.task_id)), ...lastSuccess.values()])];
+  const lastByView = new Map(lasts.map((r) => [Number(r.view_id), r]));
+  const streakByView = new Map(streaks.map((r) => [Number(r.view_id), Number(r.n)]));
+  return views.map((v): Candidate => {
+    const last = lastByView.get(v.id);
+    return {
+      kind: 'view', id: v.id, name: v.title, projectId: v.project_id,
+      lastTaskId: idOrNull(last?.last_task_id), lastSuccessId: idOrNull(last?.last_success_id), failStreak: streakByView.get(v.id) ?? 0, running: false,
+    };
+  });
+}
+
+/** The tiles of `candidates`, with their last tasks (and the last successes' durations) read by id. */
+async function withTasks(db: Db, candidates: Candidate[], projectNames: Map<number, string>): Promise<BoardTile[]> {
+  const taskIds = [...new Set(candidates.flatMap((c) => [c.lastTaskId, c.lastSuccessId]).filter((id): id is number => id !== null))];
   const tasks = taskIds.length
     ? await db.selectFrom('task').leftJoin('user', 'user.id', 'task.user_id')
       .select(['task.id', 'task.status', 'task.created', 'task.start', 'task.end', 'user.name as user_name', 'user.username'])
       .where('task.id', 'in', taskIds).execute()
     : [];
   const taskById = new Map(tasks.map((t) => [t.id, t]));
-  const latestByGroup = new Map(latest.map((r) => [Number(r.key), Number(r.task_id)]));
-  const streakByGroup = new Map(streaks.map((r) => [Number(r.key), Number(r.n)]));
-  const projectNames = new Map(projects.map((p) => [p.id, p.name]));
-
-  const tiles = groups.map((g): BoardTile => {
-    const last = taskById.get(latestByGroup.get(g.id) ?? 0);
-    const success = taskById.get(lastSuccess.get(g.id) ?? 0);
+  return candidates.map((c): BoardTile => {
+    const last = c.lastTaskId === null ? undefined : taskById.get(c.lastTaskId);
+    const success = c.lastSuccessId === null ? undefined : taskById.get(c.lastSuccessId);
     return {
-      kind: g.kind, id: g.id, name: g.name, project_id: g.projectId, project_name: projectNames.get(g.projectId) ?? '',
+      kind: c.kind, id: c.id, name: c.name, project_id: c.projectId, project_name: projectNames.get(c.projectId) ?? '',
       task: last ? { id: last.id, status: last.status, user_name: last.user_name || last.username || '', created: last.created, start: last.start, end: last.end } : null,
       estimate_ms: success ? durationMs(success.start, success.end) : null,
-      fail_streak: streakByGroup.get(g.id) ?? 0,
+      fail_streak: c.failStreak,
     };
   });
-  tiles.sort(byFailuresFirst);
-  return { by: scope.by, view_id: scope.viewId, projects, tiles: tiles.slice(0, MAX_TILES) };
 }
 
-async function loadGroups(db: Db, scope: BoardScope, projectIds: number[]): Promise<Group[]> {
-  if (scope.by === 'view') {
-    const views = await db.selectFrom('view').select(['id', 'title', 'project_id']).where('project_id', 'in', projectIds).execute();
-    return views.map((v) => ({ kind: 'view', id: v.id, name: v.title, projectId: v.project_id }));
-  }
-  let query = db.selectFrom('template').select(['id', 'name', 'project_id']).where('project_id', 'in', projectIds);
-  if (scope.viewId !== null) query = query.where('view_id', '=', scope.viewId);
-  const templates = await query.execute();
-  return templates.map((t) => ({ kind: 'template', id: t.id, name: t.name, projectId: t.project_id }));
+/** An aggregated task id as a number; null when the view has no such task. */
+function idOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }
 
 function durationMs(start: string | null, end: string | null): number | null {
@@ -128,9 +179,21 @@ function durationMs(start: string | null, end: string | null): number | null {
   return Number.isFinite(ms) && ms >= 0 ? ms : null;
 }
 
+/** What tiles are ordered by. */
+interface TileRank { fail_streak: number; running: boolean; project_name: string; name: string; id: number }
+
+const names = new Intl.Collator('en', { numeric: true });
+
 /** Longest failure streak first; then running ones; then by project and name. */
 export function byFailuresFirst(a: BoardTile, b: BoardTile): number {
-  return (b.fail_streak - a.fail_streak)
-    || (Number(Boolean(b.task && isActive(b.task.status))) - Number(Boolean(a.task && isActive(a.task.status))))
-    || a.project_name.localeCompare(b.project_name, 'en', { numeric: true }) || a.name.localeCompare(b.name, 'en', { numeric: true }) || a.id - b.id;
+  return byRank(rankOf(a), rankOf(b));
+}
+
+function rankOf(tile: BoardTile): TileRank {
+  return { ...tile, running: Boolean(tile.task && isActive(tile.task.status)) };
+}
+
+function byRank(a: TileRank, b: TileRank): number {
+  return (b.fail_streak - a.fail_streak) || (Number(b.running) - Number(a.running))
+    || names.compare(a.project_name, b.project_name) || names.compare(a.name, b.name) || a.id - b.id;
 }
