@@ -97,6 +97,27 @@ for (const dialect of DIALECTS) {
       await expectStatesRight(db);
     });
 
+    it.runIf(dialect === 'postgres')('counts both of two transactions writing tasks of one template at once', async () => {
+      const ending = await task(deploy, 'running');
+      let commitFirst!: () => void;
+      let firstWrote!: () => void;
+      const wrote = new Promise<void>((resolve) => { firstWrote = resolve; });
+      const first = db.transaction().execute(async (tx) => {
+        await tx.updateTable('task').set({ status: 'success' }).where('id', '=', ending.id).execute();
+        firstWrote();
+        await new Promise<void>((resolve) => { commitFirst = resolve; });
+      });
+      await wrote;
+      // queued while the first is still open: its trigger waits for the state row
+      const second = db.transaction().execute((tx) => insertTask(tx, { projectId, templateId: deploy, status: 'error' }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      commitFirst();
+      await Promise.all([first, second]);
+      await expectStatesRight(db);
+      expect(await db.selectFrom('template_board_state').select(['last_success_id', 'fail_streak']).where('template_id', '=', deploy).executeTakeFirst())
+        .toEqual({ last_success_id: ending.id, fail_streak: 1 });
+    });
+
     it('follows a template renamed, moved to another view and project, and deleted', async () => {
       await db.updateTable('template').set({ name: 'Deploy prod' }).where('id', '=', deploy).execute();
       await db.updateTable('template').set({ view_id: viewId, project_id: otherProjectId }).where('id', '=', backup).execute();

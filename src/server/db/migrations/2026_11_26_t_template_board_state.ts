@@ -83,12 +83,22 @@ function sqliteTriggers(): string[] {
   ];
 }
 
+/**
+ * The row is locked before it is recomputed, in a statement of its own: two transactions writing
+ * tasks of one template at once (a task ending while another is queued) would otherwise each count
+ * without the other's task, the later one waiting on the row and then writing what it counted
+ * before. After the lock, the recompute's own snapshot sees the other's committed tasks.
+ */
+function lockedRecompute(id: string): string {
+  return `perform 1 from template_board_state where template_id = ${id} for update; ${recompute(id)}`;
+}
+
 function postgresTriggers(): string[] {
   return [
     `create function task_board_state() returns trigger language plpgsql as $$
     begin
-      if tg_op <> 'INSERT' then ${recompute('old.template_id')} end if;
-      if tg_op = 'INSERT' or (tg_op = 'UPDATE' and new.template_id <> old.template_id) then ${recompute('new.template_id')} end if;
+      if tg_op <> 'INSERT' then ${lockedRecompute('old.template_id')} end if;
+      if tg_op = 'INSERT' or (tg_op = 'UPDATE' and new.template_id <> old.template_id) then ${lockedRecompute('new.template_id')} end if;
       return null;
     end $$`,
     `create trigger task_board_state after insert or delete or update of status, template_id on task
