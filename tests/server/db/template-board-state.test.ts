@@ -97,6 +97,18 @@ for (const dialect of DIALECTS) {
       await expectStatesRight(db);
     });
 
+    it('follows old tasks deleted, changed and written back under their old ids (retention, restores)', async () => {
+      const oldest = await db.selectFrom('task').selectAll().where('template_id', '=', deploy).orderBy('id').executeTakeFirstOrThrow();
+      await db.deleteFrom('task').where('id', '=', oldest.id).execute();
+      await expectStatesRight(db);
+      await db.insertInto('task').values({ ...oldest, template_id: backup, status: 'error' }).execute(); // older than backup's last task
+      await expectStatesRight(db);
+      await setStatus(oldest.id, 'success');
+      await expectStatesRight(db);
+      await db.updateTable('task').set({ template_id: deploy }).where('id', '=', oldest.id).execute();
+      await expectStatesRight(db);
+    });
+
     it.runIf(dialect === 'postgres')('counts both of two transactions writing tasks of one template at once', async () => {
       const ending = await task(deploy, 'running');
       let commitFirst!: () => void;

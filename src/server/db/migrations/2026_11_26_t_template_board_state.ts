@@ -54,8 +54,29 @@ function recomputed(id: string): string {
     running = coalesce((select case when status in ${ACTIVE} then 1 else 0 end from task where id = ${last}), 0)`;
 }
 
-function recompute(id: string): string {
-  return `update template_board_state set ${recomputed(id)} where template_id = ${id};`;
+/**
+ * Recomputes the template's row after a change to one of its tasks (`task`: the task row,
+ * `new` or `old`), unless the task comes before the template's last success: such a task moves
+ * none of the row's values, so retention deleting old tasks costs a key lookup, not a count.
+ */
+function changed(task: string, also = ''): string {
+  return `update template_board_state set ${recomputed(`${task}.template_id`)}
+    where template_id = ${task}.template_id and coalesce(last_success_id, 0) <= ${task}.id ${also};`;
+}
+
+/** A task added to its template (written or moved there): the newest moves the row by one without counting. */
+function added(): string {
+  return `update template_board_state set last_task_id = new.id,
+      last_success_id = case when new.status = 'success' then new.id else last_success_id end,
+      fail_streak = case new.status when 'success' then 0 when 'error' then fail_streak + 1 else fail_streak end,
+      running = case when new.status in ${ACTIVE} then 1 else 0 end
+    where template_id = new.template_id and coalesce(last_task_id, 0) < new.id;
+    ${changed('new', 'and last_task_id <> new.id')}`;
+}
+
+/** A task gone from its template; nothing to do when the template went first (its tasks go with it). */
+function removed(): string {
+  return changed('old', 'and exists (select 1 from template where template.id = old.template_id)');
 }
 
 const SQLITE_TRIGGERS = [
@@ -65,12 +86,13 @@ const SQLITE_TRIGGERS = [
 
 function sqliteTriggers(): string[] {
   return [
-    `create trigger task_board_state_insert after insert on task begin ${recompute('new.template_id')} end`,
-    `create trigger task_board_state_update after update of status, template_id on task begin ${recompute('new.template_id')} end`,
+    `create trigger task_board_state_insert after insert on task begin ${added()} end`,
+    `create trigger task_board_state_update after update of status on task when new.template_id = old.template_id begin ${changed('new')} end`,
     `create trigger task_board_state_move after update of template_id on task when new.template_id <> old.template_id begin
-      ${recompute('old.template_id')}
+      ${removed()}
+      ${added()}
     end`,
-    `create trigger task_board_state_delete after delete on task begin ${recompute('old.template_id')} end`,
+    `create trigger task_board_state_delete after delete on task begin ${removed()} end`,
     `create trigger template_board_state_insert after insert on template begin
       insert into template_board_state (template_id, project_id, view_id, name) values (new.id, new.project_id, new.view_id, new.name);
     end`,
@@ -84,21 +106,24 @@ function sqliteTriggers(): string[] {
 }
 
 /**
- * The row is locked before it is recomputed, in a statement of its own: two transactions writing
+ * Each change locks the template's row first, in a statement of its own: two transactions writing
  * tasks of one template at once (a task ending while another is queued) would otherwise each count
  * without the other's task, the later one waiting on the row and then writing what it counted
- * before. After the lock, the recompute's own snapshot sees the other's committed tasks.
+ * before. After the lock, the next statement's snapshot sees the other's committed tasks.
  */
-function lockedRecompute(id: string): string {
-  return `perform 1 from template_board_state where template_id = ${id} for update; ${recompute(id)}`;
+function locked(task: string, change: string): string {
+  return `perform 1 from template_board_state where template_id = ${task}.template_id for update; ${change}`;
 }
 
 function postgresTriggers(): string[] {
   return [
     `create function task_board_state() returns trigger language plpgsql as $$
     begin
-      if tg_op <> 'INSERT' then ${lockedRecompute('old.template_id')} end if;
-      if tg_op = 'INSERT' or (tg_op = 'UPDATE' and new.template_id <> old.template_id) then ${lockedRecompute('new.template_id')} end if;
+      if tg_op = 'UPDATE' and new.template_id = old.template_id then ${locked('new', changed('new'))}
+      else
+        if tg_op <> 'INSERT' then ${locked('old', removed())} end if;
+        if tg_op <> 'DELETE' then ${locked('new', added())} end if;
+      end if;
       return null;
     end $$`,
     `create trigger task_board_state after insert or delete or update of status, template_id on task
