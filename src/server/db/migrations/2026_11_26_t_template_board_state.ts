@@ -8,8 +8,9 @@ import { isPostgres } from './dialect-types.ts';
  * copied beside them. The board reads one project's top tiles straight from the index instead
  * of grouping all of the project's tasks on every request.
  * Database triggers keep the rows right, so every writer counts (the engine, restores, imports,
- * rows written by hand): a task's insert, status change, move and delete recompute its
- * template's row from the indexes task(template_id, id) and task(template_id, status, id).
+ * rows written by hand): a new task moves its template's row by one; a task's status change,
+ * move or delete recomputes the row from the indexes task(template_id, id) and
+ * task(template_id, status, id), unless the task is older than the template's last success.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createTable('template_board_state')
