@@ -47,21 +47,15 @@ export interface BoardData {
 /** No more tiles than this are drawn (the page fits 200 on a 1080p screen). */
 export const MAX_TILES = 200;
 
-/**
- * A template's or view's tile before its tasks are read. `running` (the template state's) ranks
- * template candidates for the cut; views are all read, and ranked by their last tasks.
- */
-interface Candidate {
-  kind: BoardGrouping; id: number; name: string; projectId: number;
-  lastTaskId: number | null; lastSuccessId: number | null; failStreak: number; running: boolean;
-}
+/** A view's tile before its tasks are read. */
+interface ViewCandidate { id: number; name: string; projectId: number; lastTaskId: number | null; lastSuccessId: number | null; failStreak: number }
 
 /**
  * The board of `scope`. Template tiles come from `template_board_state` (kept by triggers as
- * tasks change): at most MAX_TILES rows per project in the order of its index, so the cost
- * grows with neither the tasks nor (beyond the tiles drawn) the templates; then only the drawn
- * tiles' last tasks are read. View tiles (a project has few views) sum the states of each
- * view's templates, and every view's last task is read: whether it runs orders the tiles.
+ * tasks change): each project's first tiles straight from its index, so the cost grows with
+ * neither the tasks nor (beyond the tiles drawn) the templates; then only the drawn tiles' rows
+ * and last tasks are read. View tiles (a project has few views) sum the states of each view's
+ * templates, and every view's last task is read: whether it runs orders the tiles.
  * Tiles come failures first (longest streak first), then running ones, then by project and name.
  */
 export async function loadBoard(db: Db, scope: BoardScope): Promise<BoardData> {
@@ -71,48 +65,59 @@ export async function loadBoard(db: Db, scope: BoardScope): Promise<BoardData> {
   if (!projects.length) return empty;
   const projectNames = new Map(projects.map((p) => [p.id, p.name]));
   const tiles = scope.by === 'view'
-    ? await withTasks(db, await viewCandidates(db, projects.map((p) => p.id)), projectNames)
-    : await withTasks(db, firstTiles(await templateCandidates(db, projects, scope.viewId), projectNames), projectNames);
+    ? await viewTiles(db, await viewCandidates(db, projects.map((p) => p.id)), projectNames)
+    : await templateTiles(db, await firstTemplates(db, projects, scope.viewId, projectNames), projectNames);
   return { by: scope.by, view_id: scope.viewId, projects, tiles: tiles.sort(byFailuresFirst).slice(0, MAX_TILES) };
 }
 
-/** The first MAX_TILES of template candidates, in the board's order (their states say which run). */
-function firstTiles(candidates: Candidate[], projectNames: Map<number, string>): Candidate[] {
-  return candidates
-    .map((c) => ({ candidate: c, rank: { fail_streak: c.failStreak, running: c.running, project_name: projectNames.get(c.projectId) ?? '', name: c.name, id: c.id } }))
-    .sort((a, b) => byRank(a.rank, b.rank))
+/** The ids of the board's first MAX_TILES templates, from their ranks in every project. */
+async function firstTemplates(db: Db, projects: Array<{ id: number }>, viewId: number | null, projectNames: Map<number, string>): Promise<number[]> {
+  const perProject = await Promise.all(projects.map((p) => rankedTemplatesOf(db, p.id, viewId)));
+  return perProject.flat()
+    .map((s): TileRank => ({ fail_streak: s.fail_streak, running: s.running === 1, project_name: projectNames.get(s.project_id) ?? '', name: s.name, id: s.template_id }))
+    .sort(byRank)
     .slice(0, MAX_TILES)
-    .map((r) => r.candidate);
-}
-
-/** Enough templates of every project to hold the board's first MAX_TILES tiles. */
-async function templateCandidates(db: Db, projects: Array<{ id: number }>, viewId: number | null): Promise<Candidate[]> {
-  const perProject = await Promise.all(projects.map((p) => topTemplatesOf(db, p.id, viewId)));
-  return perProject.flat().map((s): Candidate => ({
-    kind: 'template', id: s.template_id, name: s.name, projectId: s.project_id,
-    lastTaskId: s.last_task_id, lastSuccessId: s.last_success_id, failStreak: s.fail_streak, running: s.running === 1,
-  }));
+    .map((rank) => rank.id);
 }
 
 /**
- * The project's first MAX_TILES template states in the index's order (failures, running, name),
- * plus every state that ties with the last of them on failures and running: the index orders
- * names by bytes, the board by locale ('deploy 9' before 'Deploy 10'), so which of that tie make
- * the cut is decided after. Templates ranked below the tie cannot make it: MAX_TILES of this
- * project alone come before them.
+ * The ranks of the project's first MAX_TILES templates in the index's order (failures, running,
+ * name), plus of every template that ties with the last of them on failures and running: the
+ * index orders names by bytes (or the database's collation), the board by locale ('deploy 9'
+ * before 'Deploy 10'), so which of that tie make the cut is decided after. Templates ranked below
+ * the tie cannot make it: MAX_TILES of this project alone come before them. Only the index's
+ * columns are read.
  */
-async function topTemplatesOf(db: Db, projectId: number, viewId: number | null) {
-  const states = () => {
-    const query = db.selectFrom('template_board_state').selectAll().where('project_id', '=', projectId);
+async function rankedTemplatesOf(db: Db, projectId: number, viewId: number | null) {
+  const ranks = () => {
+    const query = db.selectFrom('template_board_state').select(['project_id', 'fail_streak', 'running', 'name', 'template_id']).where('project_id', '=', projectId);
     return viewId === null ? query : query.where('view_id', '=', viewId);
   };
-  const top = await states().orderBy('fail_streak', 'desc').orderBy('running', 'desc').orderBy('name').orderBy('template_id').limit(MAX_TILES).execute();
+  const top = await ranks().orderBy('fail_streak', 'desc').orderBy('running', 'desc').orderBy('name').orderBy('template_id').limit(MAX_TILES).execute();
   if (top.length < MAX_TILES) return top;
   const edge = top[top.length - 1]!;
   const tiedWithEdge = (s: typeof edge) => s.fail_streak === edge.fail_streak && s.running === edge.running;
   // in the index's order: byte order is mostly locale order already, which sorts fast
-  const tie = await states().where('fail_streak', '=', edge.fail_streak).where('running', '=', edge.running).orderBy('name').orderBy('template_id').execute();
+  const tie = await ranks().where('fail_streak', '=', edge.fail_streak).where('running', '=', edge.running).orderBy('name').orderBy('template_id').execute();
   return [...top.filter((s) => !tiedWithEdge(s)), ...tie];
+}
+
+/** The tiles of the templates `ids`: their states with their last tasks and last successes, in one read. */
+async function templateTiles(db: Db, ids: number[], projectNames: Map<number, string>): Promise<BoardTile[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('template_board_state as s')
+    .leftJoin('task as last', 'last.id', 's.last_task_id')
+    .leftJoin('user', 'user.id', 'last.user_id')
+    .leftJoin('task as ok', 'ok.id', 's.last_success_id')
+    .select(['s.template_id', 's.name', 's.project_id', 's.fail_streak', 'last.id as task_id', 'last.status', 'last.created', 'last.start', 'last.end',
+      'user.name as user_name', 'user.username', 'ok.start as ok_start', 'ok.end as ok_end'])
+    .where('s.template_id', 'in', ids).execute();
+  return rows.map((r): BoardTile => ({
+    kind: 'template', id: r.template_id, name: r.name, project_id: r.project_id, project_name: projectNames.get(r.project_id) ?? '',
+    task: r.task_id === null ? null : { id: r.task_id, status: r.status!, user_name: r.user_name || r.username || '', created: r.created!, start: r.start, end: r.end },
+    estimate_ms: durationMs(r.ok_start, r.ok_end),
+    fail_streak: r.fail_streak,
+  }));
 }
 
 /**
@@ -120,7 +125,7 @@ async function topTemplatesOf(db: Db, projectId: number, viewId: number | null) 
  * failures after that success. Only templates with a streak of their own can hold one: the
  * view's last success is at least as late as each template's.
  */
-async function viewCandidates(db: Db, projectIds: number[]): Promise<Candidate[]> {
+async function viewCandidates(db: Db, projectIds: number[]): Promise<ViewCandidate[]> {
   const views = await db.selectFrom('view').select(['id', 'title', 'project_id']).where('project_id', 'in', projectIds).execute();
   if (!views.length) return [];
   const statesOfViews = () => db.selectFrom('template_board_state as s').where('s.project_id', 'in', projectIds).where('s.view_id', 'is not', null);
@@ -139,17 +144,17 @@ async function viewCandidates(db: Db, projectIds: number[]): Promise<Candidate[]
   ]);
   const lastByView = new Map(lasts.map((r) => [Number(r.view_id), r]));
   const streakByView = new Map(streaks.map((r) => [Number(r.view_id), Number(r.n)]));
-  return views.map((v): Candidate => {
+  return views.map((v): ViewCandidate => {
     const last = lastByView.get(v.id);
     return {
-      kind: 'view', id: v.id, name: v.title, projectId: v.project_id,
-      lastTaskId: idOrNull(last?.last_task_id), lastSuccessId: idOrNull(last?.last_success_id), failStreak: streakByView.get(v.id) ?? 0, running: false,
+      id: v.id, name: v.title, projectId: v.project_id,
+      lastTaskId: idOrNull(last?.last_task_id), lastSuccessId: idOrNull(last?.last_success_id), failStreak: streakByView.get(v.id) ?? 0,
     };
   });
 }
 
-/** The tiles of `candidates`, with their last tasks (and the last successes' durations) read by id. */
-async function withTasks(db: Db, candidates: Candidate[], projectNames: Map<number, string>): Promise<BoardTile[]> {
+/** The tiles of the views, with their last tasks (and the last successes' durations) read by id. */
+async function viewTiles(db: Db, candidates: ViewCandidate[], projectNames: Map<number, string>): Promise<BoardTile[]> {
   const taskIds = [...new Set(candidates.flatMap((c) => [c.lastTaskId, c.lastSuccessId]).filter((id): id is number => id !== null))];
   const tasks = taskIds.length
     ? await db.selectFrom('task').leftJoin('user', 'user.id', 'task.user_id')
@@ -161,7 +166,7 @@ async function withTasks(db: Db, candidates: Candidate[], projectNames: Map<numb
     const last = c.lastTaskId === null ? undefined : taskById.get(c.lastTaskId);
     const success = c.lastSuccessId === null ? undefined : taskById.get(c.lastSuccessId);
     return {
-      kind: c.kind, id: c.id, name: c.name, project_id: c.projectId, project_name: projectNames.get(c.projectId) ?? '',
+      kind: 'view', id: c.id, name: c.name, project_id: c.projectId, project_name: projectNames.get(c.projectId) ?? '',
       task: last ? { id: last.id, status: last.status, user_name: last.user_name || last.username || '', created: last.created, start: last.start, end: last.end } : null,
       estimate_ms: success ? durationMs(success.start, success.end) : null,
       fail_streak: c.failStreak,
