@@ -75,7 +75,7 @@ for (const dialect of DIALECTS) {
     const tmp = mkdtempSync(join(tmpdir(), 'signalbox-board-'));
     let drop: () => Promise<void>;
     let db: Db;
-    let big: number; let small: number; let tiny: number; let views: number[];
+    let big: number; let small: number; let tiny: number; let many: number[]; let views: number[];
     const pick = random(34);
     const oneOf = <T>(list: readonly T[]): T => list[Math.floor(pick() * list.length)]!;
 
@@ -109,7 +109,10 @@ for (const dialect of DIALECTS) {
       }
       const templates = [];
       // more templates in one project than tiles on the board, most of them healthy: the cut falls among ties
-      for (const [projectId, count] of [[big, MAX_TILES + 150], [small, 60], [tiny, 4]] as const) {
+      // and enough small projects for a board that reads all its templates' ranks at once
+      many = [];
+      for (let i = 0; i < 12; i++) many.push((await insertProject(db, `Team ${i}`)).id);
+      for (const [projectId, count] of [[big, MAX_TILES + 150], [small, 60], [tiny, 4], ...many.map((id) => [id, 3] as const)] as const) {
         for (let i = 0; i < count; i++) {
           const viewId = projectId === big ? oneOf([null, views[0]!, views[1]!]) : projectId === small ? oneOf([null, views[3]!]) : null;
           templates.push(await insertTemplate(db, projectId, { name: `${oneOf(NAMES)} ${Math.floor(pick() * 40)}`, view_id: viewId }));
@@ -133,6 +136,8 @@ for (const dialect of DIALECTS) {
 
     const scopes = (): BoardScope[] => [
       { projectIds: [big, small, tiny], by: 'template', viewId: null },
+      { projectIds: [big, small, tiny, ...many], by: 'template', viewId: null },
+      { projectIds: [small, ...many], by: 'template', viewId: null },
       { projectIds: [big], by: 'template', viewId: null },
       { projectIds: [small, tiny], by: 'template', viewId: null },
       { projectIds: [big], by: 'template', viewId: views[0]! },
