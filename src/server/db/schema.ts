@@ -28,6 +28,7 @@ export interface Database {
   inventory: InventoryTable;
   environment: EnvironmentTable;
   template: TemplateTable;
+  template_board_state: TemplateBoardStateTable;
   template_vault: TemplateVaultTable;
   template_inventory: TemplateInventoryTable;
   template_environment: TemplateEnvironmentTable;
@@ -326,6 +327,20 @@ export interface TemplateTable {
   jwt_enabled: Generated<Flag>;
   jwt_audience: Generated<string | null>;
   jwt_ttl: Generated<string | null>;
+}
+
+/** The wall board's state of a template, kept by database triggers (migration t_template_board_state). */
+export interface TemplateBoardStateTable {
+  template_id: number;
+  project_id: number;
+  view_id: number | null;
+  name: string;
+  last_task_id: number | null;
+  last_success_id: number | null;
+  /** failed tasks since the last successful one (all of them when it never succeeded) */
+  fail_streak: Generated<number>;
+  /** 1 when the last task's status is active (starting, running, waiting_confirmation, confirmed, stopping) */
+  running: Generated<Flag>;
 }
 
 export interface TemplateVaultTable {

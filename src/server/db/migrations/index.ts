@@ -32,6 +32,7 @@ import * as eventAuditLink from './2026_11_26_r_event_audit_link.ts';
 import * as qbBoardToken from './2026_11_26_qb_board_token.ts';
 import * as qnAlertChannels from './2026_11_26_qn_alert_channels_event_webhooks.ts';
 import * as sAuditInbox from './2026_11_26_s_audit_inbox.ts';
+import * as templateBoardState from './2026_11_26_t_template_board_state.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_qb_board_token': qbBoardToken,
   '2026_11_26_qn_alert_channels_event_webhooks': qnAlertChannels,
   '2026_11_26_s_audit_inbox': sAuditInbox,
+  '2026_11_26_t_template_board_state': templateBoardState,
 };
