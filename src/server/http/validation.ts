@@ -8,6 +8,8 @@ export const INT32_MAX = 2_147_483_647;
 
 /** Deepest nesting of arrays and objects a JSON body may have; real bodies stay under ten. */
 export const MAX_JSON_DEPTH = 64;
+/** Bodies longer than this are checked in steps (see readJson). */
+const LARGE_BODY_CHARS = 64 * 1024;
 
 /**
  * Reads and validates a JSON body. Malformed JSON, nesting deeper than MAX_JSON_DEPTH, wrong
@@ -19,14 +21,20 @@ export const MAX_JSON_DEPTH = 64;
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let body: unknown;
+  let text: string;
   try {
-    const text = await c.req.text();
+    text = await c.req.text();
     body = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
     throw badRequest('body: not valid JSON');
   }
+  // a big body (a backup to restore) is checked in steps, letting other requests in between
+  const breathe = text.length > LARGE_BODY_CHARS ? () => new Promise<void>((resolve) => setImmediate(resolve)) : async () => {};
+  await breathe();
   if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`body: nested deeper than ${MAX_JSON_DEPTH} levels`);
+  await breathe();
   const input = parseWith(schema, readAsSemaphoreDecodes(schema, body));
+  await breathe();
   const path = findNul(input);
   if (path !== null) throw badRequest(`${path || 'body'}: must not contain NUL characters`);
   setAuditFields(input);
@@ -51,23 +59,39 @@ export function jsonDepth(value: unknown): number {
   return deepest;
 }
 
-/** The path of the first string or key holding a NUL character, or null; without recursion. */
+/**
+ * The path of the first string or key holding a NUL character, or null; without recursion.
+ * Paths are spelled only for the one found: spelling one for every value of a big body (a
+ * backup restore) held the event loop for over 100 ms.
+ */
 function findNul(value: unknown): string | null {
-  const pending: [unknown, string][] = [[value, '']];
+  const pending: Visit[] = [{ value, key: '', inArray: false, parent: -1 }];
   for (let next = 0; next < pending.length; next++) {
-    const [item, path] = pending[next]!;
+    const item = pending[next]!.value;
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) return path;
+      if (item.includes('\u0000')) return pathOf(pending, next);
       continue;
     }
     if (!item || typeof item !== 'object') continue;
+    const inArray = Array.isArray(item);
     for (const [key, child] of Object.entries(item)) {
-      const childPath = Array.isArray(item) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      if (key.includes('\u0000')) return childPath;
-      pending.push([child, childPath]);
+      pending.push({ value: child, key, inArray, parent: next });
+      if (key.includes('\u0000')) return pathOf(pending, pending.length - 1);
     }
   }
   return null;
+}
+
+/** A value met by findNul: its key and where it sits. */
+interface Visit { value: unknown; key: string; inArray: boolean; parent: number }
+
+/** `templates[3].name`: the path of a visit, from the root down. */
+function pathOf(visits: Visit[], index: number): string {
+  const chain: Visit[] = [];
+  for (let at = index; at > 0; at = visits[at]!.parent) chain.unshift(visits[at]!);
+  let path = '';
+  for (const { key, inArray } of chain) path = inArray ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+  return path;
 }
 
 /**
