@@ -7,9 +7,12 @@ import { now } from '../../lib/time.ts';
 export const SEQUENCE_ROW = '_sequence';
 const BATCH = 1000;
 
-/** The columns a row keeps when it moves from the inbox into `audit`. */
-export const AUDIT_COLUMNS = ['id', 'created', 'action', 'actor_user_id', 'actor_name', 'actor_token', 'client_ip', 'user_agent', 'project_id',
+/** What an audit record says, in the order the writer fills it (the inbox adds its id). */
+export const RECORD_COLUMNS = ['created', 'action', 'actor_user_id', 'actor_name', 'actor_token', 'client_ip', 'user_agent', 'project_id',
   'project_name', 'object_type', 'object_id', 'object_name', 'fields', 'description', 'request'] as const;
+
+/** The columns a row keeps when it moves from the inbox into `audit`. */
+const AUDIT_COLUMNS = ['id', ...RECORD_COLUMNS] as const;
 
 /**
  * Moves the oldest rows of `audit_inbox` into `audit`, giving them the next sequence numbers

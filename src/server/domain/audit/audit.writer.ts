@@ -4,6 +4,7 @@ import { isPostgres } from '../../db/dialect.ts';
 import { now } from '../../lib/time.ts';
 import { currentAuditRequest, type AuditActor, type AuditRequest } from './audit-context.ts';
 import { actionOfDescription, routeAction, routeObjectId } from './audit-actions.ts';
+import { RECORD_COLUMNS } from './audit-inbox.ts';
 
 /** One audit record; what is left out comes from the current request (actor, address, route). */
 export interface AuditEntry {
@@ -75,8 +76,6 @@ async function insertInboxRow(db: Db | Tx, values: unknown[]): Promise<number> {
   return Number(inserted.rows[0]!.id);
 }
 
-const INSERT_COLUMNS = ['created', 'action', 'actor_user_id', 'actor_name', 'actor_token', 'client_ip', 'user_agent', 'project_id', 'project_name',
-  'object_type', 'object_id', 'object_name', 'fields', 'description', 'request'];
 
 /**
  * `insert into audit_inbox (...) values (...)` in the dialect's placeholders. The id is the
@@ -90,12 +89,12 @@ function insertSql(db: Db | Tx): string {
 const INSERT_SQL: { postgres?: string; sqlite?: string } = {};
 
 function buildInsertSql(postgres: boolean): string {
-  const columns = INSERT_COLUMNS.map((c) => `"${c}"`).join(', ');
-  if (postgres) return `insert into "audit_inbox" (${columns}) values (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) returning "id"`;
+  const columns = RECORD_COLUMNS.map((c) => `"${c}"`).join(', ');
+  if (postgres) return `insert into "audit_inbox" (${columns}) values (${RECORD_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) returning "id"`;
   // `audit` counts its highest id ever in sqlite_sequence (AUTOINCREMENT), also for ids moved in
   // from the inbox: an id stays unique after rows are purged, so activity entries never point at a stranger
   const nextId = `(select coalesce(max("id"), 0) + 1 from (select "seq" as "id" from "sqlite_sequence" where "name" = 'audit' union all select max("id") from "audit_inbox"))`;
-  return `insert into "audit_inbox" ("id", ${columns}) values (${nextId}, ${INSERT_COLUMNS.map(() => '?').join(', ')}) returning "id"`;
+  return `insert into "audit_inbox" ("id", ${columns}) values (${nextId}, ${RECORD_COLUMNS.map(() => '?').join(', ')}) returning "id"`;
 }
 
 async function projectName(db: Db | Tx, request: AuditRequest | undefined, projectId: number | null): Promise<string> {
