@@ -55,7 +55,10 @@ const STOP_38 = [
   ...STOP_37,
   '2026_11_26_r_event_audit_link', '2026_11_26_qb_board_token', '2026_11_26_qn_alert_channels_event_webhooks',
 ];
-const RELEASES: Record<string, string[]> = { 'stop 36': STOP_36, 'stop 37': STOP_37, 'stop 38': STOP_38 };
+const STOP_39 = [...STOP_38, '2026_11_26_s_audit_inbox', '2026_11_26_t_template_board_state'];
+const RELEASES: Record<string, string[]> = {
+  'stop 36': STOP_36, 'stop 37': STOP_37, 'stop 38': STOP_38, 'stop 39': STOP_39,
+};
 
 /** Tables in the order their rows can be written (each names only tables before it). */
 const SEEDED = ['user', 'project', 'access_key', 'repository', 'inventory', 'environment', 'view', 'template', 'task'];
