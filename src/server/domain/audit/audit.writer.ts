@@ -76,7 +76,6 @@ async function insertInboxRow(db: Db | Tx, values: unknown[]): Promise<number> {
   return Number(inserted.rows[0]!.id);
 }
 
-
 /**
  * `insert into audit_inbox (...) values (...)` in the dialect's placeholders. The id is the
  * audit row's for good: PostgreSQL draws it from `audit`'s sequence; SQLite, whose writers take
