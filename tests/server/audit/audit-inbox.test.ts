@@ -50,6 +50,18 @@ for (const dialect of DIALECTS) {
       expect(await moveAuditInbox(db)).toBe(0);
     });
 
+    it('numbers rows whose ids have gaps consecutively, in id order', async () => {
+      const db = await open();
+      const written: number[] = [];
+      for (let i = 0; i < 6; i++) written.push((await writeAudit(db, { action: 'update', projectId: null, description: `row ${i}` }))!);
+      await db.deleteFrom('audit_inbox').where('id', 'in', [written[1]!, written[4]!]).execute();
+      expect(await moveAuditInbox(db)).toBe(4);
+      expect(await auditIds(db)).toEqual([written[0], written[2], written[3], written[5]].map((id, i) => [id, i + 1]));
+      const next = (await writeAudit(db, { action: 'update', projectId: null }))!;
+      expect(await moveAuditInbox(db)).toBe(1);
+      expect((await auditIds(db)).at(-1)).toEqual([next, 5]);
+    });
+
     it('never gives an id twice, also after rows were written straight into the audit table', async () => {
       const db = await open();
       const first = (await writeAudit(db, { action: 'create', projectId: null }))!;
