@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from './context.ts';
-import { apiClientFacts } from './api-client-facts.ts';
+import { apiClientAddress } from './api-client-facts.ts';
 import { runWithAuditRequest, type AuditRequest } from '../domain/audit/audit-context.ts';
 import { isStateChanging } from '../domain/audit/audit-actions.ts';
 import { auditEnabled, auditUnrecorded } from '../domain/audit/audit.writer.ts';
@@ -64,7 +64,7 @@ class RequestFacts implements AuditRequest {
   }
 
   get clientIp(): string {
-    return (this.#clientIp ??= apiClientFacts(this.#c).address);
+    return (this.#clientIp ??= apiClientAddress(this.#c));
   }
 
   get userAgent(): string {
@@ -73,7 +73,21 @@ class RequestFacts implements AuditRequest {
 
   #matched(): { route: string; handled: boolean } {
     if (this.#route) return this.#route;
-    const handler = matchedRoutes(this.#c).filter((r) => r.method !== 'ALL').at(-1);
-    return (this.#route = handler ? { route: `${handler.method} ${handler.path}`, handled: true } : { route: `${this.#c.req.method} ${this.#c.req.path}`, handled: false });
+    const routes = matchedRoutes(this.#c);
+    for (let i = routes.length - 1; i >= 0; i--) {
+      if (routes[i]!.method !== 'ALL') return (this.#route = handledRoute(routes[i]!));
+    }
+    return (this.#route = { route: `${this.#c.req.method} ${this.#c.req.path}`, handled: false });
   }
+}
+
+type RouterRoute = ReturnType<typeof matchedRoutes>[number];
+
+/** Each route's audit name, made once: Hono keeps one object per registered route. */
+const routeNames = new WeakMap<RouterRoute, { route: string; handled: true }>();
+
+function handledRoute(route: RouterRoute): { route: string; handled: true } {
+  let named = routeNames.get(route);
+  if (!named) routeNames.set(route, named = { route: `${route.method} ${route.path}`, handled: true });
+  return named;
 }

@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import type SQLite from 'better-sqlite3';
 import { sqliteFileOfTransaction, type Db, type Tx } from '../../db/database.ts';
 import { isPostgres } from '../../db/dialect.ts';
 import { now } from '../../lib/time.ts';
@@ -57,7 +58,7 @@ export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<number
   const fields = entry.fields ?? (request && /update|change/.test(action) ? request.fields : []);
   const id = await insertInboxRow(db, [
     now(), action, actor?.userId ?? null, actor?.name ?? '', actor?.token ?? '', request?.clientIp ?? '', (request?.userAgent ?? '').slice(0, 512),
-    projectId, entry.projectName ?? await projectName(db, request, projectId), entry.objectType ?? fromRoute?.object ?? '',
+    projectId, entry.projectName ?? knownProjectName(request, projectId) ?? await projectName(db, projectId), entry.objectType ?? fromRoute?.object ?? '',
     entry.objectId ?? null, entry.objectName ?? '', fields.join(','), entry.description ?? '', request?.route ?? '',
   ]);
   settings.wake();
@@ -71,7 +72,7 @@ export async function writeAudit(db: Db | Tx, entry: AuditEntry): Promise<number
  */
 async function insertInboxRow(db: Db | Tx, values: unknown[]): Promise<number> {
   const file = sqliteFileOfTransaction(db);
-  if (file) return Number((file.prepare(insertSql(db)).get(...values) as { id: number }).id);
+  if (file) return Number((inboxStatement(file).get(...values) as { id: number }).id);
   const inserted = await db.executeQuery<{ id: number }>(CompiledQuery.raw(insertSql(db), values));
   return Number(inserted.rows[0]!.id);
 }
@@ -87,6 +88,15 @@ function insertSql(db: Db | Tx): string {
 
 const INSERT_SQL: { postgres?: string; sqlite?: string } = {};
 
+const inboxStatements = new WeakMap<SQLite.Database, SQLite.Statement>();
+
+/** The inbox insert prepared once per SQLite file (it runs to completion, so it is never busy). */
+function inboxStatement(file: SQLite.Database): SQLite.Statement {
+  let statement = inboxStatements.get(file);
+  if (!statement) inboxStatements.set(file, statement = file.prepare(INSERT_SQL.sqlite ??= buildInsertSql(false)));
+  return statement;
+}
+
 function buildInsertSql(postgres: boolean): string {
   const columns = RECORD_COLUMNS.map((c) => `"${c}"`).join(', ');
   if (postgres) return `insert into "audit_inbox" (${columns}) values (${RECORD_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) returning "id"`;
@@ -96,9 +106,13 @@ function buildInsertSql(postgres: boolean): string {
   return `insert into "audit_inbox" ("id", ${columns}) values (${nextId}, ${RECORD_COLUMNS.map(() => '?').join(', ')}) returning "id"`;
 }
 
-async function projectName(db: Db | Tx, request: AuditRequest | undefined, projectId: number | null): Promise<string> {
+/** The project's name when no look-up is needed: none, or the request's own project. */
+function knownProjectName(request: AuditRequest | undefined, projectId: number | null): string | undefined {
   if (projectId === null) return '';
-  if (request?.project?.id === projectId) return request.project.name;
+  return request?.project?.id === projectId ? request.project.name : undefined;
+}
+
+async function projectName(db: Db | Tx, projectId: number | null): Promise<string> {
   const row = await db.selectFrom('project').select('name').where('id', '=', projectId).executeTakeFirst();
   return row?.name ?? '';
 }
