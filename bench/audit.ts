@@ -2,14 +2,20 @@
  * Audit trail figures (issue 32):
  *  1. what writing the audit trail costs: requests per second of `POST /api/project/{id}/keys`
  *     and of a password sign-in with auditing on and off (`SIGNALBOX_AUDIT_ENABLED`), rounds
- *     alternating on one database; target: on ≥ 95 % of off;
+ *     alternating on one database, called in this process; and keys over HTTP, as clients see
+ *     them: two real servers, one auditing and one not, posted to in alternating phases by
+ *     keep-alive clients, with each server's own CPU time; target: on ≥ 95 % of off;
  *  2. a streamed CSV export of 1,000,000 audit rows (`BENCH_AUDIT_ROWS`): time, and the peak
  *     RSS increase of this process (the server) while it streams; target ≤ 30 MB.
  * Alone: `bash scripts/with-node.sh node bench/audit.ts` (BENCH_DIALECT=postgres for PostgreSQL at 127.0.0.1:5432).
  */
-import { rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BENCH_PASSWORD, bootBenchApi } from './bench-api.ts';
+import { cpuMsOf, createProject, freePort, signIn as signInOver, startServer, waitUntilUp } from './load.ts';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createApi } from '../src/server/app.ts';
@@ -23,6 +29,9 @@ const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 40);
 const KEY_REQUESTS = Number(process.env.BENCH_AUDIT_KEYS ?? 150);
 const SIGN_INS = Number(process.env.BENCH_AUDIT_SIGN_INS ?? 6);
 const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
+const HTTP_ROUNDS = Number(process.env.BENCH_AUDIT_HTTP_ROUNDS ?? 16);
+const HTTP_PHASE_SECONDS = 2;
+const HTTP_CLIENTS = 8;
 const PASSWORD = BENCH_PASSWORD;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -32,8 +41,9 @@ export async function runAuditBench(): Promise<void> {
   const { tmp, database, deps, api } = await bootBenchApi('audit-bench', dialect);
   try {
     console.log(`audit trail (${dialect}):`);
-    if (process.env.BENCH_AUDIT_PART !== 'export') await writeCost(api, deps);
-    if (process.env.BENCH_AUDIT_PART !== 'write') await exportMemory(api, deps);
+    if (!process.env.BENCH_AUDIT_PART || process.env.BENCH_AUDIT_PART === 'write') await writeCost(api, deps);
+    if (!process.env.BENCH_AUDIT_PART || process.env.BENCH_AUDIT_PART === 'http') await writeCostOverHttp();
+    if (!process.env.BENCH_AUDIT_PART || process.env.BENCH_AUDIT_PART === 'export') await exportMemory(api, deps);
   } finally {
     configureAudit({ enabled: true });
     await deps.db.destroy();
@@ -124,13 +134,71 @@ async function measureWriteCost(api: Api, settle: () => Promise<void>): Promise<
     signIns.add(measured.on.signIn!, measured.off.signIn!);
   }
   configureAudit({ enabled: true });
-  for (const [label, pairs] of [['POST /api/project/{id}/keys', keys], ['password sign-in', signIns]] as const) {
-    const share = median(pairs.rates);
-    const cpuShare = median(pairs.cpu);
-    const mark = (value: number) => (value >= 95 ? '✔' : '✘');
-    console.log(`  ${label}: ${median(pairs.on.map((r) => r.perSecond)).toFixed(0)} req/s audited, ${median(pairs.off.map((r) => r.perSecond)).toFixed(0)} not: ${share.toFixed(1)} % ${mark(share)}; `
-      + `CPU per request ${median(pairs.on.map((r) => r.cpuMs)).toFixed(3)} / ${median(pairs.off.map((r) => r.cpuMs)).toFixed(3)} ms: ${cpuShare.toFixed(1)} % ${mark(cpuShare)} `
-      + `(medians of ${ROUNDS} back-to-back pairs; target ≥ 95 %; load ${loadavg()[0]!.toFixed(1)})`);
+  report('POST /api/project/{id}/keys', keys, `${ROUNDS} back-to-back pairs of ${KEY_REQUESTS}, in this process`);
+  report('password sign-in', signIns, `${ROUNDS} back-to-back pairs of ${SIGN_INS}, in this process`);
+}
+
+function report(label: string, pairs: Pairs, how: string): void {
+  const share = median(pairs.rates);
+  const cpuShare = median(pairs.cpu);
+  const mark = (value: number) => (value >= 95 ? '✔' : '✘');
+  console.log(`  ${label}: ${median(pairs.on.map((r) => r.perSecond)).toFixed(0)} req/s audited, ${median(pairs.off.map((r) => r.perSecond)).toFixed(0)} not: ${share.toFixed(1)} % ${mark(share)}; `
+    + `CPU per request ${median(pairs.on.map((r) => r.cpuMs)).toFixed(3)} / ${median(pairs.off.map((r) => r.cpuMs)).toFixed(3)} ms: ${cpuShare.toFixed(1)} % ${mark(cpuShare)} `
+    + `(medians of ${how}; target ≥ 95 %; load ${loadavg()[0]!.toFixed(1)})`);
+}
+
+/** A real server (`npm start`'s bundle and flags) on a fresh SQLite file, signed in, with a project to post keys to. */
+interface KeyServer { child: ChildProcess; tmp: string; keysUrl: string; cookie: string; serial: number }
+
+async function startKeyServer(audited: boolean): Promise<KeyServer> {
+  const tmp = mkdtempSync(join(tmpdir(), 'signalbox-audit-http-'));
+  const port = await freePort();
+  const child = startServer(tmp, port, undefined, undefined, { SIGNALBOX_AUDIT_ENABLED: String(audited) });
+  const base = `http://127.0.0.1:${port}`;
+  await waitUntilUp(base, child);
+  const cookie = await signInOver(base);
+  return { child, tmp, keysUrl: `${base}/api/project/${await createProject(base, cookie)}/keys`, cookie, serial: 0 };
+}
+
+/**
+ * HTTP_CLIENTS keep-alive clients posting keys to `server` for `seconds`: the rate, and the
+ * server process's CPU time per key (what the exporter moves meanwhile included).
+ */
+async function postKeysFor(server: KeyServer, seconds: number): Promise<Rate> {
+  const until = performance.now() + seconds * 1000;
+  const headers = { cookie: server.cookie, 'content-type': 'application/json' };
+  let posted = 0;
+  const client = async () => {
+    while (performance.now() < until) {
+      const res = await fetch(server.keysUrl, { method: 'POST', headers, body: JSON.stringify({ name: `key-${++server.serial}`, type: 'none' }) });
+      await res.arrayBuffer();
+      if (res.status !== 201) throw new Error(`POST keys over HTTP: ${res.status}`);
+      posted++;
+    }
+  };
+  const started = performance.now();
+  const cpuBefore = cpuMsOf(server.child.pid!);
+  await Promise.all(Array.from({ length: HTTP_CLIENTS }, client));
+  return { perSecond: posted / ((performance.now() - started) / 1000), cpuMs: (cpuMsOf(server.child.pid!) - cpuBefore) / posted };
+}
+
+async function writeCostOverHttp(): Promise<void> {
+  const servers = { on: await startKeyServer(true), off: await startKeyServer(false) };
+  try {
+    for (const server of Object.values(servers)) await postKeysFor(server, HTTP_PHASE_SECONDS); // warm-up
+    const keys = new Pairs();
+    for (let round = 0; round < HTTP_ROUNDS; round++) {
+      const measured: Partial<Record<'on' | 'off', Rate>> = {};
+      for (const mode of (round % 2 ? ['off', 'on'] : ['on', 'off']) as ('on' | 'off')[]) measured[mode] = await postKeysFor(servers[mode], HTTP_PHASE_SECONDS);
+      keys.add(measured.on!, measured.off!);
+    }
+    report('POST /api/project/{id}/keys over HTTP', keys, `${HTTP_ROUNDS} back-to-back pairs of ${HTTP_PHASE_SECONDS} s, ${HTTP_CLIENTS} clients`);
+  } finally {
+    for (const server of Object.values(servers)) {
+      server.child.kill('SIGTERM');
+      await once(server.child, 'exit');
+      rmSync(server.tmp, { recursive: true, force: true });
+    }
   }
 }
 

@@ -147,7 +147,7 @@ function percentile(sorted: number[], p: number): number {
 
 /** Starts the server of this checkout, or of the checkout at `root` (bench/ab-build.ts). */
 export function startServer(tmp: string, port: number, flags = process.env.SIGNALBOX_NODE_OPTIONS ?? START_FLAGS,
-  root = new URL('..', import.meta.url).pathname): ChildProcess {
+  root = new URL('..', import.meta.url).pathname, env: Record<string, string> = {}): ChildProcess {
   const extra = flags.split(' ').filter(Boolean);
   // the bundle npm start runs (scripts/install.sh builds it), else the sources
   const entry = existsSync(join(root, 'dist/signalbox/server.mjs')) ? 'dist/signalbox/server.mjs' : 'src/server/cli/main.ts';
@@ -155,14 +155,14 @@ export function startServer(tmp: string, port: number, flags = process.env.SIGNA
     cwd: root,
     env: {
       ...process.env, SEMAPHORE_PORT: String(port), SEMAPHORE_INTERFACE: '127.0.0.1', SEMAPHORE_DB_HOST: join(tmp, 'db.sqlite'),
-      SEMAPHORE_TMP_PATH: join(tmp, 'work'), SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: PASSWORD,
+      SEMAPHORE_TMP_PATH: join(tmp, 'work'), SEMAPHORE_ADMIN: 'admin', SEMAPHORE_ADMIN_PASSWORD: PASSWORD, ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 
 /** CPU time (user and system) a process has used, in ms, from /proc (Linux; clock ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
+export function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
