@@ -215,8 +215,20 @@ export interface AuditTable {
   seq: number | null;
 }
 
-/** An audit row not yet moved into `audit` (and so without its sequence number). */
-export type AuditInboxTable = Omit<AuditTable, 'seq'>;
+/**
+ * An audit row not yet moved into `audit` (and so without its sequence number), with the
+ * activity-log entry it carries into `event` (`event_id` null: none).
+ */
+export type AuditInboxTable = Omit<AuditTable, 'seq'> & {
+  event_id: number | null;
+  event_project_id: number | null;
+  event_user_id: number | null;
+  event_integration_id: number | null;
+  event_object_id: number | null;
+  event_object_type: string | null;
+  event_object_name: string | null;
+  event_description: string | null;
+};
 
 /** Per export sink: the last sequence number delivered; `_sequence` holds the last one given. */
 export interface AuditExportTable {

@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { countResourceRows, createTestProject } from '../../support/project-members.ts';
 import { expectNoSecrets, recordResponses, storedSecretForms } from '../../support/secrets.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 const VAR_SECRET = 'var-secret-3e9d1f';
 const ENV_SECRET = 'env-secret-b7c2a4';
@@ -120,6 +121,7 @@ for (const dialect of DIALECTS) {
       expect((await call('DELETE', `${base}/environment/${id}`)).status).toBe(204);
       expect((await call('GET', `${base}/environment/${id}`)).status).toBe(404);
       expect(await secretRows(id)).toEqual([]);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select('description').where('object_type', '=', 'environment').where('object_id', '=', id).orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual(['Environment Gone created', 'Environment Gone updated', 'Environment Gone deleted']);
     });

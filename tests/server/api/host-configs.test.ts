@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { createTestProject, signInMember } from '../../support/project-members.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nhost-config-test-key-body\n-----END OPENSSH PRIVATE KEY-----\n';
 
@@ -40,6 +41,7 @@ for (const dialect of DIALECTS) {
       expect((await call('GET', `${base}/host_configs/${id}`)).body).toMatchObject({ type: 'host', host: '*.internal' });
       expect((await call('DELETE', `${base}/host_configs/${id}`)).status).toBe(204);
       expect((await call('GET', `${base}/host_configs/${id}`)).status).toBe(404);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select('description').where('object_type', '=', 'host_config').where('object_id', '=', id).orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual(['Host config github.com created', 'Host config *.internal updated', 'Host config *.internal deleted']);
       await call('DELETE', `${base}/host_configs/${url.body.id}`);

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { insertAdminProject, insertIntegration, listDeliveryRows, listTasks } from '../../support/trigger-fixtures.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 const SECRET = { login: 'hook-user', password: 'It5-a-s3cret' };
 const PUSH = {
@@ -54,6 +55,7 @@ for (const dialect of DIALECTS) {
       expect(JSON.parse(task!.params)).toEqual({ debug: true });
       const deliveries = await listDeliveryRows(server.deps.db, integration.id);
       expect(deliveries.map((d) => [d.matched, d.reason, d.task_id])).toEqual([[1, 'matched', task!.id]]);
+      await settleAuditInbox(server.deps.db);
       const event = await server.deps.db.selectFrom('event').select(['description', 'integration_id']).where('object_type', '=', 'integration').executeTakeFirstOrThrow();
       expect(event).toEqual({ description: `Integration Hook started Task ID ${task!.id}`, integration_id: integration.id });
     });

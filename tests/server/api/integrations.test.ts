@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
 import type { Auth, TestServer } from '../../support/harness.ts';
 import { countProjectRows, insertKey } from '../../support/project-rows.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`integrations (${dialect})`, () => {
@@ -34,6 +35,7 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `${base}/${id}`, undefined, admin)).body).toMatchObject({ name: 'Push 2', auth_method: 'token', auth_header: 'X-Token' });
       expect((await s.call('DELETE', `${base}/${id}`, undefined, admin)).status).toBe(204);
       expect((await s.call('GET', `${base}/${id}`, undefined, admin)).status).toBe(404);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select(['description', 'integration_id']).where('object_type', '=', 'integration').orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual(['Integration Push created', 'Integration Push 2 updated', 'Integration Push 2 deleted']);
       expect(events.every((e) => e.integration_id === id)).toBe(true);
@@ -71,6 +73,7 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `${base}/${id}/refs`, undefined, admin)).body.matchers).toEqual([{ id: m.body.id, name: 'main' }]);
       expect((await s.call('DELETE', `${base}/${id}/matchers/${m.body.id}`, undefined, admin)).status).toBe(204);
       expect((await s.call('GET', `${base}/${id}/matchers`, undefined, admin)).body).toEqual([]);
+      await settleAuditInbox(s.deps.db);
       const types = await s.deps.db.selectFrom('event').select('description').where('object_type', '=', 'integrationmatcher').execute();
       expect(types.map((e) => e.description)).toEqual(['Integration matcher main created', 'Integration matcher main updated', 'Integration matcher main deleted']);
     });

@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { countResourceRows, createTestProject } from '../../support/project-members.ts';
 import { now } from '../../../src/server/lib/time.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`inventories (${dialect})`, () => {
@@ -115,6 +116,7 @@ for (const dialect of DIALECTS) {
       expect((await call('GET', `${base}/inventory/${id}`)).body).toMatchObject({ name: 'Temp2', type: 'static-yaml', inventory: 'all: {}' });
       expect((await call('DELETE', `${base}/inventory/${id}`)).status).toBe(204);
       expect((await call('GET', `${base}/inventory/${id}`)).status).toBe(404);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select('description').where('object_type', '=', 'inventory').where('object_id', '=', id).orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual(['Inventory Temp created', 'Inventory Temp2 updated', 'Inventory Temp2 deleted']);
     });

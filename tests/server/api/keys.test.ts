@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { countResourceRows, createTestProject } from '../../support/project-members.ts';
 import { expectNoSecrets, recordResponses, storedSecretForms } from '../../support/secrets.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nkey-material-7f3a9c\n-----END OPENSSH PRIVATE KEY-----';
 const PASSPHRASE = 'passphrase-55d1e0';
@@ -125,6 +126,7 @@ for (const dialect of DIALECTS) {
       await call('PUT', `${base}/keys/${created.body.id}`, { name: 'Short lived' });
       expect((await call('DELETE', `${base}/keys/${created.body.id}`)).status).toBe(204);
       expect((await call('GET', `${base}/keys/${created.body.id}`)).status).toBe(404);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select(['description', 'object_type'])
         .where('object_id', '=', created.body.id).where('object_type', '=', 'key').orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual([

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { countResourceRows, createTestProject } from '../../support/project-members.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`repositories (${dialect})`, () => {
@@ -36,6 +37,7 @@ for (const dialect of DIALECTS) {
       expect((await call('GET', `${base}/repositories/${id}`)).body).toMatchObject({ name: 'Site 2', git_url: 'https://example.com/site.git', git_branch: 'dev' });
       expect((await call('DELETE', `${base}/repositories/${id}`)).status).toBe(204);
       expect((await call('GET', `${base}/repositories/${id}`)).status).toBe(404);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select('description').where('object_type', '=', 'repository').where('object_id', '=', id).orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual([
         'Repository git@github.com:org/site.git created', 'Repository https://example.com/site.git updated', 'Repository https://example.com/site.git deleted',

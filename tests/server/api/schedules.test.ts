@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
 import type { Auth, TestServer } from '../../support/harness.ts';
 import { countProjectRows } from '../../support/project-rows.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`schedules (${dialect})`, () => {
@@ -30,6 +31,7 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `${base}/${id}`, undefined, admin)).body.active).toBe(false);
       expect((await s.call('DELETE', `${base}/${id}`, undefined, admin)).status).toBe(204);
       expect((await s.call('GET', `${base}/${id}`, undefined, admin)).status).toBe(404);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select('description').where('object_type', '=', 'schedule').orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual([`Schedule ID ${id} created`, `Schedule ID ${id} updated`, `Schedule ID ${id} updated`, `Schedule ID ${id} deleted`]);
     });

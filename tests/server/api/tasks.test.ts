@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, ADMIN, type Auth, type TestServer } from '../../support/harness.ts';
 import { insertMember, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { now } from '../../../src/server/lib/time.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`tasks API without a running engine (${dialect})`, () => {
@@ -25,6 +26,7 @@ for (const dialect of DIALECTS) {
       const res = await post({ template_id: fx.template.id, message: 'hello', environment: '{"a":1}' });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ template_id: fx.template.id, project_id: fx.project.id, status: 'waiting', message: 'hello', user_id: 1, environment: '{"a":1}', secret: '{}' });
+      await settleAuditInbox(s.deps.db);
       const event = await s.deps.db.selectFrom('event').select('description').where('object_id', '=', res.body.id).where('object_type', '=', 'task').executeTakeFirst();
       expect(event?.description).toBe(`Task ID ${res.body.id} queued for running`);
     });

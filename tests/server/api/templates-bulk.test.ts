@@ -42,7 +42,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('disables and enables every template named, in one go, with an audit row and an event each', async () => {
-      const events = async () => (await s.deps.db.selectFrom('event').select('object_id').where('project_id', '=', pid).where('object_type', '=', 'template').execute()).length;
+      const events = async () => {
+        await settleAuditInbox(s.deps.db);
+        return (await s.deps.db.selectFrom('event').select('object_id').where('project_id', '=', pid).where('object_type', '=', 'template').execute()).length;
+      };
       const eventsBefore = await events();
       const res = await bulk({ action: 'disable', template_ids: [ids[0], ids[2], ids[0]] });
       expect(res.status).toBe(200);
@@ -58,6 +61,7 @@ for (const dialect of DIALECTS) {
       expect(rows.map((r) => r.description)).toEqual([`Template ID ${ids[0]} disabled`, `Template ID ${ids[2]} disabled`]);
       expect(await events()).toBe(eventsBefore + 2);
       // each template's activity entry points at that template's own audit row
+      await settleAuditInbox(s.deps.db);
       const linked = await s.deps.db.selectFrom('event').select(['object_id', 'audit_id']).where('project_id', '=', pid).where('object_type', '=', 'template')
         .where('audit_id', 'in', rows.map((r) => r.id)).orderBy('object_id').execute();
       expect(linked.map((e) => [e.object_id, e.audit_id])).toEqual(rows.map((r) => [r.object_id, r.id]).sort((a, b) => a[0]! - b[0]!));
@@ -105,6 +109,7 @@ for (const dialect of DIALECTS) {
       ]);
       const rows = await newAudit();
       expect(rows.map((r) => [r.action, r.object_type, r.object_id])).toEqual([['task_start', 'task', tasks[0]!.id], ['task_start', 'task', tasks[1]!.id]]);
+      await settleAuditInbox(s.deps.db);
       const taskEvents = await s.deps.db.selectFrom('event').select(['object_id', 'audit_id']).where('object_type', '=', 'task').where('project_id', '=', pid).orderBy('object_id').execute();
       expect(taskEvents.map((e) => [e.object_id, e.audit_id])).toEqual(rows.map((r) => [r.object_id, r.id]));
     });
@@ -134,6 +139,7 @@ for (const dialect of DIALECTS) {
       for (const id of ids.slice(1)) expect(await template(id)).toBeUndefined();
       const rows = await newAudit();
       expect(rows.map((r) => [r.action, r.object_id]).sort()).toEqual(ids.slice(1).map((id) => ['delete', id]).sort());
+      await settleAuditInbox(s.deps.db);
       const deleteEvents = await s.deps.db.selectFrom('event').select(['object_id', 'audit_id']).where('project_id', '=', pid).where('description', 'like', '%deleted')
         .orderBy('object_id').execute();
       expect(deleteEvents.map((e) => [e.object_id, e.audit_id])).toEqual(rows.map((r) => [r.object_id, r.id]).sort((a, b) => a[0]! - b[0]!));

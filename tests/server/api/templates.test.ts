@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
 import type { Auth, TestServer } from '../../support/harness.ts';
 import { countProjectRows, insertInventory, insertKey, insertRepository, insertTask } from '../../support/project-rows.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`templates (${dialect})`, () => {
@@ -38,6 +39,7 @@ for (const dialect of DIALECTS) {
       expect(res.body.vaults.map((v: any) => [v.name, v.type])).toEqual([['prod', 'password'], [null, 'script']]);
       const got = await s.call('GET', `${base}/${res.body.id}`, undefined, admin);
       expect(got.body).toEqual(res.body);
+      await settleAuditInbox(s.deps.db);
       const event = await s.deps.db.selectFrom('event').selectAll().where('object_type', '=', 'template').where('object_id', '=', res.body.id).executeTakeFirstOrThrow();
       expect(event.description).toBe(`Template ID ${res.body.id} created`);
     });
@@ -217,6 +219,7 @@ for (const dialect of DIALECTS) {
       const tpl = (await s.call('POST', base, { ...ansible(), name: 'zz evented' }, admin)).body;
       await s.call('PUT', `${base}/${tpl.id}`, { description: 'changed' }, admin);
       await s.call('DELETE', `${base}/${tpl.id}`, undefined, admin);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select(['description', 'user_id', 'project_id']).where('object_type', '=', 'template').where('object_id', '=', tpl.id).orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual([`Template ID ${tpl.id} created`, `Template ID ${tpl.id} updated`, `Template ID ${tpl.id} deleted`]);
       expect(events.every((e) => e.project_id === f.project.id && e.user_id !== null)).toBe(true);

@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
 import type { Auth, TestServer } from '../../support/harness.ts';
 import { countProjectRows } from '../../support/project-rows.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`views (${dialect})`, () => {
@@ -25,6 +26,7 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', `${base}/${created.body.id}`, undefined, admin)).body).toMatchObject({ title: 'Operations', sort_reverse: true });
       expect((await s.call('DELETE', `${base}/${created.body.id}`, undefined, admin)).status).toBe(204);
       expect((await s.call('GET', `${base}/${created.body.id}`, undefined, admin)).status).toBe(404);
+      await settleAuditInbox(s.deps.db);
       const events = await s.deps.db.selectFrom('event').select('description').where('object_type', '=', 'view').orderBy('id').execute();
       expect(events.map((e) => e.description)).toEqual(['View Ops created', 'View Operations updated', 'View Operations deleted']);
     });

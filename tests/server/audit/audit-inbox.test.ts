@@ -5,7 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Migrator } from 'kysely/migration';
 import { migrateToLatest, openDatabase, type Db } from '../../../src/server/db/database.ts';
 import { migrations } from '../../../src/server/db/migrations/index.ts';
-import { writeAudit } from '../../../src/server/domain/audit/audit.writer.ts';
+import { configureAudit, writeAudit } from '../../../src/server/domain/audit/audit.writer.ts';
+import { runWithAuditRequest, type AuditRequest } from '../../../src/server/domain/audit/audit-context.ts';
+import { recordEvent } from '../../../src/server/domain/events/event.repository.ts';
 import { moveAuditInbox, settleAuditInbox, SEQUENCE_ROW } from '../../../src/server/domain/audit/audit-inbox.ts';
 import { DIALECTS, freshDatabase } from '../../support/dialects.ts';
 
@@ -107,6 +109,66 @@ for (const dialect of DIALECTS) {
       expect(next).toBeGreaterThan(waiting);
       await settleAuditInbox(db);
       expect(await auditIds(db)).toEqual([[numbered[0], 1], [numbered[1], 2], [waiting, 3], [next, 4]]);
+    });
+
+    describe('activity-log entries carried in their audit rows', () => {
+      const request = (): AuditRequest => ({
+        route: 'POST /api/project/:project_id/keys', method: 'POST', clientIp: '10.1.2.3', userAgent: 'test', actor: { userId: null, name: 'someone', token: '' },
+        project: null, fields: [], params: {}, written: 0, auditId: null, unchanged: false, closed: false,
+      });
+      const events = async (db: Db) => db.selectFrom('event').select(['id', 'description', 'project_id', 'user_id', 'audit_id']).orderBy('id').execute();
+      const project = async (db: Db, name: string) => (await db.insertInto('project').values({ name, created: new Date().toISOString(), alert: 0, max_parallel_tasks: 0, type: '' }).returning('id').executeTakeFirstOrThrow()).id;
+
+      it('a request\'s first entry waits in the inbox and reaches `event` with its row; later ones share the row, all in the order made', async () => {
+        const db = await open();
+        const pid = await project(db, 'p');
+        await db.transaction().execute((tx) => runWithAuditRequest(request(), async () => {
+          await recordEvent(tx, { projectId: pid, userId: null, objectType: 'project', objectId: pid, description: 'Project created' });
+          await recordEvent(tx, { projectId: pid, userId: null, objectType: 'key', objectId: 7, description: 'Access Key k created' });
+        }));
+        const waiting = await db.selectFrom('audit_inbox').select(['id', 'event_id', 'event_description']).execute();
+        expect(waiting).toHaveLength(1);
+        expect(waiting[0]!.event_description).toBe('Project created');
+        expect((await events(db)).map((e) => e.description)).toEqual(['Access Key k created']);
+        await settleAuditInbox(db);
+        const listed = await events(db);
+        expect(listed.map((e) => [e.description, e.project_id, e.audit_id])).toEqual([['Project created', pid, waiting[0]!.id], ['Access Key k created', pid, waiting[0]!.id]]);
+        expect(listed[0]!.id).toBe(Number(waiting[0]!.event_id));
+        expect(await db.selectFrom('audit').select(['id', 'object_type']).execute()).toEqual([{ id: waiting[0]!.id, object_type: 'project' }]);
+      });
+
+      it('entries the server makes on its own each travel in their own row, and take ids after entries written directly', async () => {
+        const db = await open();
+        await recordEvent(db, { projectId: null, userId: null, objectType: 'schedule', objectId: 1, description: 'first' });
+        configureAudit({ enabled: false });
+        try {
+          await recordEvent(db, { projectId: null, userId: null, objectType: 'schedule', objectId: 2, description: 'unaudited' });
+        } finally {
+          configureAudit({ enabled: true });
+        }
+        await db.transaction().execute((tx) => recordEvent(tx, { projectId: null, userId: null, objectType: 'schedule', objectId: 3, description: 'third' }));
+        await settleAuditInbox(db);
+        const listed = await events(db);
+        expect(listed.map((e) => e.description)).toEqual(['first', 'unaudited', 'third']);
+        expect(listed.map((e) => e.audit_id === null)).toEqual([false, true, false]);
+      });
+
+      it('an entry of a project deleted before it moved goes with the project; a deleted user\'s entry keeps no user; a rolled-back one never arrives', async () => {
+        const db = await open();
+        const pid = await project(db, 'gone');
+        const uid = (await db.insertInto('user').values({ username: 'u', name: 'U', email: 'u@example.com', password: '', admin: 0, external: 0, alert: 0, created: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow()).id;
+        await recordEvent(db, { projectId: pid, userId: null, objectType: 'project', objectId: pid, description: 'of the project' });
+        await recordEvent(db, { projectId: null, userId: uid, objectType: 'user', objectId: uid, description: 'of the user' });
+        await expect(db.transaction().execute(async (tx) => {
+          await recordEvent(tx, { projectId: null, userId: null, objectType: 'key', objectId: 1, description: 'undone' });
+          throw new Error('the change failed');
+        })).rejects.toThrow('the change failed');
+        await db.deleteFrom('project').where('id', '=', pid).execute();
+        await db.deleteFrom('user').where('id', '=', uid).execute();
+        await settleAuditInbox(db);
+        expect((await events(db)).map((e) => [e.description, e.user_id])).toEqual([['of the user', null]]);
+        expect((await db.selectFrom('audit').select('description').orderBy('id').execute()).map((r) => r.description)).toEqual(['of the project', 'of the user']);
+      });
     });
 
     if (dialect === 'postgres') {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, hasStatus, type EngineServer } from '../../support/engine.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { commitFiles, commitOnBranch, createGitRepo } from '../../support/git-repo.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 const SCRIPT = [
   'echo "hello from script"',
@@ -74,6 +75,7 @@ describe('running real tasks (sqlite)', () => {
     expect(done.start).not.toBeNull();
     expect(done.end).not.toBeNull();
     expect(existsSync(join(e.s.config.tmp_path, `repository_${fixture.repository.id}_${fixture.template.id}`, 'run.sh'))).toBe(true);
+    await settleAuditInbox(e.s.deps.db);
     const events = await e.s.deps.db.selectFrom('event').select('description').where('object_id', '=', task.id).where('object_type', '=', 'task').execute();
     expect(events.map((ev) => ev.description)).toEqual(expect.arrayContaining([
       `Task ID ${task.id} queued for running`, `Task ID ${task.id} (Fixture template) is running`, `Task ID ${task.id} (Fixture template) finished - SUCCESS`,

@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { insertAdminProject, insertSchedule, listTasks, manualClock, openSecondDeps } from '../../support/trigger-fixtures.ts';
 import { startScheduler, scheduleChanged, reloadSchedules, type Scheduler } from '../../../src/server/scheduler/scheduler.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 for (const dialect of DIALECTS) {
   describe(`scheduler (${dialect})`, () => {
@@ -47,6 +48,7 @@ for (const dialect of DIALECTS) {
       clock.set('2026-01-01T00:02:00.500Z');
       await scheduler.tick();
       expect(await listTasks(server.deps.db, fixture.project.id)).toHaveLength(2);
+      await settleAuditInbox(server.deps.db);
       const events = await server.deps.db.selectFrom('event').select('description').where('object_type', '=', 'schedule').execute();
       expect(events.map((e) => e.description)).toContain(`Schedule ID ${schedule.id} started Task ID ${tasks[0]!.id}`);
     });

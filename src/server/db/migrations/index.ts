@@ -33,6 +33,7 @@ import * as qbBoardToken from './2026_11_26_qb_board_token.ts';
 import * as qnAlertChannels from './2026_11_26_qn_alert_channels_event_webhooks.ts';
 import * as sAuditInbox from './2026_11_26_s_audit_inbox.ts';
 import * as templateBoardState from './2026_11_26_t_template_board_state.ts';
+import * as auditInboxEvents from './2026_11_27_a_audit_inbox_events.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_qn_alert_channels_event_webhooks': qnAlertChannels,
   '2026_11_26_s_audit_inbox': sAuditInbox,
   '2026_11_26_t_template_board_state': templateBoardState,
+  '2026_11_27_a_audit_inbox_events': auditInboxEvents,
 };

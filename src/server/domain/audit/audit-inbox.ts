@@ -12,6 +12,10 @@ const BATCH = 1000;
 export const RECORD_COLUMNS = ['created', 'action', 'actor_user_id', 'actor_name', 'actor_token', 'client_ip', 'user_agent', 'project_id',
   'project_name', 'object_type', 'object_id', 'object_name', 'fields', 'description', 'request'] as const;
 
+/** The activity-log entry a record carries (`event_id` besides), in the order the writer fills it. */
+export const EVENT_COLUMNS = ['event_project_id', 'event_user_id', 'event_integration_id', 'event_object_id', 'event_object_type', 'event_object_name',
+  'event_description'] as const;
+
 /** The columns a row keeps when it moves from the inbox into `audit`. */
 const AUDIT_COLUMNS = ['id', ...RECORD_COLUMNS] as const;
 
@@ -36,10 +40,31 @@ export async function moveAuditInbox(db: Db): Promise<number> {
     await tx.insertInto('audit').columns([...AUDIT_COLUMNS, 'seq'])
       .expression(batch.where(tx.selectFrom('audit_inbox').select([...AUDIT_COLUMNS, batch.sequence(last)])))
       .execute();
+    await tx.insertInto('event').columns(['id', 'project_id', 'user_id', 'integration_id', 'object_id', 'object_type', 'object_name', 'description', 'created', 'audit_id'])
+      .expression(batch.where(carriedEntries(tx))).execute();
     await batch.where(tx.deleteFrom('audit_inbox')).execute();
     await tx.updateTable('audit_export').set({ delivered_seq: last + batch.count, updated: now() }).where('sink', '=', SEQUENCE_ROW).execute();
     return batch.count;
   });
+}
+
+/**
+ * The activity-log entries the inbox carries, as `event` rows naming their audit rows. As the
+ * foreign keys of `event` would have done: an entry of a project deleted meanwhile goes with it,
+ * and one of a user deleted meanwhile keeps no user.
+ */
+function carriedEntries(tx: Tx) {
+  return tx.selectFrom('audit_inbox').select((eb) => [
+    'event_id as id', 'event_project_id as project_id',
+    eb.selectFrom('user').select('user.id').whereRef('user.id', '=', 'audit_inbox.event_user_id').as('user_id'),
+    'event_integration_id as integration_id', 'event_object_id as object_id', sql<string>`"event_object_type"`.as('object_type'),
+    sql<string>`"event_object_name"`.as('object_name'), sql<string>`"event_description"`.as('description'), 'created', 'id as audit_id',
+  ])
+    .where('event_id', 'is not', null)
+    .where((eb) => eb.or([
+      eb('event_project_id', 'is', null),
+      eb.exists(eb.selectFrom('project').select('project.id').whereRef('project.id', '=', 'audit_inbox.event_project_id')),
+    ]));
 }
 
 /** The oldest rows of the inbox, as the filter and numbering of the statements that move them. */
@@ -62,15 +87,15 @@ async function oldestBatch(tx: Tx): Promise<Batch> {
   if (!count || last - first + 1 === count) {
     return {
       count,
-      where: (query) => query.where('id', '>=', first).where('id', '<=', last) as typeof query,
-      sequence: (lastSeq) => sql<number>`"id" + ${lastSeq + 1 - first}`.as('seq'),
+      where: (query) => query.where('audit_inbox.id', '>=', first).where('audit_inbox.id', '<=', last) as typeof query,
+      sequence: (lastSeq) => sql<number>`"audit_inbox"."id" + ${lastSeq + 1 - first}`.as('seq'),
     };
   }
   const ids = (await tx.selectFrom('audit_inbox').select('id').orderBy('id').limit(BATCH).execute()).map((r) => r.id);
   return {
     count: ids.length,
-    where: (query) => query.where('id', 'in', ids) as typeof query,
-    sequence: (lastSeq) => sql<number>`${lastSeq} + row_number() over (order by "id")`.as('seq'),
+    where: (query) => query.where('audit_inbox.id', 'in', ids) as typeof query,
+    sequence: (lastSeq) => sql<number>`${lastSeq} + row_number() over (order by "audit_inbox"."id")`.as('seq'),
   };
 }
 
