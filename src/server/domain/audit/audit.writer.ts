@@ -73,9 +73,8 @@ async function writeRecord(db: Db | Tx, entry: AuditEntry, event: ActivityEntry 
   const projectId = entry.projectId !== undefined ? entry.projectId : request?.project?.id ?? null;
   const action = entry.action ?? fromRoute?.action ?? actionOfDescription(entry.description ?? '');
   const fields = entry.fields ?? (request && /update|change/.test(action) ? request.fields : []);
-  const created = now();
   const id = await insertInboxRow(db, [
-    created, action, actor?.userId ?? null, actor?.name ?? '', actor?.token ?? '', request?.clientIp ?? '', (request?.userAgent ?? '').slice(0, 512),
+    now(), action, actor?.userId ?? null, actor?.name ?? '', actor?.token ?? '', request?.clientIp ?? '', (request?.userAgent ?? '').slice(0, 512),
     projectId, entry.projectName ?? knownProjectName(request, projectId) ?? await projectName(db, projectId), entry.objectType ?? fromRoute?.object ?? '',
     entry.objectId ?? null, entry.objectName ?? '', fields.join(','), entry.description ?? '', request?.route ?? '',
   ], event && [event.projectId, event.userId, event.integrationId ?? null, event.objectId, event.objectType, event.objectName ?? '', event.description]);
