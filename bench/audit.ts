@@ -26,7 +26,7 @@ import type { DialectName } from '../tests/support/dialects.ts';
 import type { Deps } from '../src/server/deps.ts';
 
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 40);
-const KEY_REQUESTS = Number(process.env.BENCH_AUDIT_KEYS ?? 150);
+const KEY_REQUESTS = Number(process.env.BENCH_AUDIT_KEYS ?? 300);
 const SIGN_INS = Number(process.env.BENCH_AUDIT_SIGN_INS ?? 6);
 const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const HTTP_ROUNDS = Number(process.env.BENCH_AUDIT_HTTP_ROUNDS ?? 16);
