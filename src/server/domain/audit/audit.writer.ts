@@ -112,7 +112,8 @@ function insertSql(postgres: boolean): string {
 const INSERT_SQL: { postgres?: string; sqlite?: string } = {};
 
 function buildInsertSql(postgres: boolean): string {
-  const columns = [...RECORD_COLUMNS, 'event_id', ...EVENT_COLUMNS].map((c) => `"${c}"`).join(', ');
+  const inserted = [...RECORD_COLUMNS, 'event_id', ...EVENT_COLUMNS];
+  const columns = inserted.map((c) => `"${c}"`).join(', ');
   if (postgres) {
     const values = RECORD_COLUMNS.map((_, i) => `$${i + 1}`);
     const eventId = `case when $${values.length + 1}::boolean then nextval(pg_get_serial_sequence('event', 'id')) end`;
@@ -122,7 +123,7 @@ function buildInsertSql(postgres: boolean): string {
   // `audit` counts its highest id ever in sqlite_sequence (AUTOINCREMENT), also for ids moved in
   // from the inbox: an id stays unique after rows are purged, so activity entries never point at a stranger
   const nextId = `(select coalesce(max("id"), 0) + 1 from (select "seq" as "id" from "sqlite_sequence" where "name" = 'audit' union all select max("id") from "audit_inbox"))`;
-  return `insert into "audit_inbox" ("id", ${columns}) values (${nextId}, ${[...RECORD_COLUMNS, 'event_id', ...EVENT_COLUMNS].map(() => '?').join(', ')}) returning "id"`;
+  return `insert into "audit_inbox" ("id", ${columns}) values (${nextId}, ${inserted.map(() => '?').join(', ')}) returning "id"`;
 }
 
 /**
