@@ -56,8 +56,9 @@ const STOP_38 = [
   '2026_11_26_r_event_audit_link', '2026_11_26_qb_board_token', '2026_11_26_qn_alert_channels_event_webhooks',
 ];
 const STOP_39 = [...STOP_38, '2026_11_26_s_audit_inbox', '2026_11_26_t_template_board_state'];
+const STOP_42 = [...STOP_39, '2026_11_27_a_audit_inbox_events'];
 const RELEASES: Record<string, string[]> = {
-  'stop 36': STOP_36, 'stop 37': STOP_37, 'stop 38': STOP_38, 'stop 39': STOP_39,
+  'stop 36': STOP_36, 'stop 37': STOP_37, 'stop 38': STOP_38, 'stop 39': STOP_39, 'stop 42': STOP_42,
 };
 
 /** Tables in the order their rows can be written (each names only tables before it). */
