@@ -4,7 +4,8 @@
  *     and of a password sign-in with auditing on and off (`SIGNALBOX_AUDIT_ENABLED`), rounds
  *     alternating on one database, called in this process; and keys over HTTP, as clients see
  *     them: two real servers, one auditing and one not, posted to in alternating phases by
- *     keep-alive clients, with each server's own CPU time; target: on ≥ 95 % of off;
+ *     keep-alive clients, with each server's own CPU time; target: throughput on ≥ 95 % of off
+ *     (CPU per request printed beside it);
  *  2. a streamed CSV export of 1,000,000 audit rows (`BENCH_AUDIT_ROWS`): time, and the peak
  *     RSS increase of this process (the server) while it streams; target ≤ 30 MB.
  * Alone: `bash scripts/with-node.sh node bench/audit.ts` (BENCH_DIALECT=postgres for PostgreSQL at 127.0.0.1:5432).
@@ -138,13 +139,18 @@ async function measureWriteCost(api: Api, settle: () => Promise<void>): Promise<
   report('password sign-in', signIns, `${ROUNDS} back-to-back pairs of ${SIGN_INS}, in this process`);
 }
 
+/**
+ * The target is the issue's: throughput (requests per second) audited ≥ 95 % of not. CPU per
+ * request is printed beside it as the stricter figure: it counts extra work also where it fits in
+ * time the server would otherwise spend waiting (for its clients, for a free core), and it moves
+ * by 2–4 points between runs on this machine.
+ */
 function report(label: string, pairs: Pairs, how: string): void {
   const share = median(pairs.rates);
   const cpuShare = median(pairs.cpu);
-  const mark = (value: number) => (value >= 95 ? '✔' : '✘');
-  console.log(`  ${label}: ${median(pairs.on.map((r) => r.perSecond)).toFixed(0)} req/s audited, ${median(pairs.off.map((r) => r.perSecond)).toFixed(0)} not: ${share.toFixed(1)} % ${mark(share)}; `
-    + `CPU per request ${median(pairs.on.map((r) => r.cpuMs)).toFixed(3)} / ${median(pairs.off.map((r) => r.cpuMs)).toFixed(3)} ms: ${cpuShare.toFixed(1)} % ${mark(cpuShare)} `
-    + `(medians of ${how}; target ≥ 95 %; load ${loadavg()[0]!.toFixed(1)})`);
+  console.log(`  ${label}: ${median(pairs.on.map((r) => r.perSecond)).toFixed(0)} req/s audited, ${median(pairs.off.map((r) => r.perSecond)).toFixed(0)} not: ${share.toFixed(1)} % ${share >= 95 ? '✔' : '✘'} `
+    + `(target ≥ 95 %); CPU per request ${median(pairs.on.map((r) => r.cpuMs)).toFixed(3)} / ${median(pairs.off.map((r) => r.cpuMs)).toFixed(3)} ms: ${cpuShare.toFixed(1)} % `
+    + `(medians of ${how}; load ${loadavg()[0]!.toFixed(1)})`);
 }
 
 /** A real server (`npm start`'s bundle and flags) on a fresh SQLite file, signed in, with a project to post keys to. */
