@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './tests/support/slow-first-sequencer.ts';
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
-    // Generous: CI shares 2 cores between two test files, browsers and task processes; a test
+    // migrated database templates and the run's one Chromium, made once for all files
+    globalSetup: ['tests/support/global-setup.ts'],
+    // Generous: CI shares 2 cores between three test files, browsers and task processes; a test
     // asserts what happens, never how fast, so only a hang should reach this.
     testTimeout: 120_000,
     hookTimeout: 120_000,
@@ -12,6 +15,11 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     fileParallelism: true,
-    maxWorkers: 2,
+    // Three files at once on two cores: much of a file's time is spent waiting on other processes
+    // (Chromium, PostgreSQL, git, ansible, task scripts), and a third file fills that idle time.
+    // SIGNALBOX_TEST_WORKERS overrides it (tests/README.md).
+    maxWorkers: Number(process.env.SIGNALBOX_TEST_WORKERS ?? 3),
+    // longest files first, also on a fresh clone with no durations from an earlier run
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

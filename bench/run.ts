@@ -16,7 +16,8 @@
  * then the task log search of bench/output-search.ts,
  * then the audit trail figures of bench/audit.ts (write cost on/off, a 1,000,000-row export's memory),
  * then the workflow successor latency of bench/workflows.ts,
- * then the console's pages with 10,000 templates and 1,000,000 tasks of bench/scale.ts (SQLite and PostgreSQL).
+ * then the console's pages with 10,000 templates and 1,000,000 tasks of bench/scale.ts (SQLite and PostgreSQL),
+ * then the container start per task of bench/containers.ts (Podman, beside a host task).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { bootBenchApi } from './bench-api.ts';
@@ -36,6 +37,8 @@ import { runOutputSearchBench } from './output-search.ts';
 import { runAuditBench } from './audit.ts';
 import { runWorkflowBench } from './workflows.ts';
 import { runScaleBench } from './scale.ts';
+import { runContainerBench } from './containers.ts';
+import { runParseCostBench } from './parse-cost.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -176,3 +179,9 @@ await runWorkflowBench();
 
 console.log('');
 await runScaleBench();
+
+console.log('');
+await runContainerBench();
+
+console.log('');
+await runParseCostBench();

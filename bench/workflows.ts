@@ -5,13 +5,12 @@
  * Target p50 ≤ 50 ms. Alone: `bash scripts/with-node.sh node bench/workflows.ts`
  * (BENCH_DIALECT=postgres for PostgreSQL at 127.0.0.1:5432).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { bootBenchApi } from './bench-api.ts';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { bootBenchApi, quickTaskProject } from './bench-api.ts';
 import { pathToFileURL } from 'node:url';
 import { startEngine } from '../src/server/engine/engine.ts';
 import type { DialectName } from '../tests/support/dialects.ts';
-import { insertProjectWithTemplate, insertTemplate } from '../tests/support/fixtures.ts';
+import { insertTemplate } from '../tests/support/fixtures.ts';
 
 const TARGET_MS = 50;
 
@@ -21,10 +20,7 @@ export async function runWorkflowBench(): Promise<void> {
   const { tmp, database, deps, api } = await bootBenchApi('workflow-bench', dialect);
   const engine = await startEngine(deps);
   try {
-    const scripts = join(tmp, 'scripts');
-    mkdirSync(scripts);
-    writeFileSync(join(scripts, 'quick.sh'), 'exit 0\n');
-    const fx = await insertProjectWithTemplate(deps.db, { ownerId: 1, gitUrl: scripts, playbook: 'quick.sh' });
+    const fx = await quickTaskProject(deps, tmp);
     const second = await insertTemplate(deps.db, fx.project.id, { name: 'Second', playbook: 'quick.sh', repository_id: fx.repository.id });
     const login = await api.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'bench-password-1' }) });
     const headers = { 'content-type': 'application/json', cookie: login.headers.get('set-cookie')!.split(';')[0]! };

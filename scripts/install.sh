@@ -22,7 +22,8 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   touch "$stamp"
 fi
 # The console imports the API's own schemas and helpers from src/server: a change there rebuilds it too.
-if [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/components src/islands src/console src/middleware.ts src/server locales astro.config.mjs public -newer dist/server/entry.mjs 2>/dev/null | head -n 1)" ]; then
+# `npm run test:quick` (SIGNALBOX_TEST_NO_BROWSER) opens no console page and skips the rebuild.
+if [ -z "${SIGNALBOX_TEST_NO_BROWSER:-}" ] && { [ ! -f dist/server/entry.mjs ] || [ -n "$(find src/pages src/layouts src/components src/islands src/console src/middleware.ts src/server locales astro.config.mjs public -newer dist/server/entry.mjs 2>/dev/null | head -n 1)" ]; }; then
   echo "signalbox: building the console" >&2
   run_quietly astro build
 fi

@@ -1,6 +1,12 @@
-// Runs vitest and prints its counts as the last line: "N passed, N failed".
+// Runs vitest and prints its counts as the last line: "N passed, N failed", after a line with
+// the run's wall time and the machine's load, so a slow run shows whether the machine was busy.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+
+const loadNow = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const startedAt = Date.now();
+const loadAtStart = loadNow();
 
 const report = '.vitest-report.json';
 rmSync(report, { force: true });
@@ -9,9 +15,11 @@ const run = spawnSync('vitest', ['run', '--reporter=default', '--reporter=json',
 });
 let passed = 0;
 let failed = 0;
+let slowest: string[] = [];
 try {
   const result = JSON.parse(readFileSync(report, 'utf8'));
   passed = result.numPassedTests;
+  slowest = slowestFiles(result.testResults);
   // A file that fails to load has no failed test of its own; count it once.
   const brokenFiles = result.testResults.filter(
     (file: { status: string; assertionResults: { status: string }[] }) =>
@@ -23,5 +31,15 @@ try {
 }
 rmSync(report, { force: true });
 if (run.status !== 0 && failed === 0) failed = 1;
+if (slowest.length > 1) console.log(`slowest files:\n${slowest.join('\n')}`);
+const wall = Math.round((Date.now() - startedAt) / 1000);
+console.log(`suite: ${wall} s wall (${Math.floor(wall / 60)} min ${wall % 60} s); load average (1, 5, 15 min) ${loadAtStart} at the start, ${loadNow()} at the end`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
+
+/** The 20 longest files of the run, for tests/README.md's table: "  123.4 s  tests/…". */
+function slowestFiles(files: { name: string; startTime: number; endTime: number }[]): string[] {
+  return files.map((file) => ({ name: file.name.replace(`${process.cwd()}/`, ''), seconds: (file.endTime - file.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds).slice(0, 20)
+    .map((file) => `${file.seconds.toFixed(1).padStart(7)} s  ${file.name}`);
+}

@@ -1,6 +1,6 @@
 /// <reference types="astro/client" />
 import type { RunnerApi } from './server/host/runner-api-client.ts';
-import type { ClientFacts } from './server/http/client-facts.ts';
+import type { ClientFacts } from './server/lib/client-facts.ts';
 
 declare global {
   namespace App {

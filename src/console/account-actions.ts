@@ -8,11 +8,12 @@ type AstroLike = Pick<AstroGlobal, 'locals' | 'request'>;
 /** A user as the edit screen reads it, with the two-factor enrolment when there is one. */
 export interface EditedUser {
   id: number; name: string; username: string; email: string; admin: boolean; external: boolean; alert: boolean; can_create_project: boolean;
-  totp?: { id: number; created: string };
+  /** `pending` until a code from the authenticator app confirmed the enrolment */
+  totp?: { id: number; created: string; pending?: boolean };
 }
 
 /** What a fresh enrolment shows once: the QR image, the secret for typing in, the recovery code. */
-export interface Enrolment { qr: string; secret: string; recoveryCode: string }
+export interface Enrolment { id: number; qr: string; secret: string; recoveryCode: string }
 
 /** The outcome of one posted form: a redirect with a flash, an error to show, or an enrolment to show. */
 export type AccountOutcome = { redirect: string } | { error: string; tab: 'settings' | 'security' } | { enrolment: Enrolment };
@@ -21,7 +22,8 @@ type Form = (name: string) => string;
 
 /**
  * Runs the form posted to `/users/{id}/edit`: `save` (settings), `delete`, `password`,
- * `totp_on`, `totp_off`, `revoke` (a session). Each goes through the runner API as the signed-in user.
+ * `totp_on` (starts an enrolment, with the current password), `totp_confirm` (its first code
+ * turns it on), `totp_off`, `revoke` (a session). Each goes through the runner API as the signed-in user.
  */
 export async function runAccountAction(astro: AstroLike, user: EditedUser, form: FormData, t: (key: string, o?: Record<string, unknown>) => string, self: boolean): Promise<AccountOutcome> {
   const field: Form = (name) => String(form.get(name) ?? '').trim();
@@ -38,10 +40,20 @@ export async function runAccountAction(astro: AstroLike, user: EditedUser, form:
       return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'password_changed') } : { error: await securityErrorText(res, t), tab: 'security' };
     }
     case 'totp_on': {
-      const res = await apiSend(astro, 'POST', `/api/users/${user.id}/2fas/totp`);
-      if (!res.ok) return { error: await readErrorText(res), tab: 'security' };
-      const created = (await res.json()) as { url: string; recovery_code: string };
-      return { enrolment: { qr: await QRCode.toDataURL(created.url, { margin: 2, width: 200 }), secret: new URL(created.url).searchParams.get('secret') ?? '', recoveryCode: created.recovery_code } };
+      const proof = self ? reauthentication(form) : {};
+      if (!proof) return { error: t('account.currentPasswordRequired'), tab: 'security' };
+      const res = await apiSend(astro, 'POST', `/api/users/${user.id}/2fas/totp`, proof);
+      if (!res.ok) return { error: await securityErrorText(res, t), tab: 'security' };
+      const created = (await res.json()) as { id: number; url: string; recovery_code: string };
+      return { enrolment: { id: created.id, qr: await QRCode.toDataURL(created.url, { margin: 2, width: 200 }), secret: new URL(created.url).searchParams.get('secret') ?? '', recoveryCode: created.recovery_code } };
+    }
+    case 'totp_confirm': {
+      const passcode = field('passcode');
+      if (!passcode) return { error: t('login.codeRequired'), tab: 'security' };
+      const res = await apiSend(astro, 'POST', `/api/users/${user.id}/2fas/totp/${encodeURIComponent(field('totp'))}/confirm`, { passcode });
+      if (res.ok) return { redirect: flashPath(`${page}?tab=security`, 'totp_enabled') };
+      const text = await readErrorText(res);
+      return { error: text.startsWith('passcode: incorrect') ? t('login.incorrectCode') : text, tab: 'security' };
     }
     case 'totp_off': {
       if (!user.totp) return { redirect: `${page}?tab=security` };

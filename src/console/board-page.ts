@@ -54,8 +54,10 @@ export async function loadBoardData(astro: AstroLike, request: BoardRequest): Pr
 /** The words tiles show, for the server render and (as JSON) the browser script. */
 export function boardTexts(t: TFunction, lang: string): BoardTexts {
   const board = messagesFor(lang, 'board');
+  const task = messagesFor(lang, 'task');
   return {
-    status: messagesFor(lang, 'status'), never: board.never ?? '', streak: board.streak ?? '', by: board.by ?? '', system: board.system ?? '',
+    status: messagesFor(lang, 'status'), never: board.never ?? '', streak: board.streak ?? '', queued: board.queued ?? '', by: board.by ?? '',
+    starter: { integration: task.integration ?? '', schedule: task.schedule ?? '', autorun: task.autorun ?? '' },
     left: board.left ?? '', overdue: board.overdue ?? '', empty: board.empty ?? '', units: durationUnits(t),
   };
 }

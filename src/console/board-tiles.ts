@@ -5,6 +5,7 @@ import { html, type SafeHtml } from './html.ts';
 import { formatDuration, formatSeconds, relativeTimeParts, type DurationUnits } from './format.ts';
 import { statusLook } from './task-status.ts';
 import { STATUS_ICONS } from '../components/status-icons.ts';
+import { taskStarter, type StarterKey } from './task-starter.ts';
 
 /** A tile as `GET /api/board` answers it. */
 export interface BoardTileData {
@@ -13,9 +14,14 @@ export interface BoardTileData {
   name: string;
   project_id: number;
   project_name: string;
-  task: { id: number; status: string; user_name: string; created: string; start: string | null; end: string | null } | null;
+  task: {
+    id: number; status: string; user_name: string; created: string; start: string | null; end: string | null;
+    integration_id?: number | null; schedule_id?: number | null; build_task_id?: number | null;
+  } | null;
   estimate_ms: number | null;
   fail_streak: number;
+  /** tasks waiting in the queue (absent from an older server) */
+  queued?: number;
 }
 
 export interface BoardDataShape {
@@ -32,9 +38,12 @@ export interface BoardTexts {
   never: string;
   /** "{{count}} failures in a row" */
   streak: string;
+  /** "{{n}} queued" */
+  queued: string;
   /** "by {{name}}" */
   by: string;
-  system: string;
+  /** who started a task when no user did ("Schedule #{{id}}" …), as the history words it */
+  starter: Record<StarterKey, string>;
   /** "about {{duration}} left" */
   left: string;
   overdue: string;
@@ -80,14 +89,16 @@ function tileMarkup(tile: BoardTileData, texts: BoardTexts, lang: string, now: n
   const label = status === null ? texts.never : (Object.hasOwn(texts.status, status) ? texts.status[status]! : status);
   const when = task ? relativeTimeParts(task.start ?? task.created, lang, now)?.[0] ?? '' : '';
   const duration = task?.start ? formatDuration(task.start, task.end, texts.units, now) : '';
-  const who = task ? fill(texts.by, 'name', task.user_name || texts.system) : '';
+  const starter = task ? taskStarter(task, (key, vars) => fill(texts.starter[key], 'id', vars.id)) : '';
+  const who = starter ? fill(texts.by, 'name', starter) : '';
   // one failure the status says already; from two on the tile counts them
   const streak = tile.fail_streak > 1 ? html`<p class="tile-streak">${statusIcon('error')}${fill(texts.streak, 'n', tile.fail_streak)}</p>` : '';
+  const queued = tile.queued ? html`<p class="tile-queued">${statusIcon('waiting')}${fill(texts.queued, 'n', tile.queued)}</p>` : '';
   return html`<li class="tile tone-${tone}${tile.fail_streak > 0 ? ' tile-failing' : ''}" data-tile="${tile.kind}-${tile.id}" data-status="${status ?? 'none'}"><div class="tile-body">
 <p class="tile-status">${statusIcon(status)}<span>${label}</span></p>
-${streak}<p class="tile-name" title="${tile.name}">${tile.name}</p>
+${streak}${queued}<p class="tile-name" title="${tile.name}">${tile.name}</p>
 <p class="tile-project">${tile.project_name}</p>
-${task ? html`<p class="tile-meta">${[when, duration].filter(Boolean).join(' · ')}</p><p class="tile-meta">${who}</p>` : ''}
+${task ? html`<p class="tile-meta">${[when, duration].filter(Boolean).join(' · ')}</p>${who ? html`<p class="tile-meta">${who}</p>` : ''}` : ''}
 ${task ? progress(task, tile.estimate_ms, texts, now) : ''}</div></li>`;
 }
 

@@ -1,7 +1,8 @@
 import type { AstroGlobal } from 'astro';
 import type { z } from 'zod';
-import { apiSend, readErrorText } from './runner-api.ts';
+import { apiSend, isFormCheck, readErrorText } from './runner-api.ts';
 import { flashPath } from './flash.ts';
+import { asSentence, fieldRefusal } from './api-error-text.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response'>;
 
@@ -19,7 +20,7 @@ export function errorAria(errors: FieldErrors, name: string): { 'aria-invalid'?:
 
 /** What a page renders after its form loop ran: the redirect to return, or the form again. */
 export interface FormOutcome<V> {
-  /** set after a successful call: the page returns it at once */
+  /** set after a successful call, or for a form check's request (runner-api.ts FORM_CHECK_HEADER): the page returns it at once */
   redirect?: Response;
   /** what the user typed (or the initial values on GET), to fill the form again */
   values: V;
@@ -67,6 +68,7 @@ export interface FormSpec<S extends z.ZodType, V> {
   done: (res: Response, body: z.infer<S>) => Promise<{ path: string; flash?: string; name?: string }> | { path: string; flash?: string; name?: string };
 }
 
+
 const formCache = new WeakMap<Request, Promise<FormData | null>>();
 
 /**
@@ -105,6 +107,10 @@ export async function runForm<S extends z.ZodType, V>(astro: AstroLike, spec: Fo
     outcome.fieldErrors = (await spec.check?.(parsed.data, values)) ?? {};
   }
   outcome.fieldErrors = { ...spec.checkValues?.(values), ...outcome.fieldErrors };
+  if (isFormCheck(astro.request)) {
+    outcome.redirect = Response.json({ errors: outcome.fieldErrors }, { headers: { 'cache-control': 'no-store' } });
+    return outcome;
+  }
   if (!parsed.success || Object.keys(outcome.fieldErrors).length) {
     astro.response.status = 400;
     return outcome;
@@ -112,7 +118,14 @@ export async function runForm<S extends z.ZodType, V>(astro: AstroLike, spec: Fo
   const { method, path } = spec.call(parsed.data);
   const res = await apiSend(astro, method, path, parsed.data);
   if (!res.ok) {
-    outcome.error = await readErrorText(res);
+    const text = await readErrorText(res);
+    const refusal = fieldRefusal(text);
+    // a refusal naming a field of this form is said beside it; the API keeps the field's name
+    if (refusal && res.status < 500 && typeof values === 'object' && values !== null && Object.hasOwn(values, refusal.field)) {
+      outcome.fieldErrors = { [refusal.field]: asSentence(refusal.reason) };
+    } else {
+      outcome.error = text;
+    }
     astro.response.status = res.status >= 500 ? 502 : 400;
     return outcome;
   }

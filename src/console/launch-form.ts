@@ -5,7 +5,7 @@ import { checkboxField, runForm, textField, type FormOutcome } from './form-loop
 import { withParam } from './paging.ts';
 import {
   checkLaunch, initialLaunchValues, launchBody, launchTemplateId, projectIdOfPath, surveyVars, varField,
-  DEFAULT_DEBUG_LEVEL, LAUNCH_FORM, type LaunchTemplate, type LaunchValues,
+  DEFAULT_DEBUG_LEVEL, LAUNCH_FORM, LIMIT_PICK, type LaunchTemplate, type LaunchValues,
 } from './launch-model.ts';
 
 /** The posted form as values (fields the template does not offer are ignored later). */
@@ -20,12 +20,18 @@ export function readLaunchValues(form: FormData, template: LaunchTemplate): Laun
     message: textField(form, 'message'), vars,
     build_task_id: textField(form, 'build_task_id'), git_branch: textField(form, 'git_branch'), inventory_id: textField(form, 'inventory_id'),
     environment_ids: form.getAll('environment_ids').filter((id): id is string => typeof id === 'string' && id !== '').join(','),
-    arguments: raw('arguments'), limit: textField(form, 'limit'), tags: textField(form, 'tags'), skip_tags: textField(form, 'skip_tags'),
+    arguments: raw('arguments'), limit: pickedLimit(form), tags: textField(form, 'tags'), skip_tags: textField(form, 'skip_tags'),
     debug: checkboxField(form, 'debug'), debug_level: textField(form, 'debug_level') || String(DEFAULT_DEBUG_LEVEL),
     dry_run: checkboxField(form, 'dry_run'), diff: checkboxField(form, 'diff'), skip_galaxy_install: checkboxField(form, 'skip_galaxy_install'),
     plan: checkboxField(form, 'plan'), destroy: checkboxField(form, 'destroy'), auto_approve: checkboxField(form, 'auto_approve'),
     upgrade: checkboxField(form, 'upgrade'), reconfigure: checkboxField(form, 'reconfigure'),
   };
+}
+
+/** The limit typed, then the hosts and groups ticked, each once, comma-separated. */
+function pickedLimit(form: FormData): string {
+  const picked = form.getAll(LIMIT_PICK).filter((v): v is string => typeof v === 'string' && v !== '');
+  return [...new Set([textField(form, 'limit'), ...picked].filter(Boolean))].join(',');
 }
 
 /** What a failed launch POST leaves for the dialog to show again. */

@@ -97,6 +97,9 @@ export function initialLaunchValues(template: LaunchTemplate): LaunchValues {
   };
 }
 
+/** The launch dialog's ticked hosts and groups of the template's inventory, added to the limit. */
+export const LIMIT_PICK = 'limit_pick';
+
 const csv = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const positiveId = (text: string) => (/^\d{1,10}$/.test(text) && Number(text) > 0 ? Number(text) : undefined);
 

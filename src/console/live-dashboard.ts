@@ -1,8 +1,10 @@
 // Browser script of the dashboard pages: keeps the task table current from `/api/ws` (re-reading
-// the page's own server-rendered table, so no rendering code ships), and mirrors the
+// the page's own server-rendered table, so no rendering code ships; what someone typed or ticked
+// in it stays, live-swap.ts), and mirrors the
 // preferences the server rendered into localStorage.
 
 import { listenTaskFeed } from '../islands/task-feed.ts';
+import { swapLivePart } from './live-swap.ts';
 
 const REFRESH_DEBOUNCE_MS = 500;
 
@@ -34,20 +36,8 @@ async function replaceLiveRegion(): Promise<void> {
   const fresh = new DOMParser().parseFromString(await res.text(), 'text/html').getElementById('live-region');
   const current = document.getElementById('live-region');
   if (!fresh || !current) return;
-  keepTicks(current, fresh);
-  current.replaceWith(fresh);
+  swapLivePart(current, fresh);
   document.dispatchEvent(new Event('live-region:replaced'));
-}
-
-/** Ticks the boxes of the fresh region that were ticked in the old one (the template list's bulk choice). */
-function keepTicks(current: HTMLElement, fresh: HTMLElement): void {
-  for (const box of current.querySelectorAll<HTMLInputElement>('input[type=checkbox][name]')) {
-    const twin = fresh.querySelector<HTMLInputElement>(`input[type=checkbox][name="${CSS.escape(box.name)}"][value="${CSS.escape(box.value)}"]`);
-    if (twin) {
-      twin.checked = box.checked;
-      twin.indeterminate = box.indeterminate;
-    }
-  }
 }
 
 /** Copies the server-rendered language and theme (and the current project) into localStorage. */

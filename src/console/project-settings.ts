@@ -1,30 +1,31 @@
 import type { AstroGlobal } from 'astro';
-import type { TFunction } from 'i18next';
 import { apiSend, readErrorText } from './runner-api.ts';
 import { flashPath } from './flash.ts';
 
-export interface ProjectSettingsInput { name: string; alert: boolean; alert_chat: string | null; max_parallel_tasks: number }
+/** The settings form as typed: strings and a switch, shown again as they were when refused. */
+export interface ProjectSettingsValues { name: string; alert: boolean; alert_chat: string; max_parallel_tasks: string; executor_image: string }
 
 /**
- * Reads and validates the settings form (seed 000 §5): name required; max parallel tasks an
- * integer ≥ 0, empty saved as 0. `values` echo what was typed, for re-rendering with the error.
- * @example const { input, error } = readProjectSettings(form, t);
+ * Reads the settings form (seed 000 §5) as typed, trimmed.
+ * @example const values = readProjectSettings(form);
  */
-export function readProjectSettings(form: FormData, t: TFunction) {
-  const values = {
-    name: String(form.get('name') ?? '').trim(),
-    alert: form.get('alert') !== null,
-    alert_chat: String(form.get('alert_chat') ?? '').trim(),
-    max_parallel_tasks: String(form.get('max_parallel_tasks') ?? '').trim(),
+export function readProjectSettings(form: FormData): ProjectSettingsValues {
+  const text = (name: string) => String(form.get(name) ?? '').trim();
+  return { name: text('name'), alert: form.get('alert') !== null, alert_chat: text('alert_chat'), max_parallel_tasks: text('max_parallel_tasks'), executor_image: text('executor_image') };
+}
+
+/**
+ * The API body for typed settings: max parallel tasks empty is 0, a whole number is that number,
+ * anything else is passed on as typed so the API's schema refuses it beside its field.
+ * @example projectSettingsBody(values, project)
+ */
+export function projectSettingsBody(values: ProjectSettingsValues, project: { id: number }) {
+  const max = values.max_parallel_tasks;
+  return {
+    id: project.id, type: '' as const, name: values.name, alert: values.alert, alert_chat: values.alert_chat || null,
+    max_parallel_tasks: max === '' ? 0 : /^\d+$/.test(max) ? Number(max) : max,
+    executor_image: values.executor_image || null,
   };
-  let error = '';
-  if (!values.name) error = t('project.nameRequired');
-  else if (values.max_parallel_tasks !== '' && !/^\d+$/.test(values.max_parallel_tasks)) error = t('settings.maxParallelInvalid');
-  const input: ProjectSettingsInput = {
-    name: values.name, alert: values.alert, alert_chat: values.alert_chat || null,
-    max_parallel_tasks: values.max_parallel_tasks === '' ? 0 : Number(values.max_parallel_tasks),
-  };
-  return { values, input, error };
 }
 
 interface ChannelResult { name: string; ok: boolean; error?: string }

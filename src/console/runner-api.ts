@@ -43,10 +43,39 @@ export async function apiGetOr<T>(astro: AstroLike, path: string, fallback: T): 
 }
 
 /**
+ * A form posted with this header (`1`) asks only for its messages: the form loop checks the
+ * values as for a submit and answers `{ "errors": { field: message } }` as JSON. The browser's
+ * form check (components/form-check.ts) asks it while a person types, so a message appears and
+ * goes away with the value, in the seed's wording, from the one place that decides it. Such a
+ * request never changes anything: apiSend refuses every write it would make (a page whose form
+ * is not this loop's answers its HTML, which the check ignores).
+ */
+export const FORM_CHECK_HEADER = 'x-signalbox-form-check';
+
+/** True for a form check's request (FORM_CHECK_HEADER). */
+export const isFormCheck = (request: Request): boolean => request.headers.get(FORM_CHECK_HEADER) === '1';
+
+/**
  * POST/PUT/DELETE to the runner API as the signed-in user; returns the raw response.
  * @example const res = await apiSend(Astro, 'PUT', `/api/project/${id}`, project);
  */
 export async function apiSend(astro: AstroLike, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  // a form check only asks for messages (form-loop.ts): whatever page answers it, nothing is written
+  if (method !== 'GET' && isFormCheck(astro.request)) {
+    return Response.json({ error: 'a form check changes nothing' }, { status: 409 });
+  }
+  return sendAsUser(astro, method, path, body, extraHeaders);
+}
+
+/**
+ * A POST that only asks the API about a value (a `…/validate` route): allowed during a form check.
+ * @example const res = await apiAsk(Astro, `/api/project/3/schedules/validate`, { cron_format: '* * * * *' });
+ */
+export function apiAsk(astro: AstroLike, path: string, body: unknown): Promise<Response> {
+  return sendAsUser(astro, 'POST', path, body, {});
+}
+
+function sendAsUser(astro: AstroLike, method: string, path: string, body: unknown, extraHeaders: Record<string, string>): Promise<Response> {
   const headers = { ...forwardedHeaders(astro.request), ...extraHeaders };
   const init: RequestInit = { method, headers };
   if (body !== undefined) {

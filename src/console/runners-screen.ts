@@ -130,9 +130,20 @@ async function newRegistrationToken(astro: AstroLike, path: string): Promise<str
   return res.ok ? ((await res.json()) as { registration_token: string }).registration_token : null;
 }
 
+/**
+ * How the runner's machine runs the CLI: inside a Signalbox checkout, where `npm start` (or
+ * `npm ci`) installed it; the npm script brings Node 24 when the system's is older. Nothing is
+ * put on the PATH, so a bare `signalbox` would not be found there.
+ */
+const RUNNER_CLI = 'npm run --silent cli --';
+const IN_CHECKOUT = "# in a Signalbox checkout on the runner's machine (after npm start there)";
+
 /** The commands that register an unregistered runner with its one-time token, then start it. */
 export function registerCommand(webHost: string, token: string): string {
-  return [`export SEMAPHORE_RUNNER_API_URL=${webHost}`, `SEMAPHORE_RUNNER_REGISTRATION_TOKEN=${token} signalbox runner register`, 'signalbox runner start'].join('\n');
+  return [
+    IN_CHECKOUT, `export SEMAPHORE_RUNNER_API_URL=${webHost}`,
+    `SEMAPHORE_RUNNER_REGISTRATION_TOKEN=${token} ${RUNNER_CLI} runner register`, `${RUNNER_CLI} runner start`,
+  ].join('\n');
 }
 
 /** The tags field: several tags separated by commas. */
@@ -162,12 +173,20 @@ export function activityLevel(touched: string | null, now = Date.now()): 'grey' 
   return 'grey';
 }
 
-/** The command that starts a runner created in the console, with its one-time secrets. */
+/**
+ * The commands that start a runner created in the console, with its one-time secrets: the
+ * private key goes to a file only its owner reads (outside the checkout, so npm's change of
+ * directory does not matter), then the runner starts.
+ */
 export function registrationCommand(webHost: string, created: CreatedRunner): string {
+  const keyFile = `"$HOME/.signalbox/runner-${created.id}.key"`;
   return [
-    "cat > runner.key <<'KEY'",
+    IN_CHECKOUT,
+    'mkdir -p -m 700 "$HOME/.signalbox"',
+    `cat > ${keyFile} <<'KEY'`,
     (created.private_key ?? '').trim(),
     'KEY',
-    `SEMAPHORE_RUNNER_API_URL=${webHost} SEMAPHORE_RUNNER_TOKEN=${created.token ?? ''} SEMAPHORE_RUNNER_PRIVATE_KEY_FILE=runner.key signalbox runner start`,
+    `chmod 600 ${keyFile}`,
+    `SEMAPHORE_RUNNER_API_URL=${webHost} SEMAPHORE_RUNNER_TOKEN=${created.token ?? ''} SEMAPHORE_RUNNER_PRIVATE_KEY_FILE=${keyFile} ${RUNNER_CLI} runner start`,
   ].join('\n');
 }

@@ -1,6 +1,6 @@
 // The schedule list's "next run" and times, in the server's schedule time zone (seed 001 §9).
 // Server-only: it uses the scheduler's own cron parser, so the list says what the scheduler does.
-import { nextDue } from '../server/scheduler/cron.ts';
+import { nextDue } from '../server/lib/cron.ts';
 import { localeTag } from './cron-words.ts';
 
 export interface Schedule {
@@ -8,6 +8,8 @@ export interface Schedule {
   cron_format: string; type: '' | 'run_at'; run_at: string | null; active: boolean; repository_id: number | null;
   /** the schedule's own zone; '' or absent: the server's */
   timezone?: string;
+  /** why its latest firing started no task; absent once one did */
+  last_error?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { inviteInputSchema } from '../server/domain/invites/invite.ts';
-import { inviteLink } from '../server/domain/invites/invite-email.ts';
+import { inviteLink } from '../server/alerts/invite-email.ts';
 import { apiGetOr } from './runner-api.ts';
 import { runForm, textField, type FormOutcome } from './form-loop.ts';
 

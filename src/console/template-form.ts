@@ -1,6 +1,6 @@
 import type { AstroGlobal } from 'astro';
 import { templateInputSchema } from '../server/domain/templates/template.ts';
-import { apiGet, apiGetOr, apiSend, readErrorText, RunnerApiError } from './runner-api.ts';
+import { apiAsk, apiGet, apiGetOr, apiSend, readErrorText, RunnerApiError } from './runner-api.ts';
 import { checkboxField, runForm, textField, type FieldErrors, type FormOutcome } from './form-loop.ts';
 import {
   argError, parseArguments, surveyVarErrors, surveyVarsFromApi, surveyVarsToApi, vaultErrors, vaultsFromApi, vaultsToApi,
@@ -11,7 +11,7 @@ type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response
 /** Apps the dialog knows; the 1200 px ones carry inventories/vaults (seed 001 §2). */
 
 /** The template's alert choices, in the order the form lists them. */
-export const ALERT_CHOICES = ['always', 'failure', 'success', 'never'];
+export const ALERT_CHOICES = ['always', 'failure', 'fixed', 'success', 'never'];
 export const TEMPLATE_APPS = ['ansible', 'terraform', 'tofu', 'bash', 'python', 'powershell', 'pulumi'] as const;
 /** App names as their makers write them (not translated). */
 export const APP_TITLES: Record<string, string> = {
@@ -76,6 +76,20 @@ export interface TemplateFormValues {
   alert_channel_ids: string;
   disabled: boolean;
   runner_tag: string;
+  /** the container the tasks run in (issue 47): image, network, limits, user, pull policy, registry key id */
+  executor_image: string;
+  executor_network: string;
+  executor_cpus: string;
+  executor_memory: string;
+  executor_user: string;
+  executor_pull: string;
+  executor_registry_key_id: string;
+  /** concurrency (issue 48): the limit ('' = the template's default), the policy, the lock names (comma-separated), the triggers' rate limit */
+  concurrency_limit: string;
+  concurrency_policy: string;
+  locks: string;
+  rate_limit_starts: string;
+  rate_limit_window: string;
   /** the JWT section was on the page (the server issues task tokens): only then are its fields sent */
   jwt_shown: boolean;
   jwt_enabled: boolean;
@@ -92,6 +106,9 @@ export interface ApiTemplate {
   task_params: Record<string, unknown>; start_version: string | null; build_template_id: number | null; autorun: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; alert_on?: string; alert_channel_ids?: number[];
   runner_tag: string | null; disabled?: boolean;
+  executor_image?: string | null; executor_network?: string; executor_cpus?: number | null; executor_memory?: string | null;
+  executor_user?: string | null; executor_pull?: string | null; executor_registry_key_id?: number | null;
+  concurrency_limit?: number | null; concurrency_policy?: string; locks?: string[]; rate_limit_starts?: number | null; rate_limit_window?: string | null;
   jwt_enabled?: boolean; jwt_audience?: string[]; jwt_ttl?: string;
 }
 interface Named { id: number; name: string }
@@ -111,6 +128,10 @@ export interface TemplateChoices {
   alertChannels: (Named & { kind: string })[];
   /** task identity tokens as the server allows them (seconds), from /api/info */
   jwt: { enabled: boolean; default_ttl: number; max_ttl: number };
+  /** the project's default container image ('' = none), what a template without its own uses */
+  projectImage: string;
+  /** the project's named locks a template may need */
+  locks: { name: string; capacity: number }[];
 }
 
 export interface TemplateFormPage {
@@ -166,6 +187,18 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     alert_channel_ids: (template?.alert_channel_ids ?? []).join(','),
     disabled: template?.disabled ?? false,
     runner_tag: template?.runner_tag ?? '',
+    executor_image: template?.executor_image ?? '',
+    executor_network: template?.executor_network ?? 'bridge',
+    executor_cpus: template?.executor_cpus ? String(template.executor_cpus) : '',
+    executor_memory: template?.executor_memory ?? '',
+    executor_user: template?.executor_user ?? '',
+    executor_pull: template?.executor_pull ?? '',
+    executor_registry_key_id: idText(template?.executor_registry_key_id),
+    concurrency_limit: template?.concurrency_limit ? String(template.concurrency_limit) : '',
+    concurrency_policy: template?.concurrency_policy ?? 'queue',
+    locks: (template?.locks ?? []).join(','),
+    rate_limit_starts: template?.rate_limit_starts ? String(template.rate_limit_starts) : '',
+    rate_limit_window: template?.rate_limit_window ?? '',
     jwt_shown: false,
     jwt_enabled: template?.jwt_enabled ?? false,
     jwt_audience: (template?.jwt_audience ?? []).join('\n'),
@@ -216,11 +249,28 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     alert_channel_ids: form.getAll('alert_channel_ids').filter((id): id is string => typeof id === 'string' && /^\d+$/.test(id)).join(','),
     disabled: checkboxField(form, 'disabled'),
     runner_tag: textField(form, 'runner_tag'),
+    executor_image: textField(form, 'executor_image'),
+    executor_network: textField(form, 'executor_network') || 'bridge',
+    executor_cpus: textField(form, 'executor_cpus'),
+    executor_memory: textField(form, 'executor_memory'),
+    executor_user: textField(form, 'executor_user'),
+    executor_pull: textField(form, 'executor_pull'),
+    executor_registry_key_id: textField(form, 'executor_registry_key_id'),
+    concurrency_limit: textField(form, 'concurrency_limit'),
+    concurrency_policy: textField(form, 'concurrency_policy') || 'queue',
+    locks: form.getAll('locks').filter((name): name is string => typeof name === 'string' && name !== '').join(','),
+    rate_limit_starts: textField(form, 'rate_limit_starts'),
+    rate_limit_window: textField(form, 'rate_limit_window'),
     jwt_shown: form.get('jwt_section') === '1',
     jwt_enabled: checkboxField(form, 'jwt_enabled'),
     jwt_audience: raw('jwt_audience'),
     jwt_ttl: textField(form, 'jwt_ttl'),
   };
+}
+
+/** A typed whole number as a number; anything else as typed, for the schema to refuse in its words. */
+function wholeOrText(text: string): number | string {
+  return /^\d{1,9}$/.test(text) ? Number(text) : text;
 }
 
 /** The audience lines: trimmed, empty lines dropped. */
@@ -288,6 +338,20 @@ function toBody(v: TemplateFormValues) {
     alert_channel_ids: v.alert_channel_ids.split(',').map(num).filter((id): id is number => id !== null),
     disabled: v.disabled,
     runner_tag: v.runner_tag || null,
+    executor_image: v.executor_image || null,
+    executor_network: v.executor_network,
+    // typed text the schema refuses with its own message (a number of CPUs such as 1.5)
+    executor_cpus: v.executor_cpus === '' ? null : /^\d+(\.\d+)?$/.test(v.executor_cpus) ? Number(v.executor_cpus) : v.executor_cpus,
+    executor_memory: v.executor_memory || null,
+    executor_user: v.executor_user || null,
+    executor_pull: v.executor_pull || null,
+    executor_registry_key_id: num(v.executor_registry_key_id),
+    // typed text the schema refuses with its own message (a whole number)
+    concurrency_limit: v.concurrency_limit === '' ? null : wholeOrText(v.concurrency_limit),
+    concurrency_policy: v.concurrency_policy,
+    locks: v.locks ? v.locks.split(',') : [],
+    rate_limit_starts: v.rate_limit_starts === '' ? null : wholeOrText(v.rate_limit_starts),
+    rate_limit_window: v.rate_limit_window || null,
     ...(v.jwt_shown ? { jwt_enabled: v.jwt_enabled, jwt_audience: audiencesOf(v.jwt_audience), jwt_ttl: v.jwt_ttl } : {}),
   };
 }
@@ -334,7 +398,7 @@ function ruleErrors(v: TemplateFormValues, t: (key: string) => string): FieldErr
 
 async function loadChoices(astro: AstroLike, projectId: number, app: string, templateId: number | null, repositoryId: string): Promise<TemplateChoices> {
   const base = `/api/project/${projectId}`;
-  const [inventories, repositories, environments, views, keys, templates, tags, info, alertChannels] = await Promise.all([
+  const [inventories, repositories, environments, views, keys, templates, tags, info, alertChannels, project, locks] = await Promise.all([
     apiGet<TemplateChoices['inventories']>(astro, `${base}/inventory?app=${encodeURIComponent(app)}${templateId ? `&template_id=${templateId}` : ''}`),
     apiGet<TemplateChoices['repositories']>(astro, `${base}/repositories`),
     apiGet<Named[]>(astro, `${base}/environment`),
@@ -344,12 +408,16 @@ async function loadChoices(astro: AstroLike, projectId: number, app: string, tem
     apiGetOr<{ tag: string }[]>(astro, `${base}/runner_tags`, []),
     apiGetOr<{ jwt?: TemplateChoices['jwt'] }>(astro, '/api/info', {}),
     apiGetOr<TemplateChoices['alertChannels']>(astro, `${base}/alert-channels`, []),
+    apiGetOr<{ executor_image?: string | null }>(astro, base, {}),
+    apiGetOr<TemplateChoices['locks']>(astro, `${base}/locks`, []),
   ]);
   return {
     inventories, repositories, environments, views, keys, alertChannels,
     buildTemplates: templates.filter((tpl) => tpl.type === 'build' && tpl.id !== templateId),
     runnerTags: tags.map((tag) => tag.tag),
     jwt: info.jwt ?? { enabled: false, default_ttl: 0, max_ttl: 0 },
+    projectImage: project.executor_image ?? '',
+    locks: locks.map((lock) => ({ name: lock.name, capacity: lock.capacity })),
     branches: await loadBranches(astro, projectId, num(repositoryId)),
   };
 }
@@ -391,7 +459,7 @@ export async function runTemplateForm(astro: AstroLike, projectId: number, templ
       saved = values;
       const errors = ruleErrors(values, t);
       if (values.cron_enabled && !errors.cron_repository_id) {
-        const res = await apiSend(astro, 'POST', `${base}/schedules/validate`, { cron_format: values.cron_format });
+        const res = await apiAsk(astro, `${base}/schedules/validate`, { cron_format: values.cron_format });
         if (!res.ok) errors.cron_format = await readErrorText(res);
       }
       return errors;

@@ -26,6 +26,26 @@ export interface TemplateItem {
   survey_vars: { name?: string; title?: string; type?: string; required?: boolean; description?: string | null }[];
   vaults: { id: number; name: string | null; type: string; vault_key_id: number | null; script: string | null }[];
   task_params: Record<string, unknown>;
+  /** the container its tasks run in (null: the project's, the server's, or the host) */
+  executor_image?: string | null; executor_network?: string; executor_cpus?: number | null; executor_memory?: string | null;
+  executor_user?: string | null; executor_pull?: string | null;
+}
+
+/**
+ * The template details page's lines about its container, beside the image: network, limits,
+ * user and pull policy, each only when it says something.
+ * @example containerFacts(template, t) // [['Network', 'None'], ['Memory', '512m']]
+ */
+export function containerFacts(template: TemplateItem, t: (key: string) => string): [string, string][] {
+  const tf = (key: string) => t(`templateForm.${key}`);
+  const facts: [string, string | null | undefined][] = [
+    [tf('executor_network'), tf(`network_${template.executor_network ?? 'bridge'}`)],
+    [tf('executor_cpus'), template.executor_cpus ? String(template.executor_cpus) : null],
+    [tf('executor_memory'), template.executor_memory],
+    [tf('executor_user'), template.executor_user],
+    [tf('executor_pull'), template.executor_pull ? tf(`pull_${template.executor_pull.replace('-', '_')}`) : tf('pull_default')],
+  ];
+  return facts.filter((fact): fact is [string, string] => Boolean(fact[1]));
 }
 
 /** An app of `GET /api/apps`. */

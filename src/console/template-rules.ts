@@ -17,6 +17,10 @@ export interface SurveyVarDraft {
   values: SurveyValue[];
   default_value: string;
   required: boolean;
+  /** the answer is used for the run and never stored */
+  do_not_store: boolean;
+  /** how the answer reaches the run: as a variable of the tool ('') or an environment variable ('env') */
+  target: '' | 'env';
 }
 
 export interface VaultDraft {
@@ -70,7 +74,7 @@ export function argError(arg: string): string | null {
 export function surveyVarsToApi(vars: SurveyVarDraft[]) {
   return vars.map((v) => ({
     name: v.name.trim(), title: v.title.trim(), description: v.description, type: v.type === 'string' ? '' : v.type,
-    required: v.required, default_value: v.default_value,
+    required: v.required, default_value: v.default_value, ...(v.do_not_store ? { do_not_store: true } : {}), ...(v.target ? { target: v.target } : {}),
     values: v.type === 'enum' ? v.values.map((x) => ({ name: x.name.trim(), value: x.value })) : [],
   }));
 }
@@ -82,7 +86,8 @@ export function surveyVarsFromApi(raw: unknown): SurveyVarDraft[] {
     name: str(v.name), title: str(v.title), description: str(v.description),
     type: (SURVEY_TYPES as readonly string[]).includes(str(v.type)) ? (str(v.type) as SurveyType) : 'string',
     values: Array.isArray(v.values) ? v.values.map((x: Record<string, unknown>) => ({ name: str(x?.name), value: str(x?.value) })) : [],
-    default_value: str(v.default_value), required: v.required === true,
+    default_value: str(v.default_value), required: v.required === true, do_not_store: v.do_not_store === true,
+    target: v.target === 'env' ? 'env' : '',
   }));
 }
 

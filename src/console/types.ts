@@ -1,5 +1,5 @@
-/** Shapes of the runner API as the console reads them (reference semaphore-api-2.16.yml). */
-export interface Project { id: number; name: string; alert: boolean; alert_chat: string | null; max_parallel_tasks: number; type: string; created?: string }
+/** Shapes of the runner API as the console reads them (reference semaphore-api-develop.yml). */
+export interface Project { id: number; name: string; alert: boolean; alert_chat: string | null; max_parallel_tasks: number; type: string; created?: string; executor_image?: string | null }
 export interface User { id: number; name: string; username: string; email: string; admin: boolean; can_create_project?: boolean }
 export interface ProjectRole { role: string; permissions: number }
 export interface SystemInfo { version: string; use_remote_runner: boolean; premium_features?: { project_runners?: boolean } }
@@ -22,18 +22,26 @@ export interface AnsibleTaskError { id: number; task_id: number; host: string; t
 export interface PoolTask {
   task_id: number; project_id: number; project_name: string; username: string;
   runner_id: number | null; runner_name: string | null; status: string; location: 'queue' | 'running';
+  waiting_for?: WaitReason;
 }
 
 export interface Task {
   id: number; project_id: number; template_id: number; status: string; message?: string; commit_message?: string;
-  version?: string | null; user_id?: number | null; integration_id?: number | null; user_name?: string; username?: string;
+  version?: string | null; user_id?: number | null; integration_id?: number | null; schedule_id?: number | null; user_name?: string; username?: string;
   tpl_alias?: string; tpl_name?: string; tpl_type?: string; git_branch?: string | null; commit_hash?: string | null; start?: string | null; end?: string | null; created?: string; runner_id?: number | null;
+  /** the container image it ran in (null: on the host) */
+  executor_image?: string | null;
   /** the build a deploy task ships: its id, and in lists the build itself */
   build_task_id?: number | null;
   build_task?: { version?: string | null } | null;
   /** the variable groups the task ran with, in order */
   environment_ids?: number[];
+  /** while it waits: what for */
+  waiting_for?: WaitReason;
 }
+/** What a waiting task waits for (the API's `waiting_for`). */
+export type WaitReason =
+  | { kind: 'template'; task_id: number; limit?: number } | { kind: 'lock'; lock: string; task_id: number } | { kind: 'project' | 'slots'; running: number; limit: number } | { kind: 'runner'; tag: string | null };
 export interface TaskOutputLine { time: string; output: string }
 export interface ProjectEvent {
   created: string; username?: string | null; user_name?: string | null; description: string; object_type?: string;

@@ -31,13 +31,59 @@ export interface RunDetails {
   run: WorkflowRunSummary;
   workflow_name: string;
   nodes: {
-    node: { id: number; kind: string; name: string; approval_message: string; approval_four_eyes: boolean; note: string; pos_x: number; pos_y: number };
+    node: { id: number; kind: string; name: string; approval_message: string; approval_four_eyes: boolean; note: string; pos_x: number; pos_y: number; delay_seconds?: number };
     task: { id: number; status: string } | null;
     approval: { status: string; comment: string; resolved_by_user_id: number | null } | null;
     state: { status: string; start: string | null; end: string | null; due: string | null; reason: string; outputs: Record<string, unknown> | null };
   }[];
   edges: RunGraphEdge[];
-  history: { id: number; kind: string; message: string; created: string; username: string | null }[];
+  history: RunHistoryEntry[];
+}
+
+export interface RunHistoryEntry { id: number; node_id: number | null; kind: string; message: string; created: string; username: string | null }
+
+type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+/**
+ * Why a node ended, in the page's language: the server records it in English words ("task
+ * success", "rejected", "delay over"); a reason it words itself (why a task could not start)
+ * is shown as it came.
+ * @example nodeReason('task success', t) // "Task ended: Success"
+ */
+export function nodeReason(reason: string, t: Translate): string {
+  const task = /^task (\w+)$/.exec(reason);
+  if (task && task[1] !== 'deleted') return t('workflows.reasonTask', { status: t(`status.${task[1]}`, { defaultValue: task[1] }) });
+  const known: Record<string, string> = {
+    'task deleted': 'reasonTaskDeleted', approved: 'reasonApproved', rejected: 'reasonRejected', 'delay over': 'reasonDelayOver',
+    'approval timed out': 'reasonTimedOut', 'its template no longer exists': 'reasonNoTemplate', 'the user who started the run no longer exists': 'reasonNoUser',
+  };
+  return Object.hasOwn(known, reason) ? t(`workflows.${known[reason]}`) : reason;
+}
+
+/**
+ * A line of the run's history in the page's language, told from its kind and the run's own
+ * data (the stored message is English); a kind this console does not know shows the message.
+ * @example historyText({ kind: 'started', username: 'ann', … }, details, t) // "Run started by ann"
+ */
+export function historyText(entry: RunHistoryEntry, details: RunDetails, t: Translate): string {
+  const at = details.nodes.find((n) => n.node.id === entry.node_id);
+  const node = at ? at.node.name || `${t(`workflows.kind_${at.node.kind}`, { defaultValue: at.node.kind })} ${at.node.id}` : '';
+  const user = entry.username ?? '—';
+  const withText = (line: string, text: string | undefined) => (text ? `${line}: ${text}` : line);
+  switch (entry.kind) {
+    case 'started': return t('workflows.historyStarted', { user });
+    case 'stopped': return t('workflows.historyStopped', { user });
+    case 'finished': return t(details.run.status === 'success' ? 'workflows.historySucceeded' : 'workflows.historyFailed');
+    case 'approval_requested': if (at) return withText(t('workflows.historyApprovalRequested', { node }), at.node.approval_message); break;
+    case 'delay_started': if (at) return t('workflows.historyDelayStarted', { node, seconds: at.node.delay_seconds ?? '?' }); break;
+    case 'task_queued': if (at?.task) return t('workflows.historyTaskQueued', { node, id: at.task.id }); break;
+    case 'node_failed': if (at) return t('workflows.historyNodeFailed', { node, reason: nodeReason(at.state.reason, t) }); break;
+    case 'approved':
+    case 'rejected': if (at) return withText(t(`workflows.history_${entry.kind}`, { node, user }), at.approval?.comment); break;
+    case 'timed_out': if (at) return t('workflows.historyTimedOut', { node }); break;
+    case 'delay_over': if (at) return t('workflows.historyDelayOver', { node }); break;
+  }
+  return entry.message;
 }
 
 /** Statuses of a run that may still change: the page stays live. */

@@ -1,8 +1,10 @@
 // Browser script of the workflow run page: re-reads the page's own server-rendered graph, node
-// list and history (`#wf-live`) when the run or one of its tasks changes on `/api/ws`, and counts
-// down a waiting delay or approval deadline. No rendering code ships.
+// list and history (`#wf-live`) when the run or one of its tasks changes on `/api/ws`, keeping an
+// approval comment being typed (live-swap.ts), and counts down a waiting delay or approval
+// deadline. No rendering code ships.
 
 import { listenTaskFeed } from '../islands/task-feed.ts';
+import { swapLivePart } from './live-swap.ts';
 
 const REFRESH_DEBOUNCE_MS = 150;
 
@@ -41,15 +43,16 @@ async function replaceLive(): Promise<void> {
   const fresh = new DOMParser().parseFromString(await res.text(), 'text/html').getElementById('wf-live');
   const current = document.getElementById('wf-live');
   if (fresh && current) {
-    current.replaceWith(fresh);
+    swapLivePart(current, fresh);
     tickCountdowns();
   }
 }
 
-/** "0:42" left until each `data-due` time. */
+/** The time left until each `data-due` time ("0:42"), in the words of its `data-left` ("{{time}} left"). */
 function tickCountdowns(): void {
   for (const el of document.querySelectorAll<SVGTextElement | HTMLElement>('[data-due]')) {
     const left = Math.max(0, Math.round((new Date(el.dataset.due!).getTime() - Date.now()) / 1000));
-    el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    el.textContent = (el.dataset.left ?? '{{time}}').replace('{{time}}', time);
   }
 }

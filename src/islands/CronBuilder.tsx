@@ -34,6 +34,8 @@ export default function CronBuilder({ name, value, projectId, lang, messages, in
   const [parts, setParts] = useState<CronParts>(initial ?? EVERY_MINUTE);
   const [text, setText] = useState(value.trim() || invalid ? value : DEFAULT_CRON);
   const [check, setCheck] = useState<{ ok: boolean; message: string } | null>(null);
+  // the builder was asked for while the typed expression is one it cannot show
+  const [kept, setKept] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const cron = raw ? text : buildCron(parts);
   const m = (key: string, vars?: Record<string, string | number>) => fill(messages[key], vars);
@@ -81,9 +83,13 @@ export default function CronBuilder({ name, value, projectId, lang, messages, in
     return next;
   });
   const toggle = (key: ListKey, v: number) => setParts((p) => ({ ...p, [key]: p[key].includes(v) ? p[key].filter((x) => x !== v) : [...p[key], v] }));
+  // What was typed is never replaced: an expression the builder cannot show keeps the raw field.
   const showRaw = (on: boolean) => {
+    const shown = on ? null : text.trim() ? parseBuilderCron(text) : EVERY_MINUTE;
+    setKept(!on && !shown);
+    if (!on && !shown) return;
     if (on) setText(buildCron(parts));
-    else setParts(parseBuilderCron(text) ?? EVERY_MINUTE);
+    else setParts(shown!);
     setRaw(on);
   };
 
@@ -114,9 +120,10 @@ export default function CronBuilder({ name, value, projectId, lang, messages, in
         {m('rawCron')}
       </label>
       {raw ? (
-        <input id={name} name={name} value={text} onChange={(e) => setText(e.currentTarget.value)} aria-label={m('cron')} maxLength={255}
+        <input id={name} name={name} value={text} onChange={(e) => { setText(e.currentTarget.value); setKept(false); }} aria-label={m('cron')} maxLength={255}
           autoComplete="off" spellCheck={false} aria-invalid={invalid || (check ? !check.ok : undefined)} aria-describedby={check ? 'cron-check' : undefined} />
       ) : <input type="hidden" name={name} value={cron} />}
+      {kept && <small className="cron-kept" role="status">{m('cronNotInBuilder')}</small>}
       <p className="cron-preview" aria-live="polite">
         <code>{cron}</code> {description !== cron.trim() && <span data-cron-words>{description}</span>}
       </p>

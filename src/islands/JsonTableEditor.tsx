@@ -3,7 +3,7 @@
 // name; once hydrated it loads CodeMirror (dynamic import, so only an open dialog downloads it)
 // and offers a key/value table. The posted field keeps the same name and carries the JSON text.
 import { useEffect, useRef, useState } from 'react';
-import { emptyRow, fromRows, toRows, type JsonRow } from './json-table.ts';
+import { emptyRow, fromRows, isValidCell, toRows, type JsonRow } from './json-table.ts';
 import JsonTableRow, { type JsonRowMessages } from './JsonTableRow.tsx';
 import './json-table.css';
 import type { JsonEditor } from './codemirror-json.ts';
@@ -28,6 +28,23 @@ export default function JsonTableEditor({ name, label, initial, error, messages 
   textRef.current = text;
 
   useEffect(() => { setEnhanced(true); }, []);
+
+  // A number cell that holds no number keeps its text and its message; the form is not sent
+  // meanwhile (the posted JSON would still carry the cell's last number).
+  const rowsNow = useRef(rows);
+  rowsNow.current = mode === 'table' ? rows : [];
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const form = box.current?.closest('form');
+    if (!form) return;
+    const onSubmit = (event: SubmitEvent) => {
+      if (rowsNow.current.every(isValidCell)) return;
+      event.preventDefault();
+      box.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    };
+    form.addEventListener('submit', onSubmit);
+    return () => form.removeEventListener('submit', onSubmit);
+  }, [enhanced]);
 
   // CodeMirror mounts while JSON mode is shown, and goes away in table mode.
   useEffect(() => {
@@ -56,8 +73,7 @@ export default function JsonTableEditor({ name, label, initial, error, messages 
   }
 
   // Only an edit rewrites the text: Table and back without one leaves the JSON as it was typed.
-  // While a number cell holds no number the text keeps its last value (and the form, its
-  // pattern, refuses to submit).
+  // While a number cell holds no number the text keeps its last value, and the form is not sent.
   function changeRows(next: JsonRow[]) {
     setRows(next);
     const json = fromRows(next);
@@ -73,7 +89,7 @@ export default function JsonTableEditor({ name, label, initial, error, messages 
       aria-describedby={error ? errorId : undefined} defaultValue={initial} />;
   }
   return (
-    <div className="json-editor" data-mode={mode} data-field-editor={name}>
+    <div className="json-editor" data-mode={mode} data-field-editor={name} ref={box}>
       <div className="json-editor-modes" role="group" aria-label={messages.mode}>
         <button type="button" className={`btn ${mode === 'json' ? 'btn-primary' : 'btn-outline'}`} aria-pressed={mode === 'json'} onClick={showJson}>{messages.json}</button>
         <button type="button" className={`btn ${mode === 'table' ? 'btn-primary' : 'btn-outline'}`} aria-pressed={mode === 'table'} onClick={showTable}>{messages.table}</button>

@@ -46,9 +46,16 @@ function ValueCell({ row, label, m, onChange, onEditJson }: CellProps) {
           <code>{row.value}</code>
         </label>
       );
-    case 'number':
-      return <input aria-label={label} inputMode="decimal" required pattern={NUMBER_PATTERN} title={m.notNumber} value={row.value}
-        aria-invalid={isValidCell(row) ? undefined : 'true'} onChange={(e) => onChange({ ...row, value: e.target.value })} />;
+    case 'number': {
+      const wrong = !isValidCell(row);
+      return (
+        <>
+          <input aria-label={label} inputMode="decimal" required pattern={NUMBER_PATTERN} title={m.notNumber} value={row.value}
+            aria-invalid={wrong ? 'true' : undefined} onChange={(e) => onChange({ ...row, value: e.target.value })} />
+          {wrong && <small className="field-error" role="alert">{m.notNumber}</small>}
+        </>
+      );
+    }
     case 'null':
       return <code className="json-editor-fixed">null</code>;
     case 'json':

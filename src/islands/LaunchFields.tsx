@@ -26,7 +26,9 @@ interface Props {
  * template allows (branch, inventory, arguments, limit/tags/skip tags), debug with its level,
  * dry run, diff and skipping Galaxy requirements, Terraform's plan/destroy/auto-approve/upgrade/reconfigure. Rendered by the
  * server inside the form (so it posts without JavaScript); hydrated, it validates before the
- * form is sent and again on each change once it was sent, and offers the remote branches.
+ * form is sent, each field the person changed as it changes (all of them once the form was
+ * sent), and offers the remote branches. What is typed stays as typed: a wrong value gets its
+ * message beside the field, never a rewrite.
  */
 export default function LaunchFields({ template, options: o, values: initial, errors: initialErrors, builds, inventories, environments, branchesUrl, messages }: Props) {
   const m = (key: string, vars: Record<string, string> = {}) =>
@@ -36,6 +38,8 @@ export default function LaunchFields({ template, options: o, values: initial, er
   const [hydrated, setHydrated] = useState(false);
   const [branches, setBranches] = useState<string[]>([]);
   const submitted = useRef(Object.keys(initialErrors).length > 0);
+  // the fields changed since the dialog opened: their messages show before the form is sent
+  const touched = useRef(new Set<string>());
   const root = useRef<HTMLDivElement>(null);
   const full = { ...template, allow_override_args_in_task: o.args, allow_override_branch_in_task: o.branch } as unknown as LaunchTemplate;
   const validate = (next: LaunchValues) => checkLaunch(
@@ -74,12 +78,14 @@ export default function LaunchFields({ template, options: o, values: initial, er
     return () => { live = false; };
   }, [branchesUrl]);
 
-  const update = (patch: Partial<LaunchValues>) => {
+  const update = (patch: Partial<LaunchValues>, field: string = Object.keys(patch)[0]!) => {
     const next = { ...values, ...patch };
     setValues(next);
-    if (submitted.current) setErrors(validate(next));
+    touched.current.add(field);
+    const found = validate(next);
+    setErrors(submitted.current ? found : Object.fromEntries(Object.entries(found).filter(([name]) => touched.current.has(name))));
   };
-  const setVar = (name: string, value: string) => update({ vars: { ...values.vars, [name]: value } });
+  const setVar = (name: string, value: string) => update({ vars: { ...values.vars, [name]: value } }, varField(name));
 
   const field = (name: string, label: string, control: ReactNode, hint?: string) => (
     <label key={name} className={`sb-field${errors[name] ? ' sb-field-invalid' : ''}`} data-field={name}>
@@ -119,8 +125,7 @@ export default function LaunchFields({ template, options: o, values: initial, er
     }
     if (v.type === 'int') {
       return field(name, label, (
-        <input inputMode="numeric" autoComplete="off" {...common}
-          onChange={(e) => setVar(v.name, hydrated ? e.target.value.replace(/\D+/g, '') : e.target.value)} />
+        <input inputMode="numeric" autoComplete="off" {...common} onChange={(e) => setVar(v.name, e.target.value)} />
       ), hint);
     }
     if (v.type === 'text') return field(name, label, <textarea {...common} onChange={(e) => setVar(v.name, e.target.value)} />, hint);

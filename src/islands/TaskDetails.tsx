@@ -17,6 +17,7 @@ export default function TaskDetails({ task, templateName, templateHref, author, 
     [m('commit'), task.commit_hash ? <code>{task.commit_hash.slice(0, 10)}</code> : null],
     [m('branch'), task.git_branch],
     [m('variableGroups'), groupNames.join(' → ')],
+    [m('containerImage'), task.executor_image ? <code>{task.executor_image}</code> : null],
     [m('version'), task.version || task.build_task?.version],
   ];
   return (

@@ -58,7 +58,7 @@ export default function TaskLogHeader({ task, templateName, templateHref, author
           </h2>
           <p className="task-log-facts">
             <StatusChip status={task.status} label={m(`status_${task.status}`) === `status_${task.status}` ? task.status : m(`status_${task.status}`)} />
-            <span>{m('startedBy', { name: author })}</span>
+            {author && <span>{m('startedBy', { name: author })}</span>}
             {started
               ? <time dateTime={started.start} title={started.title}>{started.relative}</time>
               : <span>{m('notStarted')}</span>}

@@ -82,14 +82,15 @@ export function fromRows(rows: JsonRow[]): string | null {
 }
 
 /**
- * A row switched to another type, its text carried over where it fits the new type.
+ * A row switched to another type, its text carried over: a switch or null takes what it can, a
+ * number keeps the text as typed (a cell that is no number says so beside it, never becomes 0).
  * @example retype({ key: 'a', type: 'string', value: 'true' }, 'boolean') // { key: 'a', type: 'boolean', value: 'true' }
  */
 export function retype(row: JsonRow, type: JsonType): JsonRow {
   const text = row.value.trim();
   switch (type) {
     case 'boolean': return { ...row, type, value: text === 'true' ? 'true' : 'false' };
-    case 'number': return { ...row, type, value: NUMBER_LITERAL.test(text) ? text : '0' };
+    case 'number': return { ...row, type, value: row.type === 'null' ? '' : row.value };
     case 'null': return { ...row, type, value: '' };
     default: return { ...row, type, value: row.type === 'null' ? '' : row.value };
   }

@@ -1,7 +1,7 @@
 // The page's one connection to `/api/ws`: the task dialog (which feeds the task's nanostores
 // store from it, task-live.ts) and the live lists behind it listen to the same socket instead
 // of each opening their own. A plain listener set, not a store itself: the lists' page ships at
-// most 2 KB of gzip script, and nanostores' atom alone is half a kilobyte of it.
+// most 3 KB of gzip script, and nanostores' atom alone is half a kilobyte of it.
 
 const RECONNECT_AFTER_MS = 2000;
 

@@ -18,39 +18,24 @@ export const FIRST_VIEW_ROWS = 60;
 export const MAX_SCROLL_PX = 15_000_000;
 export const FLUSH_EVERY_MS = 500;
 
-export interface LogWindow {
-  /** first and last line index to render (screen plus overscan); last < first when empty */
-  first: number;
-  last: number;
-  /** height of the scroll area */
-  contentHeight: number;
-  /** where line 0 would sit in the scroll area: row i is at originPx + i * LOG_ROW_PX */
-  originPx: number;
-}
-
 /**
- * The lines on screen for a scroll position, for a log of `total` fixed-height rows. At the
- * bottom of the scroll area the last line touches the bottom of the screen, at any length.
- * @example visibleWindow(0, 440, 1_000_000) // { first: 0, last: 30, contentHeight: 15000000, originPx: 0 }
+ * Where a scroll position is in the log: the clamped scroll top and the (fractional) line at the
+ * top of the screen. Up to MAX_SCROLL_PX a row is LOG_ROW_PX; above it the position maps
+ * proportionally, and at the bottom of the scroll area the last line touches the bottom of the
+ * screen, at any length.
+ * @example scrollPosition(0, 440, 1_000_000) // { top: 0, topLine: 0 }
  */
-export function visibleWindow(scrollTop: number, viewHeight: number, total: number): LogWindow {
-  const contentHeight = Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX);
-  const maxScroll = Math.max(0, contentHeight - viewHeight);
+export function scrollPosition(scrollTop: number, viewHeight: number, total: number): { top: number; topLine: number } {
+  const maxScroll = Math.max(0, Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX) - viewHeight);
   const top = Math.min(Math.max(scrollTop, 0), maxScroll);
-  const viewRows = viewHeight / LOG_ROW_PX;
-  const topLine = maxScroll > 0 ? (top / maxScroll) * Math.max(0, total - viewRows) : 0;
-  return {
-    first: Math.max(0, Math.floor(topLine) - OVERSCAN_ROWS),
-    last: Math.min(total - 1, Math.ceil(topLine + viewRows) + OVERSCAN_ROWS),
-    contentHeight,
-    originPx: top - topLine * LOG_ROW_PX,
-  };
+  const topLine = maxScroll > 0 ? (top / maxScroll) * Math.max(0, total - viewHeight / LOG_ROW_PX) : 0;
+  return { top, topLine };
 }
 
 /**
  * The scroll position that shows line `index` (0-based) in the middle of the screen: the
- * inverse of visibleWindow's mapping, for a jump to a search match.
- * @example visibleWindow(scrollTopForLine(500_000, 440, 1_000_000), 440, 1_000_000).first <= 500_000
+ * inverse of scrollPosition's mapping, for a jump to a search match.
+ * @example scrollPosition(scrollTopForLine(500_000, 440, 1_000_000), 440, 1_000_000).topLine <= 500_000
  */
 export function scrollTopForLine(index: number, viewHeight: number, total: number): number {
   const contentHeight = Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX);

@@ -1,13 +1,12 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './http/context.ts';
 import type { Deps } from './deps.ts';
-import { ApiError, handleError } from './http/errors.ts';
+import { handleError } from './http/errors.ts';
 import { refuseForeignWrites } from './http/request-safety.ts';
 import { compressResponse } from './http/compression.ts';
 import { handOverObjects } from './http/object-handover.ts';
 import { authenticate } from './auth/authenticate.ts';
-import { auditRequests } from './http/audit-request.ts';
+import { auditRequests } from './api/audit-request.ts';
 import { projectScope } from './auth/project-scope.ts';
 import { authRoutes } from './api/auth.routes.ts';
 import { oidcRoutes } from './api/oidc.routes.ts';
@@ -22,6 +21,7 @@ import { eventWebhooksRoutes } from './api/event-webhooks.routes.ts';
 import { hostConfigsRoutes } from './api/host-configs.routes.ts';
 import { repositoriesRoutes } from './api/repositories.routes.ts';
 import { inventoryRoutes } from './api/inventory.routes.ts';
+import { hostsRoutes } from './api/hosts.routes.ts';
 import { environmentRoutes } from './api/environment.routes.ts';
 import { appsRoutes } from './api/apps.routes.ts';
 import { tokensRoutes } from './api/tokens.routes.ts';
@@ -35,8 +35,9 @@ import { integrationWebhookRoutes } from './api/integration-webhook.routes.ts';
 import { integrationDeliveriesRoutes } from './api/integration-deliveries.routes.ts';
 import { templatesRoutes } from './api/templates.routes.ts';
 import { viewsRoutes } from './api/views.routes.ts';
+import { locksRoutes } from './api/locks.routes.ts';
 import { schedulesRoutes } from './api/schedules.routes.ts';
-import { workflowsRoutes } from './api/workflows.routes.ts';
+import { projectApprovalsRoutes, workflowsRoutes } from './api/workflows.routes.ts';
 import { integrationsRoutes } from './api/integrations.routes.ts';
 import { statsRoutes } from './api/stats.routes.ts';
 import { backupRoutes } from './api/backup.routes.ts';
@@ -57,8 +58,9 @@ import { auditRoutes, projectAuditRoutes } from './api/audit.routes.ts';
 import { boardRoutes, boardTokensRoutes } from './api/board.routes.ts';
 import { servedFeatures, type PremiumFeatures } from './system/premium-features.ts';
 import { buildOpenApiDocument } from './openapi/openapi-document.ts';
-import { API_BODY_LIMIT } from './http/body-limits.ts';
+import { limitApiBodies } from './http/body-limits.ts';
 import { throttleDeliverySenders } from './integrations/sender-throttle.ts';
+import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
 
 /**
  * The runner API: every route under `/api`, with the error contract and auth in one place.
@@ -85,7 +87,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
     if (!c.res.headers.get('content-type') && c.req.path !== '/api/ping') c.res.headers.set('content-type', 'application/json');
   });
   api.use('*', auditRequests());
-  api.use('*', bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw new ApiError('too_large', 'request body is too large'); } }));
+  api.use('*', limitApiBodies());
   api.use('*', refuseForeignWrites());
 
   api.route('/api', systemRoutes);
@@ -103,6 +105,9 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   api.route('/api/internal/runners', internalRunnerRoutes);
   // task token verifiers (Vault, clouds) look for the keys outside /api, where OIDC puts them
   api.route('/.well-known', wellKnownRoutes);
+
+  // assistants: tools that call the routes below in-process, as the token's user
+  api.all('/api/mcp', mcpEndpoint((request, env) => api.fetch(request, env)));
 
   // the wall board answers a board token (`?token=`) as well as a session; nothing else does
   api.route('/api/board', boardRoutes);
@@ -135,13 +140,16 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/project/:project_id/repositories', repositoriesRoutes);
   secured.route('/project/:project_id/inventory/:inventory_id/terraform', terraformInventoryRoutes);
   secured.route('/project/:project_id/inventory', inventoryRoutes);
+  secured.route('/project/:project_id/hosts', hostsRoutes);
   secured.route('/project/:project_id/environment', environmentRoutes);
   secured.route('/apps', appsRoutes);
   secured.route('/project/:project_id/integrations/:integration_id/deliveries', integrationDeliveriesRoutes);
   secured.route('/project/:project_id/templates', templatesRoutes);
   secured.route('/project/:project_id/views', viewsRoutes);
+  secured.route('/project/:project_id/locks', locksRoutes);
   secured.route('/project/:project_id/schedules', schedulesRoutes);
   secured.route('/project/:project_id/workflows', workflowsRoutes);
+  secured.route('/project/:project_id/approvals', projectApprovalsRoutes);
   secured.route('/project/:project_id/integrations', integrationsRoutes);
   secured.route('/project/:project_id/stats', statsRoutes);
   secured.route('/project/:project_id/backup', backupRoutes);

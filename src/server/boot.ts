@@ -1,3 +1,4 @@
+import { restrictOutgoingAddresses } from './lib/outgoing-http.ts';
 import type { Config } from './config/config.ts';
 import type { Deps } from './deps.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
@@ -14,6 +15,7 @@ import { configureAudit } from './domain/audit/audit.writer.ts';
  */
 export async function boot(config: Config, log: (line: string) => void = (l) => console.warn(`[signalbox] ${l}`)): Promise<Deps> {
   configureAudit({ enabled: config.audit.enabled });
+  restrictOutgoingAddresses(config.outgoing_addresses);
   const db = openDatabase(config.db);
   await migrateToLatest(db);
   const secrets = new SecretBox(await resolveEncryptionKey(config, db, log));

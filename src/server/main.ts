@@ -5,7 +5,8 @@ import { announceScheduleChangesTo, applyScheduleChange, startScheduler } from '
 import { startEngine } from './engine/engine.ts';
 import { startAlerts } from './alerts/alerts.ts';
 import { startRetention } from './retention/retention-job.ts';
-import { resolveTaskUser, warnWhenTasksRunAsRoot } from './engine/process/task-user.ts';
+import { warnWhenTasksRunAsRoot } from './engine/process/task-user.ts';
+import { taskIdentitySource } from './engine/process/task-identity-source.ts';
 import { startPgRelay } from './events/pg-relay.ts';
 import { configuredSinks, startAuditExport } from './audit-export/audit-export.ts';
 import { startEventWebhooks } from './event-webhooks/event-webhooks.ts';
@@ -15,10 +16,10 @@ import { startEventWebhooks } from './event-webhooks/event-webhooks.ts';
  * SIGTERM/SIGINT, which close the listener and the database cleanly.
  */
 export async function runServer(config: Config): Promise<void> {
-  const taskUser = resolveTaskUser(config.process);
+  const identities = taskIdentitySource(config.process, config.tmp_path);
   const deps = await boot(config);
   // after boot: a server that refuses to start says only why
-  warnWhenTasksRunAsRoot(taskUser, (line) => console.warn(`[signalbox] ${line}`));
+  warnWhenTasksRunAsRoot(identities.kind === 'server', (line) => console.warn(`[signalbox] ${line}`));
   // Several servers may share a PostgreSQL database: their buses meet through LISTEN/NOTIFY
   // before anything publishes, so no task update of this process goes unheard by the others.
   const relay = config.db.dialect === 'postgres'
@@ -28,7 +29,7 @@ export async function runServer(config: Config): Promise<void> {
   const host = await createHostServer(deps);
   const alerts = startAlerts(deps);
   const eventWebhooks = startEventWebhooks(deps);
-  const engine = await startEngine(deps);
+  const engine = await startEngine(deps, identities);
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
   const scheduler = startScheduler(deps);
   const retention = startRetention(deps);

@@ -72,12 +72,30 @@ for (const dialect of DIALECTS) {
       expect((await curl(...bearer, `${server.url}/api/user`)).status).toBe(401);
     });
 
-    it('refuses a `-d` form body with 415 and creates nothing, while `--json` with the same fields works', async () => {
+    it('reads a `-d` body as JSON whatever curl labels it, as Semaphore does: sign-in and a project; a form body is a 400', async () => {
+      // curl -d labels the body application/x-www-form-urlencoded; no browser sent it
+      const login = await curl('-c', join(server.s.tmp, `jar-${++jars}`), '-d', JSON.stringify({ auth: ADMIN.login, password: ADMIN.password }), `${server.url}/api/auth/login`);
+      expect([login.status, login.text]).toEqual([204, '']);
       const jar = await signIn();
-      const form = await curl('-b', jar, '-d', 'name=Forged', `${server.url}/api/projects`);
-      expect([form.status, form.body]).toEqual([415, REFUSED]);
-      const typed = await curl('-b', jar, '-H', 'Content-Type: text/plain', '--data-binary', '{"name":"Forged"}', `${server.url}/api/projects`);
-      expect([typed.status, typed.body]).toEqual([415, REFUSED]);
+      const labelled = await curl('-b', jar, '-d', '{"name":"From -d"}', `${server.url}/api/projects`);
+      expect([labelled.status, labelled.body?.name]).toEqual([201, 'From -d']);
+      const typed = await curl('-b', jar, '-H', 'Content-Type: text/plain', '--data-binary', '{"name":"From text"}', `${server.url}/api/projects`);
+      expect([typed.status, typed.body?.name]).toEqual([201, 'From text']);
+      const form = await curl('-b', jar, '-d', 'name=Form', `${server.url}/api/projects`);
+      expect([form.status, form.body]).toEqual([400, { error: 'body: not valid JSON' }]);
+      expect(await server.s.deps.db.selectFrom('project').select('id').where('name', '=', 'Form').execute()).toEqual([]);
+    });
+
+    it('refuses a body that is not labelled JSON when a browser sends it (Origin or Sec-Fetch-* present), creating nothing', async () => {
+      const jar = await signIn();
+      for (const sign of ['Sec-Fetch-Site: same-origin', `Origin: ${server.url}`]) {
+        const typed = await curl('-b', jar, '-H', sign, '-H', 'Content-Type: text/plain', '--data-binary', '{"name":"Forged"}', `${server.url}/api/projects`);
+        expect([typed.status, typed.body]).toEqual([415, REFUSED]);
+      }
+      const foreign = await curl('-b', jar, '-H', 'Origin: https://evil.example', '-H', 'Content-Type: text/plain', '--data-binary', '{"name":"Forged"}', `${server.url}/api/projects`);
+      expect(foreign.status).toBe(415);
+      const foreignJson = await curl('-b', jar, '-H', 'Origin: https://evil.example', '--json', '{"name":"Forged"}', `${server.url}/api/projects`);
+      expect(foreignJson.status).toBe(403);
       expect(await server.s.deps.db.selectFrom('project').select('id').where('name', '=', 'Forged').execute()).toEqual([]);
       const json = await curl('-b', jar, '--json', '{"name":"Forged"}', `${server.url}/api/projects`);
       expect([json.status, json.body?.name]).toEqual([201, 'Forged']);
@@ -89,7 +107,7 @@ for (const dialect of DIALECTS) {
       expect([empty.status, typeof empty.body?.id]).toEqual([201, 'string']);
       const chunked = await curl('-b', jar, '-H', 'Transfer-Encoding: chunked', '--data-binary', '', `${server.url}/api/user/tokens`);
       expect([chunked.status, typeof chunked.body?.id]).toEqual([201, 'string']);
-      const chunkedForm = await curl('-b', jar, '-H', 'Transfer-Encoding: chunked', '-d', 'name=Forged chunk', `${server.url}/api/projects`);
+      const chunkedForm = await curl('-b', jar, '-H', 'Sec-Fetch-Site: same-origin', '-H', 'Transfer-Encoding: chunked', '-d', 'name=Forged chunk', `${server.url}/api/projects`);
       expect([chunkedForm.status, chunkedForm.body]).toEqual([415, REFUSED]);
       // a label with nothing under it: a bodyless DELETE that says text/plain
       const tokenId = (await curl('-b', jar, `${server.url}/api/user/tokens`)).body.find((t: { id: string }) => empty.body.id.startsWith(t.id)).id;

@@ -82,10 +82,12 @@ const EXPECTED_REFUSALS: [RegExp, string][] = [
   [/^DELETE \/api\/apps\/\{app_id\} → 400 .*Built-in apps cannot be deleted/, 'ansible is built in'],
   [/^(DELETE|GET) \/api\/(user\/sessions|users\/\{user_id\}\/2fas\/totp)\/\{(session_id|totp_id)\}(\/qr)? → 404/, 'the world has no other session and no TOTP enrolment'],
   [/^POST \/api\/users\/\{user_id\}\/2fas\/totp → 403 .*TOTP_DISABLED/, 'two-factor is off in this configuration'],
+  [/^(DELETE|GET) \/api\/project\/\{project_id\}\/locks\/\{lock_id\} → 404/, 'the world\'s project has no named lock'],
   [/^POST \/api\/project\/\{project_id\}\/tasks\/\{task_id\}\/(confirm|reject) → 400 .*not waiting for confirmation/, 'the world\'s task needs no confirmation'],
   [/^POST \/api\/project\/\{project_id\}\/templates\/\{template_id\}\/inventory\/\{inventory_id\}\/\{action\} → 404/, 'no action is named 1'],
   [/^POST \/api\/project\/\{project_id\}\/notifications\/test → 409 .*Alerts are not enabled/, 'the world\'s project has alerts off'],
   [/^POST \/api\/project\/\{project_id\}\/workflows\/\{workflow_id\}\/runs\/\{run_id\}\/stop → 400 .*already ended/, 'the world\'s run ends once'],
+  [/^POST \/api\/project\/\{project_id\}\/tasks\/\{task_id\}\/relaunch_failed → 400 .*no host failed/, 'the world\'s task failed on no host'],
   [/^\w+ \S+ → 400 \{"error":"\w+: required"\}/, 'a body or query the document does not describe, asked for by name'],
 ];
 const isExpectedRefusal = (label: string) => EXPECTED_REFUSALS.some(([pattern]) => pattern.test(label));

@@ -11,7 +11,7 @@ const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 /**
  * What every step of python_client.py must answer, whichever library sends it: the same
  * session a script writer runs (token with a bodyless POST, project by bearer, a body the
- * library labels as a form refused, bodyless DELETE, logout that really ends the cookie).
+ * library labels as a form read as JSON when it is JSON, bodyless DELETE, logout that really ends the cookie).
  */
 function expectedSteps(library: string) {
   return [
@@ -19,7 +19,9 @@ function expectedSteps(library: string) {
     ['user', 200, expect.objectContaining({ username: ADMIN.login, admin: true })],
     ['token', 201, expect.objectContaining({ id: expect.any(String), expired: false })],
     ['project', 201, expect.objectContaining({ id: expect.any(Number), name: `${library} project` })],
-    ['form body', 415, { error: 'Content-Type must be application/json' }],
+    library === 'urllib'
+      ? ['form body', 201, expect.objectContaining({ name: 'urllib unlabelled' })]
+      : ['form body', 400, { error: 'body: not valid JSON' }],
     ['delete project', 204, null],
     ['deleted project', 404, null],
     ['logout', 204, null],
@@ -43,7 +45,8 @@ for (const dialect of DIALECTS) {
         const steps = stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown[]);
         expect(steps).toEqual(expectedSteps(library));
         const names = (await server.s.deps.db.selectFrom('project').select('name').execute()).map((p) => p.name);
-        expect(names.filter((name) => name.startsWith(library))).toEqual([]);
+        // the project it deleted is gone; urllib's form-labelled JSON made one more, as Semaphore would
+        expect(names.filter((name) => name.startsWith(library))).toEqual(library === 'urllib' ? ['urllib unlabelled'] : []);
       });
     }
   });

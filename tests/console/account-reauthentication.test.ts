@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, ADMIN, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, newContext, signIn } from './support/browser.ts';
-import { enrolTotp } from '../../src/server/auth/totp.ts';
+import { follow, launchBrowser, newContext, signIn } from './support/browser.ts';
+import { enrolConfirmedTotp } from '../support/totp.ts';
 import { findUserByLogin } from '../../src/server/domain/users/user.repository.ts';
 
 let server: ConsoleServer;
@@ -29,16 +29,16 @@ describe('the account page asks for the current password before security changes
     const page = await (await newContext(browser)).newPage();
     await signIn(page, server.url, '/');
     // enrolled after signing in: the session stays verified, the page shows "Turn off"
-    await enrolTotp(db, (await findUserByLogin(db, ADMIN.login))!, secrets, config.totp);
+    await enrolConfirmedTotp(db, (await findUserByLogin(db, ADMIN.login))!, secrets, config.totp);
     await openSecurityTab(page);
     const form = 'form:has(input[value=totp_off])';
     expect(await page.getAttribute(`${form} input[name=current_password]`, 'autocomplete')).toBe('current-password');
     await page.fill(`${form} input[name=current_password]`, 'not-my-password');
-    await Promise.all([page.waitForLoadState('load'), page.click(`${form} button`)]);
+    await follow(page, `${form} button`);
     expect(await page.textContent('[role=alert]')).toContain('The current password or code is not correct');
     expect(await db.selectFrom('user_totp').selectAll().execute()).toHaveLength(1);
     await page.fill(`${form} input[name=current_password]`, ADMIN.password);
-    await Promise.all([page.waitForLoadState('load'), page.click(`${form} button`)]);
+    await follow(page, `${form} button`);
     expect(await db.selectFrom('user_totp').selectAll().execute()).toEqual([]);
   });
 
@@ -50,7 +50,7 @@ describe('the account page asks for the current password before security changes
     await page.fill(`${form} input[name=current_password]`, ADMIN.password);
     await page.fill(`${form} input[name=password]`, 'brand-new-password-7');
     await page.fill(`${form} input[name=password_confirm]`, 'brand-new-password-7');
-    await Promise.all([page.waitForLoadState('load'), page.click(`${form} button`)]);
+    await follow(page, `${form} button`);
     expect(await page.isVisible('[role=alert]')).toBe(false);
     const res = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: ADMIN.login, password: 'brand-new-password-7' }),

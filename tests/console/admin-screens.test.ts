@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -69,7 +69,7 @@ describe('users and API tokens screens', { timeout: 90_000 }, () => {
     await page.click('.user-menu summary');
     await Promise.all([page.waitForURL(`${server.url}/tokens`), page.click('.user-menu >> text=API tokens')]);
     await page.fill('input[name=name]', 'CI');
-    await Promise.all([page.waitForLoadState('load'), page.click('form:has(input[value=create]) button[type=submit]')]);
+    await follow(page, 'form:has(input[value=create]) button[type=submit]');
     const token = (await page.textContent('[data-new-token]'))!.trim();
     expect(token).toMatch(/^[a-z0-9_=-]{44}$/);
     await page.click('.new-token button');
@@ -77,6 +77,14 @@ describe('users and API tokens screens', { timeout: 90_000 }, () => {
     const row = page.locator('tbody tr', { hasText: 'CI' });
     expect(await row.textContent()).toContain(token.slice(0, 8));
     expect(await row.textContent()).toContain('Active');
+    expect(await row.textContent()).toContain('Read only');
+    await page.fill('input[name=name]', 'Assistant');
+    await page.check('input[name=allow_write_operations]');
+    await follow(page, 'form:has(input[value=create]) button[type=submit]');
+    const assistant = (await page.textContent('[data-new-token]'))!.trim();
+    expect(await page.locator('tbody tr', { hasText: 'Assistant' }).textContent()).toContain('Start, stop, approve');
+    const stored = await server.deps.db.selectFrom('api_token').select('allow_write_operations').where('prefix', '=', assistant.slice(0, 8)).executeTakeFirstOrThrow();
+    expect(stored.allow_write_operations).toBe(1);
     await screenshot(page, 'tokens');
     await page.goto(`${server.url}/tokens`);
     expect(await page.content()).not.toContain(token);
@@ -125,7 +133,7 @@ describe('users and API tokens screens', { timeout: 90_000 }, () => {
     await Promise.all([page.waitForURL(/\/apps\?flash=app_saved/), page.click('main form button[type=submit]')]);
     expect((await server.deps.db.selectFrom('option').select('value').where('key', '=', 'apps.bash.color').executeTakeFirst())?.value).toBe('black');
 
-    await Promise.all([page.waitForLoadState('load'), page.locator('tbody tr', { hasText: 'bash' }).first().locator('form:has(input[value=delete]) button').click()]);
+    await follow(page, page.locator('tbody tr', { hasText: 'bash' }).first().locator('form:has(input[value=delete]) button'));
     expect(await page.textContent('[role=alert]')).toContain('Built-in apps cannot be deleted');
     await Promise.all([page.waitForURL(/flash=app_deleted/), page.locator('tbody tr', { hasText: 'ruby' }).locator('form:has(input[value=delete]) button').click()]);
     expect(await page.locator('tbody tr', { hasText: 'ruby' }).count()).toBe(0);

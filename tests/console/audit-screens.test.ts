@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, screenshot, signedInPage } from './support/browser.ts';
+import { follow, launchBrowser, screenshot, signedInPage } from './support/browser.ts';
 import { adminApi } from './support/real-tasks.ts';
 
 let server: ConsoleServer;
@@ -46,7 +46,7 @@ describe('audit screens without JavaScript', { timeout: 120_000 }, () => {
       await screenshot(page, `audit-${width}`);
       // the filter form is a GET form: choose an action and submit without scripts
       await page.selectOption('select[name=action]', 'login_fail');
-      await page.click('button[type=submit]:has-text("Apply")');
+      await follow(page, 'button[type=submit]:has-text("Apply")');
       expect(new URL(page.url()).searchParams.get('action')).toBe('login_fail');
       expect(await page.locator('table.data-table tbody tr').count()).toBe(1);
       expect(await page.locator('table.data-table tbody tr').first().textContent()).toContain('login_fail');
@@ -55,7 +55,7 @@ describe('audit screens without JavaScript', { timeout: 120_000 }, () => {
       // words and the cursor: 60 keys are more than a page
       await page.goto(`${server.url}/audit?q=key-&object_type=key`);
       expect(await page.locator('table.data-table tbody tr').count()).toBe(50);
-      await page.click('a[rel=next]');
+      await follow(page, 'a[rel=next]');
       expect(await page.locator('table.data-table tbody tr').count()).toBe(10);
       expect(await page.locator('a:has-text("Newest")').count()).toBe(1);
       await page.context().close();

@@ -8,8 +8,9 @@ import { formatDuration, formatTime, relativeTimeText } from '../../src/console/
 import { paginate } from '../../src/console/paging.ts';
 import { safeBackPath } from '../../src/console/preferences.ts';
 import { createTranslator, messagesFor } from '../../src/console/i18n.ts';
-import { readProjectSettings } from '../../src/console/project-settings.ts';
-import { BLOCK_LINES, LOG_ROW_PX, MAX_SCROLL_PX, OVERSCAN_ROWS, visibleWindow } from '../../src/islands/task-log-model.ts';
+import { projectSettingsBody, readProjectSettings } from '../../src/console/project-settings.ts';
+import { projectInputSchema } from '../../src/server/api/projects.routes.ts';
+import { BLOCK_LINES, LOG_ROW_PX, MAX_SCROLL_PX, scrollPosition } from '../../src/islands/task-log-model.ts';
 import { LineCache } from '../../src/islands/task-log-cache.ts';
 import { canStop, hasRawLog, needsConfirmation, statusLabel } from '../../src/console/task-status.ts';
 
@@ -128,31 +129,30 @@ describe('small helpers', () => {
     expect(safeBackPath('https://evil.example/')).toBe('/');
   });
 
-  it('validates project settings: name required, max parallel tasks an integer ≥ 0, empty as 0', () => {
-    const t = createTranslator('en');
+  it('reads project settings as typed and builds the API body: max parallel tasks empty as 0, anything else passed on for the schema to refuse', () => {
     const form = (fields: Record<string, string>) => { const f = new FormData(); for (const [k, v] of Object.entries(fields)) f.set(k, v); return f; };
-    expect(readProjectSettings(form({ name: '', max_parallel_tasks: '1' }), t).error).toBe('Project name is required');
-    expect(readProjectSettings(form({ name: 'A', max_parallel_tasks: '-1' }), t).error).toMatch(/whole number/);
-    expect(readProjectSettings(form({ name: 'A', max_parallel_tasks: '1.5' }), t).error).toMatch(/whole number/);
-    const ok = readProjectSettings(form({ name: 'A', max_parallel_tasks: '', alert: 'on' }), t);
-    expect(ok.error).toBe('');
-    expect(ok.input).toEqual({ name: 'A', alert: true, alert_chat: null, max_parallel_tasks: 0 });
+    const typed = readProjectSettings(form({ name: ' A ', max_parallel_tasks: '', alert: 'on', executor_image: '  localhost/tools:1  ' }));
+    expect(typed).toEqual({ name: 'A', alert: true, alert_chat: '', max_parallel_tasks: '', executor_image: 'localhost/tools:1' });
+    expect(projectSettingsBody(typed, { id: 4 })).toEqual({ id: 4, type: '', name: 'A', alert: true, alert_chat: null, max_parallel_tasks: 0, executor_image: 'localhost/tools:1' });
+    const accepted = (max: string) => projectInputSchema.safeParse(projectSettingsBody({ ...typed, max_parallel_tasks: max }, { id: 4 })).success;
+    expect(accepted('3')).toBe(true);
+    for (const max of ['-1', '1.5', '1e3', 'many']) expect(accepted(max), max).toBe(false);
+    expect(projectInputSchema.safeParse(projectSettingsBody({ ...typed, name: '' }, { id: 4 })).success).toBe(false);
   });
 
-  it('maps a scroll position to the lines on screen, the last line touching the bottom at the end of any log', () => {
+  it('maps a scroll position to the line at the top of the screen, the last line touching the bottom at the end of any log', () => {
     const screen = 20 * LOG_ROW_PX;
-    expect(visibleWindow(0, screen, 50)).toEqual({ first: 0, last: 20 + OVERSCAN_ROWS, contentHeight: 50 * LOG_ROW_PX, originPx: 0 });
-    expect(visibleWindow(10 * LOG_ROW_PX, screen, 50).first).toBe(10 - OVERSCAN_ROWS);
+    expect(scrollPosition(0, screen, 50)).toEqual({ top: 0, topLine: 0 });
+    expect(scrollPosition(10 * LOG_ROW_PX, screen, 50).topLine).toBe(10);
     for (const total of [50, 200_000, 1_000_000, 5_000_000]) {
-      const end = visibleWindow(Number.MAX_SAFE_INTEGER, screen, total);
-      expect(end.contentHeight).toBe(Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX));
-      expect(end.last).toBe(total - 1);
-      // Bottom edge of the last row = bottom of the screen (scrollTop + screen height).
-      expect(end.originPx + total * LOG_ROW_PX).toBeCloseTo(end.contentHeight, 3);
+      const end = scrollPosition(Number.MAX_SAFE_INTEGER, screen, total);
+      expect(end.top).toBe(Math.min(total * LOG_ROW_PX, MAX_SCROLL_PX) - screen);
+      // the last line's bottom edge is the screen's bottom edge
+      expect(end.topLine + 20).toBeCloseTo(total, 6);
     }
-    const middle = visibleWindow((MAX_SCROLL_PX - screen) / 2, screen, 1_000_000);
-    expect(middle.first + OVERSCAN_ROWS).toBe(Math.floor((1_000_000 - 20) / 2));
-    expect(visibleWindow(0, screen, 0).last).toBeLessThan(0);
+    const middle = scrollPosition((MAX_SCROLL_PX - screen) / 2, screen, 1_000_000);
+    expect(Math.floor(middle.topLine)).toBe(Math.floor((1_000_000 - 20) / 2));
+    expect(scrollPosition(0, screen, 0)).toEqual({ top: 0, topLine: 0 });
   });
 
   it('caches log lines in blocks, asks only for blocks it lacks, and drops the least recently used', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { buildCron, CHECK_INTERVALS, cronInWords, parseBuilderCron, type CronParts } from '../../src/console/cron-words.ts';
 import { nextRun, wallClockInput } from '../../src/console/schedule-view.ts';
-import { parseCron } from '../../src/server/scheduler/cron.ts';
+import { parseCron } from '../../src/server/lib/cron.ts';
 
 const en = JSON.parse(readFileSync(new URL('../../locales/en/translation.json', import.meta.url), 'utf8')).schedules.words as Record<string, string>;
 const de = JSON.parse(readFileSync(new URL('../../locales/de/translation.json', import.meta.url), 'utf8')).schedules.words as Record<string, string>;

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject } from './support/real-tasks.ts';
 import { measurePageJs } from './support/js-weight.ts';
 
 interface Environment { id: number; name: string; json: string; env: string | null; secrets: { id: number; name: string; type: string; secret: string }[] }
 
+/** Saves the dialog and waits for the list it redirects to (the page before may carry the same flash). */
+async function saveGroup(page: Page): Promise<void> {
+  await follow(page, 'button:has-text("Save")');
+  expect(new URL(page.url()).searchParams.get('flash')).toBe('environment_saved');
+}
 let server: ConsoleServer;
 let browser: Browser;
 let context: BrowserContext;
@@ -150,7 +155,7 @@ describe('variable groups', () => {
     await screenshot(page, 'environment-dialog-375');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await Promise.all([page.waitForURL(/flash=environment_saved/), page.click('button:has-text("Save")')]);
+    await saveGroup(page);
     expect(await page.textContent('.snackbar')).toContain('Variable group Staging saved');
 
     const [saved] = await groups();
@@ -176,7 +181,7 @@ describe('variable groups', () => {
     await page.click('button:has-text("Add secret")');
     await page.fill('input[name="secret.3.name"]', 'never_saved');
     await page.check('input[name="secret.3.remove"]');
-    await Promise.all([page.waitForURL(/flash=environment_saved/), page.click('button:has-text("Save")')]);
+    await saveGroup(page);
     const [again] = await groups();
     expect(again!.secrets.map((s) => [s.name, s.type]).sort()).toEqual([['API_TOKEN', 'env'], ['db_password', 'var'], ['region', 'var']]);
     const stored = await server.deps.db.selectFrom('access_key').select(['id', 'secret']).where('environment_id', '=', saved!.id).execute();
@@ -185,7 +190,7 @@ describe('variable groups', () => {
     await page.goto(`${server.url}/project/${projectId}/environment?edit=${saved!.id}`);
     const rowOf = await page.locator('input[name$=".name"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
     await page.check(`input[name="secret.${rowOf.indexOf('db_password')}.remove"]`);
-    await Promise.all([page.waitForURL(/flash=environment_saved/), page.click('button:has-text("Save")')]);
+    await saveGroup(page);
     expect((await groups())[0]!.secrets.map((s) => s.name).sort()).toEqual(['API_TOKEN', 'region']);
   });
 
@@ -235,14 +240,22 @@ describe('variable groups', () => {
       const beforeInvalid = JSON.parse(await posted());
       expect(beforeInvalid.ratio).toBe(-1500);
       expect(await json.locator('input[aria-label="Value 3"]').evaluate((input: HTMLInputElement) => input.checkValidity())).toBe(false);
+      // kept as typed, said beside the cell, and Save sends nothing (the form is novalidate: the pattern alone never stopped it)
+      expect(await json.locator('input[aria-label="Value 3"]').inputValue()).toBe('lots');
+      expect(await row(3).locator('.field-error').textContent()).toBe('A number, such as 3 or -1.5');
+      const count = (await groups()).length;
+      await page.click('button:has-text("Save")');
+      expect(page.url()).not.toContain('flash=');
+      expect((await groups()).length).toBe(count);
       await json.locator('input[aria-label="Value 3"]').fill('0.25');
+      expect(await row(3).locator('.field-error').count()).toBe(0);
       const edited = { debug: false, count: 4, ratio: 0.25, nothing: null, flag_text: 'false', nested: { ports: [80, 443] } };
       expect(JSON.parse(await posted())).toEqual(edited);
       // the nested cell is read-only: its button opens JSON mode
       await row(6).locator('button:has-text("Edit as JSON")').click();
       await json.locator('.cm-content').waitFor();
       expect(await json.getAttribute('data-mode')).toBe('json');
-      await Promise.all([page.waitForURL(/flash=environment_saved/), page.click('button:has-text("Save")')]);
+      await saveGroup(page);
       const saved = (await groups()).find((g) => g.name === `Typed ${width}`)!;
       expect(JSON.parse(saved.json)).toEqual(edited);
       await api.send('DELETE', `/api/project/${projectId}/environment/${saved.id}`);
@@ -254,7 +267,7 @@ describe('variable groups', () => {
     const plain = await newContext(browser, { javaScriptEnabled: false });
     const noJs = await plain.newPage();
     await signIn(noJs, server.url, `/project/${projectId}/environment`);
-    await noJs.click('a:has-text("New variable group")');
+    await follow(noJs, 'a:has-text("New variable group")');
     expect(await noJs.locator('textarea[name=json]').count()).toBe(1);
     // each textarea is named by its field's heading, for screen readers without the island
     expect(await noJs.getByRole('textbox', { name: 'Extra variables' }).count()).toBe(1);
@@ -268,7 +281,7 @@ describe('variable groups', () => {
     expect(await noJs.textContent('#env-error')).toMatch(/^Invalid JSON: /);
     await noJs.fill('textarea[name=env]', '{"HOME_DIR": "/srv"}');
     await noJs.fill('input[name="secret.0.value"]', 'v');
-    await Promise.all([noJs.waitForURL(/flash=environment_saved/), noJs.click('button:has-text("Save")')]);
+    await saveGroup(noJs);
     const plainGroup = (await groups()).find((g) => g.name === 'Plain')!;
     expect(JSON.parse(plainGroup.json)).toEqual({ region: 'eu' });
     expect(JSON.parse(plainGroup.env!)).toEqual({ HOME_DIR: '/srv' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, screenshot, signedInPage } from './support/browser.ts';
+import { follow, launchBrowser, screenshot, signedInPage } from './support/browser.ts';
 import { adminApi, waitForTask } from './support/real-tasks.ts';
 
 /**
@@ -143,7 +143,7 @@ describe('one name per concept', () => {
       await page.fill('input[name=name]', 'Backup');
       // the browser's own checks would stop the form first: the server's messages are under test
       await page.$eval('form:has(input[name=playbook])', (form) => { (form as HTMLFormElement).noValidate = true; });
-      await Promise.all([page.waitForLoadState('load'), page.locator('dialog footer .btn-primary').click()]);
+      await follow(page, page.locator('dialog footer .btn-primary'));
       await page.waitForSelector('#playbook-error');
       const field = (name: string) => page.locator(`label:has([name=${name}]), .field:has([name=${name}])`).first();
       expect(await field('playbook').textContent()).toContain('Script filename');

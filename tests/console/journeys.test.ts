@@ -47,7 +47,7 @@ describe('console journeys with JavaScript', () => {
     await page.waitForURL(/\/settings$/);
     await page.fill('input[name=max_parallel_tasks]', '-2');
     await page.click('main form button:has-text("Save")');
-    expect(await page.textContent('[role=alert]')).toContain('Max parallel tasks must be a whole number');
+    expect(await page.textContent('[data-field=max_parallel_tasks] .field-error')).toContain('Max parallel tasks must be a whole number');
     await screenshot(page, 'settings');
     await context.close();
   });

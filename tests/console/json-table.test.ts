@@ -38,7 +38,8 @@ describe('JSON ⇄ table model of the variable group editor', () => {
     expect(retype({ key: 'k', type: 'string', value: 'true' }, 'boolean')).toEqual({ key: 'k', type: 'boolean', value: 'true' });
     expect(retype({ key: 'k', type: 'string', value: 'yes' }, 'boolean')).toEqual({ key: 'k', type: 'boolean', value: 'false' });
     expect(retype({ key: 'k', type: 'string', value: '42' }, 'number')).toEqual({ key: 'k', type: 'number', value: '42' });
-    expect(retype({ key: 'k', type: 'string', value: 'abc' }, 'number')).toEqual({ key: 'k', type: 'number', value: '0' });
+    // kept as typed: the cell says it is no number, it does not become 0
+    expect(retype({ key: 'k', type: 'string', value: 'abc' }, 'number')).toEqual({ key: 'k', type: 'number', value: 'abc' });
     expect(retype({ key: 'k', type: 'number', value: '7' }, 'null')).toEqual({ key: 'k', type: 'null', value: '' });
     expect(retype({ key: 'k', type: 'boolean', value: 'false' }, 'string')).toEqual({ key: 'k', type: 'string', value: 'false' });
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
 import { hasStatus } from '../support/engine.ts';
 import { measurePageJs } from './support/js-weight.ts';
@@ -55,18 +55,18 @@ describe('console with JavaScript disabled', () => {
     expect(row).toContain('Success');
     expect(row).toContain(ADMIN.name);
     await screenshot(page, 'history-no-js');
-    await page.click(`[data-task="${taskId}"] a`);
+    await follow(page, `[data-task="${taskId}"] a`);
     expect(new URL(page.url()).searchParams.get('t')).toBe(String(taskId));
     expect(await page.isVisible('dialog[open]')).toBe(true);
-    await page.click('dialog header a.dialog-close');
-    await page.click('nav.tabs >> text=Stats');
+    await follow(page, 'dialog header a.dialog-close');
+    await follow(page, 'nav.tabs >> text=Stats');
     expect(new URL(page.url()).pathname).toBe(`/project/${fixture.project.id}/stats`);
-    await page.click('nav.tabs >> text=Past month');
+    await follow(page, 'nav.tabs >> text=Past month');
     expect(new URL(page.url()).searchParams.get('period')).toBe('month');
     expect(await page.locator('svg polyline').count()).toBe(3);
     expect(await page.textContent('.chart-legend')).toContain('Success: 1');
     await screenshot(page, 'stats-no-js');
-    await page.click('nav.tabs >> text=Activity');
+    await follow(page, 'nav.tabs >> text=Activity');
     expect(new URL(page.url()).pathname).toBe(`/project/${fixture.project.id}/activity`);
     expect(await page.textContent('h1')).toBe('Activity');
     expect(await page.textContent('main')).toContain(`Task ID ${taskId}`);
@@ -90,11 +90,11 @@ describe('console with JavaScript disabled', () => {
     expect(await page.locator('.log img').count()).toBe(0);
     expect(await page.locator('.log .fg-red').first().textContent()).toBe('red failure');
     // The tabs are links: Details shows the message and the commit without JavaScript.
-    await page.click('dialog .task-log-tabs >> text=Details');
+    await follow(page, 'dialog .task-log-tabs >> text=Details');
     const details = await page.innerText('dialog .task-details');
     expect(details).toContain('Ship the release');
     expect(details).toContain('Bump version');
-    await page.click('dialog header a.dialog-close');
+    await follow(page, 'dialog header a.dialog-close');
     expect(new URL(page.url()).searchParams.has('t')).toBe(false);
   });
 
@@ -118,7 +118,7 @@ describe('console with JavaScript disabled', () => {
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     const id = fixture.project.id;
     const sizes: Record<string, number> = {};
-    for (const path of ['/auth/login', `/project/${id}/stats`, `/project/${id}/activity`, `/project/${id}/settings`, '/project/new', '/board/tokens']) {
+    for (const path of ['/auth/login', `/project/${id}/stats`, `/project/${id}/activity`, '/project/new', '/board/tokens']) {
       const { bytes, html } = await measurePageJs(server.url + path, path === '/auth/login' ? '' : cookie);
       expect(html, path).not.toMatch(/<script|<astro-island/);
       sizes[path] = bytes;
@@ -128,10 +128,14 @@ describe('console with JavaScript disabled', () => {
     for (const path of [`/project/${id}/history`, `/project/${id}/history?t=${taskId}`, '/tasks']) {
       sizes[path] = (await measurePageJs(server.url + path, cookie)).bytes;
     }
+    // the settings form checks its fields as they are typed: the form loop's one small script, nothing more
+    sizes[`/project/${id}/settings`] = (await measurePageJs(`${server.url}/project/${id}/settings`, cookie)).bytes;
+    expect(sizes[`/project/${id}/settings`]).toBeGreaterThan(0);
+    expect(sizes[`/project/${id}/settings`]).toBeLessThan(10 * 1024);
     console.info('gzip JS bytes per page on first load:', sizes);
     expect(sizes[`/project/${id}/history`]).toBeGreaterThan(0);
     expect(sizes[`/project/${id}/history`]).toBeLessThan(90 * 1024);
-    expect(sizes[`/project/${id}/history?t=${taskId}`]).toBeLessThan(90 * 1024);
+    expect(sizes[`/project/${id}/history?t=${taskId}`]).toBeLessThanOrEqual(95 * 1024);
   });
 
   it('reloads the wall board every 30 s without JavaScript, and gives it one small script with it', async () => {

@@ -13,7 +13,7 @@ import type { AppEnv } from '../../src/server/http/context.ts';
 import { createRunnerApi } from '../../src/server/host/runner-api-client.ts';
 import { handedOver, handoverEnv } from '../../src/server/http/object-handover.ts';
 import { newCallerMemoEnv } from '../../src/server/auth/caller-memo.ts';
-import { hashPassword } from '../../src/server/auth/password.ts';
+import { hashPassword } from '../../src/server/access/password.ts';
 import { insertUser } from '../../src/server/domain/users/user.repository.ts';
 import { now } from '../../src/server/lib/time.ts';
 

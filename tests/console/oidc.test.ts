@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { follow, launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { insertProject } from '../support/fixtures.ts';
 import { freeLoopbackPort, OIDC_CLIENT, startOidcProvider, type OidcProvider } from '../support/oidc-provider.ts';
 
@@ -47,7 +47,7 @@ describe('sign-in through a real OpenID provider', { timeout: 90_000 }, () => {
     await Promise.all([page.waitForURL((u) => u.port !== new URL(server.url).port), button.click()]);
     await page.fill('input[name=login]', 'dana');
     await page.fill('input[name=password]', 'anything');
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+    await follow(page, 'button[type=submit]');
     await Promise.all([page.waitForURL((u) => u.origin === server.url && !u.pathname.startsWith('/api/')), page.click('button[type=submit]')]);
     expect(new URL(page.url()).pathname).toBe('/project/1/history');
     expect(await page.textContent('.user-menu summary')).toContain('Dana Ops');
@@ -65,7 +65,7 @@ describe('sign-in through a real OpenID provider', { timeout: 90_000 }, () => {
     await Promise.all([page.waitForURL((u) => u.port !== new URL(server.url).port), page.click('.oidc a')]);
     await page.fill('input[name=login]', 'admin');
     await page.fill('input[name=password]', 'anything');
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+    await follow(page, 'button[type=submit]');
     await Promise.all([page.waitForURL(`${server.url}/auth/login?error=oidc`), page.click('button[type=submit]')]);
     expect(await page.textContent('[role=alert]')).toContain('Sign-in through the identity provider failed');
   });

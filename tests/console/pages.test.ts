@@ -3,7 +3,7 @@ import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console
 import { createClient } from './support/http-client.ts';
 import { insertScriptProject } from './support/real-tasks.ts';
 import { insertProject } from '../support/fixtures.ts';
-import { hashPassword } from '../../src/server/auth/password.ts';
+import { hashPassword } from '../../src/server/access/password.ts';
 import { now } from '../../src/server/lib/time.ts';
 
 let server: ConsoleServer;
@@ -176,9 +176,11 @@ describe('console pages over plain HTTP', () => {
     const settings = await client.get(`/project/${id}/settings?confirm=delete`);
     expect(settings.html).toMatch(/<dialog open[^>]*class="[^"]*\bdialog-confirm\b/);
     expect(settings.html).toContain('Really delete the project Scratch?');
-    const invalid = await client.post(`/project/${id}/settings`, { action: 'save', name: 'Scratch', max_parallel_tasks: 'many' });
+    const invalid = await client.post(`/project/${id}/settings`, { _form: 'project_settings', name: 'Scratch', max_parallel_tasks: 'many' });
     expect(invalid.status).toBe(400);
-    expect(invalid.html).toContain('Max parallel tasks must be a whole number');
+    // said beside its field, and what was typed is still there
+    expect(invalid.html).toMatch(/<small id="max_parallel_tasks-error" class="field-error" role="alert">Max parallel tasks must be a whole number/);
+    expect(invalid.html).toMatch(/<input name="max_parallel_tasks" value="many"/);
   });
 
   it('renders the secret storages page and saves a storage without JavaScript, never echoing its token', async () => {
@@ -214,7 +216,9 @@ describe('console pages over plain HTTP', () => {
     expect(empty.html).toContain('No alert channels yet');
     const invalid = await client.post(`/project/${id}/alerts?edit=new`, { _form: 'alert_channel', name: 'Ops', kind: 'slack', url: 'ftp://nope' });
     expect(invalid.status).toBe(400);
-    expect(invalid.html).toContain('url: must be an http:// or https:// URL');
+    // the API's refusal names its field; the console says it beside that field, as a sentence
+    expect(invalid.html).toMatch(/<small id="url-error"[^>]*>Must be an http:\/\/ or https:\/\/ URL\.<\/small>/);
+    expect(invalid.html).not.toContain('url: must');
     const saved = await client.post(`/project/${id}/alerts?edit=new`, { _form: 'alert_channel', name: 'Ops', kind: 'slack', url: 'https://hooks.example.test/T0/pages-token-7c2a', active: 'on' });
     expect(saved.status).toBe(303);
     expect(saved.location).toBe(`/project/${id}/alerts?flash=alert_channel_saved&name=Ops`);

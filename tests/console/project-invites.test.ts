@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { insertProject } from '../support/fixtures.ts';
-import { hashPassword } from '../../src/server/auth/password.ts';
+import { hashPassword } from '../../src/server/access/password.ts';
 import { now } from '../../src/server/lib/time.ts';
 
 let server: ConsoleServer;

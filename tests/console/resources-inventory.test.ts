@@ -99,6 +99,16 @@ describe('inventory', { timeout: 150_000 }, () => {
     await screenshot(page, 'resources-inventory-1280');
   });
 
+  it('keeps a become key of another kind set through the API, with a warning beside the field', async () => {
+    const made = await api('post', `/project/${pid}/inventory`, { name: 'SSH become', type: 'static', inventory: 'localhost', ssh_key_id: sshKey, become_key_id: sshKey });
+    await page.goto(`${server.url}/project/${pid}/inventory?edit=${made.id}`);
+    expect(await page.inputValue('select[name=become_key_id]')).toBe(String(sshKey));
+    expect(await page.textContent('[data-field=become_key_id] .field-warning')).toContain('Not a login/password key');
+    await submit(page, /flash=inventory_saved/);
+    expect((await inventoryRow('SSH become'))!.become_key_id).toBe(sshKey);
+    expect((await page.request.delete(`${server.url}/api/project/${pid}/inventory/${made.id}`, { headers: { Origin: server.url } })).status()).toBe(204);
+  });
+
   it('lists the templates using an inventory instead of deleting it, and deletes an unused one', async () => {
     const inventoryId = (await inventoryRow('Web servers'))!.id;
     await api('post', `/project/${pid}/templates`, { name: 'Site', app: 'ansible', playbook: 'site.yml', inventory_id: inventoryId, repository_id: repoId });

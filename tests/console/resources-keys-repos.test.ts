@@ -127,9 +127,15 @@ describe('key store and repositories', { timeout: 120_000 }, () => {
     await page.fill('input[name=git_url]', 'ftp://example.test/repo.git');
     await submit(page, /edit=new/);
     expect(await fieldError(page, 'git_url')).toBe('Incorrect URL');
+    // a form git reads as a folder is taken, as Semaphore takes it, with a warning beside the field
+    await page.fill('input[name=git_url]', 'git@example.test');
+    await submit(page, /edit=new/);
+    expect(await page.locator('[data-field=git_url] .field-error').count()).toBe(0);
+    expect(await page.textContent('[data-field=git_url] .field-warning')).toContain('Not a usual git URL');
     await page.fill('input[name=git_url]', '  git@example.test:org/repo.git ');
     await submit(page, /edit=new/);
     expect(await page.locator('[data-field=git_url] .field-error').count()).toBe(0);
+    expect(await page.locator('[data-field=git_url] .field-warning').count()).toBe(0);
     expect(await fieldError(page, 'git_branch')).toBe('Branch is required');
     // a local path needs no branch; values are trimmed
     await page.fill('input[name=git_url]', `  ${repo.path}  `);

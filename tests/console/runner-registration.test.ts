@@ -41,7 +41,9 @@ describe('runner registration tokens in the console', { timeout: 120_000 }, () =
     await page.click('dialog[open] button[type=submit]');
     await page.waitForSelector('[data-registration-token]');
     const token = await shownToken(page);
-    expect(await page.locator('[data-register-command]').textContent()).toContain(`SEMAPHORE_RUNNER_REGISTRATION_TOKEN=${token} signalbox runner register`);
+    const command = await page.locator('[data-register-command]').textContent();
+    expect(command).toContain(`SEMAPHORE_RUNNER_REGISTRATION_TOKEN=${token} npm run --silent cli -- runner register`);
+    expect(command).toContain('npm run --silent cli -- runner start');
     expect(await page.locator('tbody tr', { hasText: 'later' }).textContent()).toContain('not registered');
     expect((await runnerRow('later')).token_hash).toBeNull();
     await screenshot(page, 'runner-registration-1280');

@@ -25,7 +25,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** WCAG 2 A/AA violations axe rates serious or critical (as in accessibility.test.ts). */
+/** WCAG 2 A/AA violations axe rates serious or critical (as in support/axe-checks.ts). */
 async function seriousViolations(p: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

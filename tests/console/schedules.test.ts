@@ -34,7 +34,7 @@ const list = () => `${server.url}/project/${pid}/schedule`;
 // textContent: the snackbar hides itself after a while, and this machine may be slow to ask.
 const snackbar = async (page: Page) => (await page.locator('.snackbar').textContent()) ?? '';
 
-/** WCAG 2 A/AA violations axe rates serious or critical (as tests/console/accessibility.test.ts). */
+/** WCAG 2 A/AA violations axe rates serious or critical (as tests/console/support/axe-checks.ts). */
 async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')

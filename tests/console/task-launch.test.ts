@@ -71,9 +71,12 @@ describe('task launch dialog (?new_task=)', () => {
     await expect.poll(async () => dialog.locator('[data-field=var_target] .field-error').textContent(), { timeout: 10_000 }).toBe('Target is required');
     expect(page.url()).toContain(`new_task=${templateId}`);
 
-    // int answers take digits only
+    // int answers take digits only: what is typed stays, with the message, until it is right
     await dialog.locator('input[name=var_replicas]').pressSequentially('3x');
-    expect(await dialog.locator('input[name=var_replicas]').inputValue()).toBe('3');
+    expect(await dialog.locator('input[name=var_replicas]').inputValue()).toBe('3x');
+    expect(await dialog.locator('[data-field=var_replicas] .field-error').textContent()).toBe('Replicas must be integer');
+    await dialog.locator('input[name=var_replicas]').press('Backspace');
+    expect(await dialog.locator('[data-field=var_replicas] .field-error').count()).toBe(0);
     await dialog.locator('select[name=var_target]').selectOption('staging');
     expect(await dialog.locator('[data-field=var_target] .field-error').count()).toBe(0);
     await dialog.locator('input[name=var_token]').fill('s3cret-value');
@@ -92,6 +95,36 @@ describe('task launch dialog (?new_task=)', () => {
     expect(rows.join('\n')).toContain('arg: target=staging');
     expect(rows.join('\n')).toContain('arg: replicas=3');
     expect(rows.join('\n')).not.toContain('s3cret-value');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, SLOW_MS);
+
+  it('never rewrites an integer answer: -5, 1e3 and abc stay as typed with the seed message beside the field, and nothing starts until it is right', async () => {
+    const { page, errors } = await openPage();
+    await page.goto(`${server.url}/project/${projectId}/history?new_task=${templateId}`);
+    await hydrated(page);
+    const dialog = page.locator('dialog.launch-dialog');
+    const replicas = dialog.locator('input[name=var_replicas]');
+    const message = () => dialog.locator('[data-field=var_replicas] .field-error');
+    await dialog.locator('select[name=var_target]').selectOption('staging');
+    for (const typed of ['-5', '1e3', 'abc']) {
+      await replicas.fill('');
+      await replicas.pressSequentially(typed);
+      expect(await replicas.inputValue(), typed).toBe(typed);
+      // beside the field at once, before any submit, in the seed's wording
+      expect(await message().textContent(), typed).toBe('Replicas must be integer');
+    }
+    const before = await api.get<unknown[]>(`/api/project/${projectId}/tasks`);
+    await dialog.locator('button[type=submit]').click();
+    expect(await replicas.inputValue()).toBe('abc');
+    expect(await message().textContent()).toBe('Replicas must be integer');
+    expect(page.url()).toContain(`new_task=${templateId}`);
+    expect(await api.get<unknown[]>(`/api/project/${projectId}/tasks`)).toHaveLength(before.length);
+    // fixed: the message goes as the value becomes right
+    await replicas.fill('5');
+    expect(await message().count()).toBe(0);
+    expect(await replicas.getAttribute('aria-invalid')).toBeNull();
+    await screenshot(page, 'task-launch-int-1280');
     expect(errors).toEqual([]);
     await page.close();
   }, SLOW_MS);

@@ -165,6 +165,8 @@ describe('task log dialog against the real task engine', () => {
     await screenshot(page, 'task-log-confirmation');
     await page.click('dialog button[value=reject]');
     await page.waitForSelector('dialog .task-log-facts .chip[data-status=rejected]', { timeout: 15_000 });
+    // the finished task's dialog, whole: its Raw log link stands where the buttons were
+    await page.waitForSelector('dialog a:has-text("Raw log")', { timeout: 15_000 });
     expect(await page.locator('dialog button[value=confirm]').count()).toBe(0);
     expect(await page.locator('dialog a:has-text("Raw log")').count()).toBe(1);
     expect((await waitForTask(db, taskId)).status).toBe('rejected');

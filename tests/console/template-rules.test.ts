@@ -4,7 +4,7 @@ import {
 } from '../../src/console/template-rules.ts';
 
 const survey = (patch: Partial<SurveyVarDraft>): SurveyVarDraft => ({
-  name: 'color', title: 'Colour', description: '', type: 'string', values: [], default_value: '', required: false, ...patch,
+  name: 'color', title: 'Colour', description: '', type: 'string', values: [], default_value: '', required: false, do_not_store: false, target: '', ...patch,
 });
 const vault = (patch: Partial<VaultDraft>): VaultDraft => ({ name: '', type: 'password', vault_key_id: 1, script: '', ...patch });
 
@@ -24,6 +24,17 @@ describe('survey variable rules (seed 001 §5)', () => {
     const api = surveyVarsToApi([survey({ required: true })]);
     expect(api[0]).toMatchObject({ name: 'color', type: '', required: true, values: [] });
     expect(surveyVarsFromApi(api)[0]!.type).toBe('string');
+  });
+
+  it('keeps "do not store" through the form, sending the flag only when set', () => {
+    const api = surveyVarsToApi([survey({ do_not_store: true }), survey({ name: 'size' })]);
+    expect(api.map((v) => 'do_not_store' in v ? v.do_not_store : 'absent')).toEqual([true, 'absent']);
+    expect(surveyVarsFromApi(api).map((v) => v.do_not_store)).toEqual([true, false]);
+  });
+
+  it('keeps an environment-variable target through the form (saving must not move it to the command line)', () => {
+    const api = surveyVarsToApi(surveyVarsFromApi([{ name: 'token', title: 'Token', target: 'env' }, { name: 'size', title: 'Size', target: 'nonsense' }]));
+    expect(api.map((v) => ('target' in v ? v.target : 'absent'))).toEqual(['env', 'absent']);
   });
 });
 

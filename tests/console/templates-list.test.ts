@@ -39,7 +39,7 @@ async function shoot(name: string): Promise<void> {
   await page.waitForTimeout(300);
 }
 
-/** WCAG 2 A/AA violations axe rates serious or critical (as in accessibility.test.ts). */
+/** WCAG 2 A/AA violations axe rates serious or critical (as in support/axe-checks.ts). */
 async function seriousViolations(): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -6,6 +6,7 @@ import { createClient } from './support/http-client.ts';
 import { launchBrowser, newContext, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject } from './support/real-tasks.ts';
 import { insertMember } from '../support/fixtures.ts';
+import { pollUntil } from '../support/poll.ts';
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -24,17 +25,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-const until = async <T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  let last = await what();
-  while (!ok(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(last).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await what();
-  }
-  return last;
-};
 
 async function createWorkflow(fourEyes: boolean): Promise<{ id: number; approvalNode: number }> {
   const api = await adminApi(server);
@@ -62,8 +52,8 @@ describe('workflow pages over plain HTTP (no JavaScript)', () => {
     expect(started.status).toBe(303);
     expect(started.location).toMatch(new RegExp(`^/project/${fx.project.id}/workflows/${wf.id}/runs/\\d+$`));
     const runPath = started.location!;
-    const waiting = await until(() => client.get(runPath), (r) => r.html.includes('data-status="approval"'));
-    expect(waiting.html).toContain('<svg class="wf-graph"');
+    const waiting = await pollUntil(() => client.get(runPath), (r) => r.html.includes('data-status="approval"'));
+    expect(waiting.html).toContain('<svg class="wf-graph wf-graph-wide"');
     expect(waiting.html).toMatch(/<noscript><meta http-equiv="refresh" content="5"/);
     expect(waiting.html).toContain('Check staging first');
     expect(waiting.html).toContain('Outputs: 1');
@@ -73,7 +63,7 @@ describe('workflow pages over plain HTTP (no JavaScript)', () => {
     const decided = await approver.post(runPath, { _form: 'decide', node: String(wf.approvalNode), decision: 'approved', comment: 'staging is fine' });
     expect(decided.status).toBe(303);
     expect(decided.location).toContain('flash=workflow_approval_decided');
-    const done = await until(() => client.get(runPath), (r) => r.html.includes('data-status="success"') && !r.html.includes('http-equiv="refresh"'));
+    const done = await pollUntil(() => client.get(runPath), (r) => r.html.includes('data-status="success"') && !r.html.includes('http-equiv="refresh"'));
     expect(done.html).toContain('staging is fine');
     expect(done.html).toContain('approver');
   }, 120_000);
@@ -110,7 +100,8 @@ describe('workflow journey in Chromium', () => {
     await page.mouse.down();
     await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
     await page.mouse.up();
-    await page.waitForSelector('.react-flow__edge');
+    // attached, not visible: an edge between two steps side by side is a flat line (no height)
+    await page.waitForSelector('.react-flow__edge', { state: 'attached' });
     await page.waitForSelector('.wfe-problems:has-text("No problems")');
     const violations = (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations.filter((v) => v.impact === 'critical');
     expect(violations.map((v) => v.id)).toEqual([]);
@@ -122,7 +113,9 @@ describe('workflow journey in Chromium', () => {
     expect(saved.nodes[1]!.approval_four_eyes).toBe(true);
     expect(saved.edges).toHaveLength(1);
 
-    await Promise.all([page.waitForURL(/\/runs\/\d+$/), page.click('main form.inline-form button[type=submit]:has-text("Run")')]);
+    // Run asks first
+    await Promise.all([page.waitForURL(/[?&]run=\d+/), page.click('main a[role=button]:has-text("Run")')]);
+    await Promise.all([page.waitForURL(/\/runs\/\d+$/), page.click('dialog.workflow-run-dialog button[type=submit]')]);
     const runPath = new URL(page.url()).pathname;
     // live: the page moves to the approval without a reload
     await page.waitForSelector('.wf-node[data-status="approval"]', { timeout: 60_000 });
@@ -137,7 +130,7 @@ describe('workflow journey in Chromium', () => {
 
     // the starter's page follows over the websocket
     await page.waitForSelector('#wf-live[data-status="success"]', { timeout: 60_000 });
-    expect(await page.locator('.wf-node[data-status="success"]').count()).toBe(2);
+    expect(await page.locator('.wf-node[data-status="success"]:visible').count()).toBe(2);
     await other.context().close();
 
     // the build task's dialog lists its outputs
@@ -149,7 +142,7 @@ describe('workflow journey in Chromium', () => {
     expect(await page.textContent('.task-outputs')).toContain('"7.1"');
     await page.goto(`${server.url}${runPath}`);
 
-    // 375 px wide: the run is readable, the graph scrolls inside its frame
+    // 375 px wide: the run is readable, the graph drawn top to bottom inside its frame
     await page.setViewportSize({ width: 375, height: 800 });
     await page.reload();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

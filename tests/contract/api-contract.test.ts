@@ -11,7 +11,7 @@ const spec = present ?? { paths: {}, definitions: {} };
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 
 /**
- * Operations of the 2.16 spec Signalbox does not implement, with the reason. Each must still
+ * Operations of the develop branch's document Signalbox does not implement, with the reason. Each must still
  * answer 404, so an entry goes stale (and this test fails) the day the route appears.
  */
 export const NOT_IMPLEMENTED: [RegExp, string][] = [
@@ -166,7 +166,7 @@ describe.skipIf(!present)('the contract checker', () => {
   });
 });
 
-for (const dialect of DIALECTS) describe.skipIf(!present)(`the 2.16 API contract (${dialect})`, () => {
+for (const dialect of DIALECTS) describe.skipIf(!present)(`the develop branch's API contract (${dialect})`, () => {
   let s: TestServer;
   let shared: ApiWorld;
   beforeAll(async () => {

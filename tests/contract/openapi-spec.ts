@@ -26,12 +26,23 @@ export interface Schema {
   additionalProperties?: boolean | Schema;
 }
 
+/** Semaphore's two API documents beside the checkout: as the 2.16 release shipped it, and as its develop branch has it. */
+export const SEMAPHORE_DOCUMENTS = {
+  release: { label: 'the 2.16 release', file: 'semaphore-api-2.16-release.yml' },
+  develop: { label: 'the develop branch', file: 'semaphore-api-develop.yml' },
+} as const;
+export type SemaphoreDocument = keyof typeof SEMAPHORE_DOCUMENTS;
+
 /**
- * Semaphore's document is not part of the clone: it is used when a shared reference folder sits
- * beside the checkout (`../shared/reference`, however deep the checkout is) or SIGNALBOX_API_SPEC
- * names it; otherwise the checks that need it are skipped.
+ * Where one of Semaphore's documents is, or null. They are not part of the clone: they are used
+ * when a shared reference folder sits beside the checkout (`../shared/reference`, however deep
+ * the checkout is); otherwise the checks that need them are skipped, saying so.
  */
-export const SPEC_PATH: string | null = process.env.SIGNALBOX_API_SPEC ?? findUpwards(join('shared', 'reference', 'semaphore-api-2.16.yml'));
+export function semaphoreDocumentPath(which: SemaphoreDocument): string | null {
+  const found = findUpwards(join('shared', 'reference', SEMAPHORE_DOCUMENTS[which].file));
+  if (!found) console.warn(`\n*** ${SEMAPHORE_DOCUMENTS[which].file} is not beside the checkout (../shared/reference): the checks against Semaphore's document of ${SEMAPHORE_DOCUMENTS[which].label} are SKIPPED ***\n`);
+  return found;
+}
 
 function findUpwards(relative: string): string | null {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -44,9 +55,10 @@ function findUpwards(relative: string): string | null {
   }
 }
 
-/** Semaphore's document, or null when it is not beside the checkout. */
-export function loadSpec(): SwaggerSpec | null {
-  return SPEC_PATH ? yaml.load(readFileSync(SPEC_PATH, 'utf8')) as SwaggerSpec : null;
+/** One of Semaphore's documents (the develop branch's unless named), or null when it is not beside the checkout. */
+export function loadSpec(which: SemaphoreDocument = 'develop'): SwaggerSpec | null {
+  const path = semaphoreDocumentPath(which);
+  return path ? yaml.load(readFileSync(path, 'utf8')) as SwaggerSpec : null;
 }
 
 /**

@@ -114,7 +114,7 @@ for (const dialect of DIALECTS) describe(`the OpenAPI document (${dialect})`, ()
     const project = { $ref: '#/components/schemas/Project' };
     const good = {
       id: 1, name: 'P', created: 'now', alert: false, alert_chat: null, max_parallel_tasks: 0, type: '',
-      task_retention_days: 0, task_retention_count: 0, output_retention_days: 0,
+      task_retention_days: 0, task_retention_count: 0, output_retention_days: 0, executor_image: null,
     };
     expect(validateJson(doc, project, good)).toEqual([]);
     expect(validateJson(doc, project, { ...good, id: 'one', extra: 1 })).toEqual(['$.id: expected integer, got string', '$.extra: not in the schema']);

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOTP, URI } from 'otpauth';
 import { startTestServer, type Auth, type TestServer } from '../support/harness.ts';
 import { buildWorld, type World } from '../support/world.ts';
-import { enrolTotp } from '../../src/server/auth/totp.ts';
+import { enrolConfirmedTotp } from '../support/totp.ts';
 import { findUserById } from '../../src/server/domain/users/user.repository.ts';
+import { FRESH_SESSION_MS } from '../../src/server/auth/reauthentication.ts';
 
 describe('account security changes need the current password or a TOTP code (issue 27, item 11)', () => {
   let s: TestServer;
@@ -19,7 +20,7 @@ describe('account security changes need the current password or a TOTP code (iss
 
   const enrolGuest = async () => {
     const { db, secrets, config } = s.deps;
-    return enrolTotp(db, (await findUserById(db, w.users.guest.id))!, secrets, config.totp);
+    return enrolConfirmedTotp(db, (await findUserById(db, w.users.guest.id))!, secrets, config.totp);
   };
   const totpRows = () => s.deps.db.selectFrom('user_totp').select('id').where('user_id', '=', w.users.guest.id).execute();
   const signsIn = async (password: string) => (await s.call('POST', '/api/auth/login', { auth: w.users.guest.username, password })).status;
@@ -64,6 +65,20 @@ describe('account security changes need the current password or a TOTP code (iss
     expect((await s.call('GET', '/api/user', undefined, here)).status).toBe(200);
     expect((await s.call('GET', '/api/user', undefined, elsewhere)).status).toBe(401);
     expect(await signsIn('rotated-pass-2')).toBe(204);
+  });
+
+  it("takes the own password change of a browser session signed in within the hour without a proof, as Semaphore's account dialog sends it", async () => {
+    const here = await s.login(w.users.guest.username, w.password);
+    const path = `/api/users/${w.users.guest.id}/password`;
+    expect((await s.call('POST', path, { password: 'from-the-dialog-3' }, here)).status).toBe(204);
+    expect(await signsIn('from-the-dialog-3')).toBe(204);
+    // a session signed in longer ago proves who it is again, as a token always does
+    const old = new Date(Date.now() - FRESH_SESSION_MS - 60_000).toISOString();
+    await s.deps.db.updateTable('session').set({ created: old }).where('user_id', '=', w.users.guest.id).execute();
+    const stale = await s.call('POST', path, { password: 'from-an-old-tab-4' }, here);
+    expect([stale.status, stale.body.error]).toEqual([400, 'current_password: required to change your own account']);
+    expect((await s.call('POST', path, { password: 'from-a-token-5' }, stolen)).status).toBe(400);
+    expect(await signsIn('from-the-dialog-3')).toBe(204);
   });
 
   it('does not ask an admin who changes another user', async () => {

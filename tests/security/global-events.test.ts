@@ -38,13 +38,16 @@ for (const dialect of DIALECTS) {
       expect(events.some((e) => e.project_id === mine.projectId)).toBe(true);
     });
 
-    it('still shows the outsider the event about their own account, and the admin everything', async () => {
+    it('keeps account events out of the activity log for everyone, as Semaphore does: the admin finds them in the audit trail', async () => {
       const outsider = await server.s.login('outsider', 'outsider-pass-1');
       const theirs = (await (await fetch(`${server.url}/api/events`, { headers: outsider })).json()) as EventView[];
-      expect(theirs.map((e) => e.object_id)).toContain(outsiderId);
+      expect(theirs).toEqual([]);
       const admin = await server.s.login(ADMIN.login, ADMIN.password);
       const all = (await (await fetch(`${server.url}/api/events`, { headers: admin })).json()) as EventView[];
-      expect(all.some((e) => e.object_id === outsiderId)).toBe(true);
+      expect(all.some((e) => e.object_id === outsiderId)).toBe(false);
+      expect(all.some((e) => e.project_id === mine.projectId)).toBe(true);
+      const audit = await server.s.deps.db.selectFrom('audit').select(['object_type', 'object_id']).where('object_type', '=', 'user').execute();
+      expect(audit.some((a) => a.object_id === outsiderId)).toBe(true);
     });
   });
 }

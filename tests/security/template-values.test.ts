@@ -4,12 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { DIALECTS } from '../support/dialects.ts';
 import { buildWorld, type Caller, type World } from '../support/world.ts';
 import { insertTemplate } from '../support/fixtures.ts';
-import { insertEnvironment, insertInventory, insertKey, insertRepository } from '../support/project-rows.ts';
+import { insertLocalAnsibleTemplate, postTask } from '../support/local-ansible.ts';
 import { insertIntegration } from '../support/trigger-fixtures.ts';
-import { createGitRepo } from '../support/git-repo.ts';
-import { startHttpTestServer } from '../support/http-test-server.ts';
+import { startHttpEngineServer } from '../support/http-test-server.ts';
 import { taskLog, waitForTask } from '../support/engine.ts';
-import { startEngine, type Engine } from '../../src/server/engine/engine.ts';
 
 /** What an attacker types where a value is expected: Jinja that runs `id` on the server. */
 const PAYLOAD = "{{ lookup('pipe','id') }}";
@@ -43,43 +41,27 @@ const SURVEY = [
 
 for (const dialect of DIALECTS) {
   describe(`values from callers who may not edit the template never become code (${dialect}, real ansible-playbook)`, () => {
-    let server: Awaited<ReturnType<typeof startHttpTestServer>>;
-    let engine: Engine;
+    let server: Awaited<ReturnType<typeof startHttpEngineServer>>;
     let w: World;
     let templateId = 0;
     let terraformId = 0;
 
     beforeAll(async () => {
-      server = await startHttpTestServer(dialect);
-      engine = await startEngine(server.s.deps);
+      server = await startHttpEngineServer(dialect);
       const { db } = server.s.deps;
       w = await buildWorld(db);
-      const repo = createGitRepo(join(server.s.tmp, `repo-${w.projectId}`), { 'site.yml': PLAYBOOK, 'infra/main.tf': TERRAFORM }, 'Add playbook');
-      const key = await insertKey(db, w.projectId, 'None');
-      const repository = await insertRepository(db, w.projectId, key.id, 'Playbooks', `file://${repo.path}`);
-      const inventory = await insertInventory(db, w.projectId, { name: 'Local', inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3' });
-      const environment = await insertEnvironment(db, w.projectId, 'Empty');
-      templateId = (await insertTemplate(db, w.projectId, {
-        name: 'Deploy', app: 'ansible', playbook: 'site.yml', repository_id: repository.id, inventory_id: inventory.id,
-        environment_id: environment.id, survey_vars: JSON.stringify(SURVEY), allow_override_args_in_task: 1,
-        task_params: JSON.stringify({ allow_override_limit: true }),
-      })).id;
+      const deploy = await insertLocalAnsibleTemplate(db, w.projectId, join(server.s.tmp, `repo-${w.projectId}`), { 'site.yml': PLAYBOOK, 'infra/main.tf': TERRAFORM }, {
+        survey_vars: JSON.stringify(SURVEY), allow_override_args_in_task: 1, task_params: JSON.stringify({ allow_override_limit: true }),
+      });
+      templateId = deploy.templateId;
       terraformId = (await insertTemplate(db, w.projectId, {
-        name: 'Infra', app: 'terraform', playbook: 'infra', repository_id: repository.id, environment_id: environment.id,
+        name: 'Infra', app: 'terraform', playbook: 'infra', repository_id: deploy.repositoryId, environment_id: deploy.environmentId,
         survey_vars: JSON.stringify([{ name: 'release', title: 'Release', type: 'string' }]),
       })).id;
     }, 60_000);
-    afterAll(async () => {
-      await engine.stop();
-      await server.close();
-    });
+    afterAll(() => server.close());
 
-    const post = async (who: Caller, body: Record<string, unknown>) => {
-      const res = await fetch(`${server.url}/api/project/${w.projectId}/tasks`, {
-        method: 'POST', headers: { ...w.auth[who], 'content-type': 'application/json' }, body: JSON.stringify({ template_id: templateId, ...body }),
-      });
-      return { status: res.status, body: (await res.json()) as { id?: number; error?: string } };
-    };
+    const post = (who: Caller, body: Record<string, unknown>) => postTask(server.url, w, who, { template_id: templateId, ...body });
     /** The finished task's log, without colour codes. */
     const logOf = async (taskId: number) => {
       const done = await waitForTask(server.s.deps.db, taskId, undefined, 120_000);

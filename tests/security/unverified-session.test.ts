@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN, startConsoleServer, type ConsoleServer } from '../console/support/console-server.ts';
-import { enrolTotp } from '../../src/server/auth/totp.ts';
+import { enrolConfirmedTotp } from '../support/totp.ts';
 import { findUserByLogin } from '../../src/server/domain/users/user.repository.ts';
 
 /** The answer to a websocket upgrade: 101 when it opened, else the refusal status. */
@@ -21,7 +21,7 @@ describe('a session that passed the password but not the TOTP step (issue 27, it
   beforeAll(async () => {
     server = await startConsoleServer({ SEMAPHORE_TOTP_ENABLED: 'true', SEMAPHORE_METRICS_ENABLED: 'true' });
     const { db, secrets, config } = server.deps;
-    await enrolTotp(db, (await findUserByLogin(db, ADMIN.login))!, secrets, config.totp);
+    await enrolConfirmedTotp(db, (await findUserByLogin(db, ADMIN.login))!, secrets, config.totp);
     const res = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: ADMIN.login, password: ADMIN.password }),
     });

@@ -51,12 +51,16 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('sets git_branch only when the template allows a branch override, and checks commit_hash', async () => {
+    it('sets git_branch only when the template allows a branch override (else says it was not applied), and checks commit_hash', async () => {
       const locked = await server.s.deps.db.insertInto('template').values({ ...fixture.template, id: undefined, name: 'Locked', allow_override_branch_in_task: 0 })
         .returning('id').executeTakeFirstOrThrow();
       const branch = await hook('locked-branch', 'git_branch', locked.id);
-      await deliver(branch.alias, 'feature/x');
-      expect(await outcome(branch.integration.id)).toEqual({ reason: 'failed to start task: git_branch: the template does not allow a branch override', taskId: null });
+      await deliver(branch.alias, '--upload-pack=touch /tmp/x');
+      const notApplied = await outcome(branch.integration.id);
+      expect(notApplied.reason).toBe('matched; git_branch "--upload-pack=touch /tmp/x" not applied: the template does not let a task choose its branch');
+      const lockedTask = await server.s.deps.db.selectFrom('task').select('git_branch').where('id', '=', notApplied.taskId!).executeTakeFirstOrThrow();
+      expect(lockedTask.git_branch).toBeNull();
+      await server.s.deps.db.deleteFrom('task').where('id', '=', notApplied.taskId!).execute();
       const commit = await hook('bad-commit', 'commit_hash');
       await deliver(commit.alias, '--output=/tmp/x');
       expect(await outcome(commit.integration.id)).toEqual({ reason: 'failed to start task: commit_hash: must be a hexadecimal commit id', taskId: null });

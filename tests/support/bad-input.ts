@@ -69,7 +69,7 @@ export function badBodies(r: WriteRoute, x: BadInputContext): [string, string][]
     ['a JSON string', '"text"'],
     ['a JSON number', '123'],
     ['JSON true', 'true'],
-    ['JSON null', 'null'],
+    // (`null` is read as no fields, as Semaphore's binding reads it: the empty body's case, not a bad one)
   ];
   for (const [field, type] of Object.entries(r.fields)) {
     for (const wrong of WRONG_VALUES[type]) cases.push([`${field} = ${JSON.stringify(wrong)}`, JSON.stringify({ ...valid, [field]: wrong })]);
@@ -137,12 +137,13 @@ export function describeBadInput(area: string, routes: WriteRoute[], env: Record
           expect(await snapshotDatabase(s.deps.db)).toEqual(before);
         });
 
-        it(`answers ${r.route} with 415 for a valid body sent as anything but application/json, changing nothing`, async () => {
+        it(`answers ${r.route} with 415 for a valid body a browser sends as anything but application/json, changing nothing`, async () => {
           const before = await snapshotDatabase(s.deps.db);
           const body = new TextEncoder().encode(JSON.stringify(r.valid(x)));
           const failures: string[] = [];
           for (const type of WRONG_CONTENT_TYPES) {
-            const headers: Record<string, string> = { ...x.w.auth.admin, ...(type ? { 'content-type': type } : {}) };
+            // a browser's request (Sec-Fetch-Site): from clients that are none, the label does not matter (content-type.test.ts)
+            const headers: Record<string, string> = { ...x.w.auth.admin, 'sec-fetch-site': 'same-origin', ...(type ? { 'content-type': type } : {}) };
             const res = await s.api.request(r.path(x), { method, headers, body });
             if (res.status !== 415) failures.push(`${type || 'no Content-Type'}: ${res.status} ${(await res.text()).slice(0, 120)}`);
           }

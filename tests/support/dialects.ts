@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { DbSettings } from '../../src/server/db/database.ts';
+import { copySqliteTemplate, createFromPostgresTemplate, onPostgresServer } from './database-template.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -27,28 +28,40 @@ export function isPostgresReachable(): Promise<boolean> {
   return postgresReachable;
 }
 
-/** Both dialects; PostgreSQL only when reachable (always under CI). */
-export const DIALECTS: DialectName[] = ['sqlite', ...((await isPostgresReachable()) ? ['postgres' as const] : [])];
+/** SIGNALBOX_TEST_DIALECTS=sqlite (`npm run test:quick`) leaves PostgreSQL out on purpose. */
+const wanted = (process.env.SIGNALBOX_TEST_DIALECTS ?? 'sqlite,postgres').split(',');
+
+/** Both dialects (or the ones asked for); PostgreSQL only when reachable (always under CI). */
+export const DIALECTS: DialectName[] = [
+  ...(wanted.includes('sqlite') ? ['sqlite' as const] : []),
+  ...(wanted.includes('postgres') && (await isPostgresReachable()) ? ['postgres' as const] : []),
+];
 
 /** A fresh, empty database of the dialect; `drop` removes it. */
-export async function freshDatabase(dialect: DialectName, sqliteDir: string): Promise<{ settings: DbSettings; drop: () => Promise<void> }> {
+export function freshDatabase(dialect: DialectName, sqliteDir: string): Promise<{ settings: DbSettings; drop: () => Promise<void> }> {
+  return newDatabase(dialect, sqliteDir, false);
+}
+
+/**
+ * A fresh database of the dialect with every migration applied, copied from the run's template
+ * (database-template.ts) instead of migrated again; `drop` removes it.
+ */
+export function migratedDatabase(dialect: DialectName, sqliteDir: string): Promise<{ settings: DbSettings; drop: () => Promise<void> }> {
+  return newDatabase(dialect, sqliteDir, true);
+}
+
+async function newDatabase(dialect: DialectName, sqliteDir: string, migrated: boolean): Promise<{ settings: DbSettings; drop: () => Promise<void> }> {
   const suffix = randomBytes(6).toString('hex');
   if (dialect === 'sqlite') {
-    return { settings: { dialect, host: `${sqliteDir}/test-${suffix}.sqlite` }, drop: async () => {} };
+    const host = `${sqliteDir}/test-${suffix}.sqlite`;
+    if (migrated) await copySqliteTemplate(host);
+    return { settings: { dialect, host }, drop: async () => {} };
   }
   const name = `signalbox_test_${suffix}`;
-  const [host, port] = PG_HOST.split(':');
-  const admin = new pg.Client({ host, port: Number(port ?? 5432), user: PG_USER, database: 'postgres' });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  if (migrated) await createFromPostgresTemplate(name);
+  else await onPostgresServer((c) => c.query(`create database ${name}`));
   return {
     settings: { dialect, host: PG_HOST, user: PG_USER, name },
-    drop: async () => {
-      const c = new pg.Client({ host, port: Number(port ?? 5432), user: PG_USER, database: 'postgres' });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
+    drop: () => onPostgresServer((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}),
   };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../src/server/db/database.ts';
 import type { TemplateTable } from '../../src/server/db/schema.ts';
 import type { SecretBox } from '../../src/server/crypto/secret-box.ts';
 import { now } from '../../src/server/lib/time.ts';
-import { hashPassword } from '../../src/server/auth/password.ts';
+import { hashPassword } from '../../src/server/access/password.ts';
 
 /**
  * Rows inserted straight into the database, for tests of one part that need another part's

@@ -7,7 +7,7 @@ import { boot } from '../../src/server/boot.ts';
 import { createApi } from '../../src/server/app.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import type { AppEnv } from '../../src/server/http/context.ts';
-import { freshDatabase, type DialectName } from './dialects.ts';
+import { migratedDatabase, type DialectName } from './dialects.ts';
 
 export const ADMIN = { login: 'admin', password: 'admin-password-1', name: 'Admin', email: 'admin@example.test' };
 
@@ -35,12 +35,13 @@ export interface TestResponse {
 }
 
 /**
- * Boots a runner API on a fresh database of the dialect, with the env admin created.
+ * Boots a runner API on a fresh database of the dialect (a copy of the migrated template), with
+ * the env admin created.
  * @example const s = await startTestServer('sqlite'); const admin = await s.login(ADMIN.login, ADMIN.password);
  */
 export async function startTestServer(dialect: DialectName, env: Record<string, string> = {}): Promise<TestServer> {
   const tmp = mkdtempSync(join(tmpdir(), 'signalbox-test-'));
-  const database = await freshDatabase(dialect, tmp);
+  const database = await migratedDatabase(dialect, tmp);
   const config = loadConfig({
     SEMAPHORE_ADMIN: ADMIN.login, SEMAPHORE_ADMIN_PASSWORD: ADMIN.password, SEMAPHORE_ADMIN_NAME: ADMIN.name,
     SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'), ...env,

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createHostServer } from '../../src/server/host/http-server.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { startEngine } from '../../src/server/engine/engine.ts';
 import type { DialectName } from './dialects.ts';
 
 /**
@@ -18,6 +19,22 @@ export async function startHttpTestServer(dialect: DialectName, env: Record<stri
     close: async () => {
       await host.close();
       await s.close();
+    },
+  };
+}
+
+/**
+ * An HTTP test server with the task engine running on it; `close` stops the engine first.
+ * @example const server = await startHttpEngineServer('sqlite'); ...; await server.close();
+ */
+export async function startHttpEngineServer(dialect: DialectName, env: Record<string, string> = {}) {
+  const server = await startHttpTestServer(dialect, env);
+  const engine = await startEngine(server.s.deps);
+  return {
+    ...server, engine,
+    close: async () => {
+      await engine.stop();
+      await server.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Permission, ROLE_PERMISSIONS, hasPermission } from '../../src/server/auth/permissions.ts';
+import { Permission, ROLE_PERMISSIONS, hasPermission } from '../../src/server/access/permissions.ts';
 import type { Db } from '../../src/server/db/database.ts';
 import { DIALECTS } from './dialects.ts';
 import { startTestServer, type TestServer } from './harness.ts';

@@ -1,4 +1,4 @@
-import { hashPassword } from '../../src/server/auth/password.ts';
+import { hashPassword } from '../../src/server/access/password.ts';
 import { insertUser } from '../../src/server/domain/users/user.repository.ts';
 import { now } from '../../src/server/lib/time.ts';
 import { ADMIN, type Auth, type TestServer } from './harness.ts';

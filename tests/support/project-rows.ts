@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/server/db/database.ts';
-import { hashSecretToken, newApiToken } from '../../src/server/auth/tokens.ts';
+import { hashSecretToken, newApiToken } from '../../src/server/access/tokens.ts';
 import { now } from '../../src/server/lib/time.ts';
+import { ACTIVE_STATUSES } from '../../src/server/domain/tasks/task-status.ts';
 import type { Auth } from './harness.ts';
 
 /**
@@ -48,12 +49,27 @@ export function insertEnvironment(db: Db, projectId: number, name: string) {
     .returningAll().executeTakeFirstOrThrow();
 }
 
-/** A finished task row of a template, created at `created`. */
-export function insertTask(db: Db, row: { projectId: number; templateId: number; status: string; created?: string; userId?: number | null }) {
+/**
+ * The engine that "runs" fixture tasks inserted as active: alive for good and on another host, so
+ * the engine of a test server never takes them for tasks a crashed server left behind (its
+ * periodic recovery would mark them as error, sooner or later depending on the machine's load).
+ */
+const FIXTURE_ENGINE = { id: 'fixture-host:0:fixture', host: 'fixture-host', pid: 0 };
+
+async function fixtureEngineId(db: Db): Promise<string> {
+  const time = now();
+  await db.insertInto('engine_worker').values({ ...FIXTURE_ENGINE, started: time, heartbeat_at: '9999-12-31T00:00:00.000Z' })
+    .onConflict((oc) => oc.column('id').doNothing()).execute();
+  return FIXTURE_ENGINE.id;
+}
+
+/** A task row of a template, created at `created`; an active one is held by the fixture engine. */
+export async function insertTask(db: Db, row: { projectId: number; templateId: number; status: string; created?: string; userId?: number | null }) {
+  const lockedBy = (ACTIVE_STATUSES as readonly string[]).includes(row.status) ? await fixtureEngineId(db) : null;
   return db.insertInto('task').values({
     project_id: row.projectId, template_id: row.templateId, status: row.status, user_id: row.userId ?? null, integration_id: null,
     schedule_id: null, build_task_id: null, inventory_id: null, playbook: '', environment: '{}', arguments: null, git_branch: null,
-    message: '', commit_hash: null, commit_message: '', version: null, params: '{}', created: row.created ?? now(), start: null, end: null, locked_by: null,
+    message: '', commit_hash: null, commit_message: '', version: null, params: '{}', created: row.created ?? now(), start: null, end: null, locked_by: lockedBy,
   }).returningAll().executeTakeFirstOrThrow();
 }
 

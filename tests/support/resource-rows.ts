@@ -10,6 +10,8 @@ export interface ResourceIds extends Record<string, number> {
   view: number; schedule: number; integration: number; matcher: number; value: number; projectAlias: number;
   integrationAlias: number; task: number; waitingTask: number; confirmTask: number; tfAlias: number; tfState: number; invite: number;
   spareKey: number; spareRepository: number; spareInventory: number; spareEnvironment: number; spareTemplate: number;
+  /** a named lock no template needs */
+  lock: number;
   /** a workflow whose run waits at its approval node, and one with no runs */
   workflow: number; workflowRun: number; workflowNode: number; workflowTaskNode: number; spareWorkflow: number;
 }
@@ -89,7 +91,11 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   const spareEnvironment = await insertEnvironment(db, projectId, 'Spare vars');
   const spareTemplate = await insertTemplate(db, projectId, { name: 'Spare', app: 'bash', playbook: 'run.sh', ...refs });
   const workflows = await insertWorkflowRows(db, projectId, template.id);
+  // named after the template, so that several sets of resources fit in one project
+  const lock = await db.insertInto('project_lock').values({ project_id: projectId, name: `lock-${template.id}`, capacity: 1, description: '', created: '2026-01-01T00:00:00.000Z' })
+    .returning('id').executeTakeFirstOrThrow();
   return {
+    lock: lock.id,
     ...workflows,
     key: key.id, repository: repository.id, inventory: inventory.id, environment: environment.id, template: template.id, workspace: workspace.id,
     view: view.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id, projectAlias: projectAlias.id,

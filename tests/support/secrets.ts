@@ -13,13 +13,13 @@ export async function storedSecretForms(db: Db): Promise<string[]> {
   const tokens = await db.selectFrom('api_token').select('hash').execute();
   const users = await db.selectFrom('user').select('password').where('password', '!=', '').execute();
   const totps = await db.selectFrom('user_totp').select(['secret', 'recovery_hash']).execute();
-  const invites = await db.selectFrom('project_invite').select('token_hash').execute();
+  const invites = await db.selectFrom('project_invite').select(['token_hash', 'email_token_hash']).execute();
   const storages = await db.selectFrom('secret_storage').select('secret').where('secret', 'is not', null).execute();
   const signing = await db.selectFrom('option').select('value').where('key', '=', 'jwt_signing_key').execute();
   const channels = await db.selectFrom('alert_channel').select('secret').where('secret', 'is not', null).execute();
   const hooks = await db.selectFrom('event_webhook').select('secret').where('secret', 'is not', null).execute();
   return [...keys.map((k) => k.secret!), ...groups.map((g) => g.password!), ...tokens.map((t) => t.hash), ...users.map((u) => u.password),
-    ...totps.flatMap((t) => [t.secret, t.recovery_hash]), ...invites.map((i) => i.token_hash), ...storages.map((r) => r.secret!), ...signing.map((r) => r.value),
+    ...totps.flatMap((t) => [t.secret, t.recovery_hash]), ...invites.flatMap((i) => [i.token_hash, i.email_token_hash ?? '']), ...storages.map((r) => r.secret!), ...signing.map((r) => r.value),
     ...channels.map((r) => r.secret!), ...hooks.map((r) => r.secret!)]
     .filter((value) => value.length >= 8);
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { migrateToLatest, openDatabase, type Db, type DbSettings } from '../../src/server/db/database.ts';
 import { ensureAdminUser } from '../../src/server/domain/users/admin-bootstrap.ts';
-import { freshDatabase } from './dialects.ts';
+import { migratedDatabase } from './dialects.ts';
 import { ADMIN } from './harness.ts';
 import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -34,7 +34,7 @@ export interface ServerCluster {
  */
 export async function startServerCluster(count: number, prepare: (db: Db, tmp: string) => Promise<void> = async () => {}, options: { settings?: DbSettings; env?: NodeJS.ProcessEnv } = {}): Promise<ServerCluster> {
   const tmp = mkdtempSync(join(tmpdir(), 'signalbox-cluster-'));
-  const fresh = options.settings ? { settings: options.settings, drop: async () => {} } : await freshDatabase('postgres', tmp);
+  const fresh = options.settings ? { settings: options.settings, drop: async () => {} } : await migratedDatabase('postgres', tmp);
   const settings = fresh.settings;
   const db = openDatabase(settings);
   await migrateToLatest(db);

@@ -1,5 +1,5 @@
 import type { Db } from '../../src/server/db/database.ts';
-import { hashPassword } from '../../src/server/auth/password.ts';
+import { hashPassword } from '../../src/server/access/password.ts';
 import { startSession } from '../../src/server/auth/sessions.ts';
 import { createApiToken } from '../../src/server/domain/tokens/api-token.repository.ts';
 import { createProject } from '../../src/server/domain/projects/project.service.ts';

@@ -6,7 +6,7 @@ import { FieldMessage, onEnter, PlainField, useMounted, type Messages } from './
 
 interface Props { name: string; initial: string; m: Messages }
 
-const EMPTY: SurveyVarDraft = { name: '', title: '', description: '', type: 'string', values: [], default_value: '', required: false };
+const EMPTY: SurveyVarDraft = { name: '', title: '', description: '', type: 'string', values: [], default_value: '', required: false, do_not_store: false, target: '' };
 
 function parse(text: string): SurveyVarDraft[] | null {
   if (!text.trim()) return [];
@@ -74,17 +74,21 @@ export default function SurveyVarsEditor({ name, initial, m }: Props) {
             </label>
           </div>
           <label>{m.survey_description}<input value={d.description} onChange={(e) => change({ description: e.target.value })} data-sv="description" /></label>
-          <div className="tpl-grid-2">
-            <label>{m.survey_type}
-              <select value={d.type} onChange={(e) => change({ type: e.target.value as SurveyVarDraft['type'] })} data-sv="type">
-                {SURVEY_TYPES.map((type) => <option key={type} value={type}>{m[`type_${type}`]}</option>)}
-              </select>
-            </label>
-            <label>{m.survey_default}
-              <input value={d.default_value} type={d.type === 'secret' ? 'password' : 'text'} inputMode={d.type === 'int' ? 'numeric' : undefined}
-                onChange={(e) => change({ default_value: e.target.value })} data-sv="default" />
-            </label>
-          </div>
+          <label>{m.survey_type}
+            <select value={d.type} onChange={(e) => change({ type: e.target.value as SurveyVarDraft['type'] })} data-sv="type">
+              {SURVEY_TYPES.map((type) => <option key={type} value={type}>{m[`type_${type}`]}</option>)}
+            </select>
+          </label>
+          <label>{m.survey_target}
+            <select value={d.target} onChange={(e) => change({ target: e.target.value === 'env' ? 'env' : '' })} data-sv="target">
+              <option value="">{m.target_variable}</option>
+              <option value="env">{m.target_env}</option>
+            </select>
+          </label>
+          <label>{m.survey_default}
+            <input value={d.default_value} type={d.type === 'secret' ? 'password' : 'text'} inputMode={d.type === 'int' ? 'numeric' : undefined}
+              onChange={(e) => change({ default_value: e.target.value })} data-sv="default" />
+          </label>
           {d.type === 'enum' && (
             <div className="tpl-enum" role="group" aria-label={m.survey_values} aria-describedby="sv-values-error">
               <span>{m.survey_values}</span>
@@ -102,6 +106,7 @@ export default function SurveyVarsEditor({ name, initial, m }: Props) {
             </div>
           )}
           <label className="tpl-check"><input type="checkbox" checked={d.required} onChange={(e) => change({ required: e.target.checked })} data-sv="required" /> {m.survey_required}</label>
+          <label className="tpl-check"><input type="checkbox" checked={d.do_not_store} onChange={(e) => change({ do_not_store: e.target.checked })} data-sv="do_not_store" /> {m.survey_do_not_store}</label>
           <div className="tpl-panel-actions">
             <button type="button" className="btn btn-outline" onClick={() => setEditing(null)}>{m.cancel}</button>
             <button type="button" className="btn btn-secondary" onClick={save} data-sv="save">{editing.index === null ? m.add : m.apply}</button>

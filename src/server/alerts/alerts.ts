@@ -1,14 +1,11 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { Deps } from '../deps.ts';
 import { alertRecipients, loadTaskAlert, type TaskAlert } from './task-alert.ts';
-import { chatRequests, type ChatRequest } from './chat-requests.ts';
+import { chatRequests } from './chat-requests.ts';
 import { sendAlertEmail } from './send-email.ts';
 import { loadApprovalAlert } from './approval-alert.ts';
 import { deliverToProjectChannels } from './project-channels.ts';
-import { postOutgoing } from '../lib/outgoing-http.ts';
-
-/** How long one channel may take before it counts as failed. */
-const CHANNEL_TIMEOUT_MS = 10_000;
+import { attempt, postChat, type ChannelResult } from './channel-send.ts';
 
 export interface AlertOptions {
   log?: (line: string) => void;
@@ -70,9 +67,6 @@ async function sendTaskAlerts(deps: Deps, taskId: number, status: string, log: (
   }
 }
 
-/** How one channel took an alert: `error` says why it did not (HTTP status, SMTP answer). */
-export interface ChannelResult { name: string; ok: boolean; error?: string }
-
 /**
  * Sends `alert` through every enabled chat channel and, when `email` is true and mail is on, to
  * the project's members who asked for alerts. Each channel is tried on its own; none throws.
@@ -86,20 +80,4 @@ export async function deliverAlert(deps: Deps, alert: TaskAlert, email: boolean,
     sends.push(attempt('email', () => sendAlertEmail(alerts.email, alert, to, smtpTls)));
   }
   return Promise.all(sends);
-}
-
-/** Runs one channel's send, turning a failure into its result. */
-export async function attempt(name: string, send: () => Promise<void>): Promise<ChannelResult> {
-  try {
-    await send();
-    return { name, ok: true };
-  } catch (err) {
-    return { name, ok: false, error: (err as Error).message };
-  }
-}
-
-/** POSTs one chat request under the outgoing-HTTP rules; anything but a 2xx is a failure. */
-export async function postChat(request: ChatRequest): Promise<void> {
-  const { status } = await postOutgoing(request.url, request.headers, JSON.stringify(request.body), CHANNEL_TIMEOUT_MS);
-  if (status < 200 || status >= 300) throw new Error(`HTTP ${status}`);
 }

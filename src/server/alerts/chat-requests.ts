@@ -1,6 +1,7 @@
 import type { AlertSettings } from '../config/config.ts';
 import { alertHeadline, type TaskAlert } from './task-alert.ts';
 import { ownValue } from '../lib/own-value.ts';
+import type { ChatKind } from '../domain/alert-channels/alert-channel.ts';
 import { entityText, markdownText, mentionFreeText } from './alert-text.ts';
 
 /** One HTTP POST to a chat service. `name` is for the log. */
@@ -12,10 +13,6 @@ export interface ChatRequest {
 }
 
 const COLORS: Record<string, string> = { success: '#2e7d32', error: '#c62828', waiting_confirmation: '#f9a825' };
-
-/** The chat services an alert can go to, by the names the server settings use. */
-export const CHAT_KINDS = ['telegram', 'slack', 'rocketchat', 'microsoft_teams', 'dingtalk', 'gotify', 'webhook'] as const;
-export type ChatKind = (typeof CHAT_KINDS)[number];
 
 /** Where one chat channel posts: a webhook `url`, or a service `url` plus `token`, and Telegram's `chat`. */
 export interface ChatTarget { url: string; token?: string; chat?: string }
@@ -87,7 +84,7 @@ export function chatRequest(kind: ChatKind, target: ChatTarget, alert: TaskAlert
       extras: { 'client::display': { contentType: 'text/markdown' } },
     } };
     case 'webhook': return { name: kind, url, headers: json, body: {
-      event: 'task_status', status: alert.status, url: alert.url, author: alert.author,
+      event: 'task_status', status: alert.status, ...(alert.fixed ? { fixed: true } : {}), url: alert.url, author: alert.author,
       project: { id: alert.projectId, name: alert.projectName }, template: { id: alert.templateId, name: alert.templateName },
       task: { id: alert.taskId, status: alert.status, message: alert.message, version: alert.version || null },
     } };

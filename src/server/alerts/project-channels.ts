@@ -2,11 +2,11 @@ import type { ConnectionOptions } from 'node:tls';
 import type { Deps } from '../deps.ts';
 import { openSecret } from '../crypto/sealed-secret.ts';
 import type { AlertChannelRow } from '../domain/alert-channels/alert-channel.ts';
-import { URL_KINDS } from '../domain/alert-channels/alert-channel.ts';
-import { chatRequest, type ChatKind, type ChatTarget } from './chat-requests.ts';
+import { URL_KINDS, type ChatKind } from '../domain/alert-channels/alert-channel.ts';
+import { chatRequest, type ChatTarget } from './chat-requests.ts';
 import { sendAlertEmail } from './send-email.ts';
 import type { TaskAlert } from './task-alert.ts';
-import { attempt, postChat, type ChannelResult } from './alerts.ts';
+import { attempt, postChat, type ChannelResult } from './channel-send.ts';
 
 /**
  * Sends `alert` through one of a project's alert channels: a chat service with the channel's

@@ -1,6 +1,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { Deps } from '../deps.ts';
-import { deliverAlert, type ChannelResult } from './alerts.ts';
+import { deliverAlert } from './alerts.ts';
+import type { ChannelResult } from './channel-send.ts';
 import type { TaskAlert } from './task-alert.ts';
 
 /** The project and the user a test alert names. */

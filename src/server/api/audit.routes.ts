@@ -3,7 +3,7 @@ import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { requireAdmin } from '../auth/authenticate.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { limitQuery } from './route-context.ts';
 import { auditBacklog, auditPage, type AuditFilter } from '../domain/audit/audit.queries.ts';
 import { auditExportStream } from '../domain/audit/audit-export-stream.ts';

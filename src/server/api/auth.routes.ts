@@ -9,24 +9,43 @@ import { readJson } from '../http/validation.ts';
 import { setSessionCookie } from '../auth/session-cookie.ts';
 import { apiClientFacts } from '../http/api-client-facts.ts';
 import { endSession, markSessionVerified, SESSION_COOKIE, startSession, userForSession } from '../auth/sessions.ts';
-import { acceptPasscode, findTotp, redeemRecoveryCode } from '../auth/totp.ts';
+import { acceptPasscode, findConfirmedTotp, redeemRecoveryCode } from '../auth/totp.ts';
 import { checkPassword, loginAccount } from '../auth/password-sign-in.ts';
-import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/login-throttle.ts';
+import { checkLoginAllowed, clearLoginFailures, firstThrottledInWindow, recordLoginFailure, THROTTLE_WINDOW_MINUTES, type LoginCheck } from '../auth/login-throttle.ts';
 import { listOidcProviders } from '../auth/oidc.ts';
 import { withAudit, writeAudit } from '../domain/audit/audit.writer.ts';
 import { auditNothingChanged, setAuditActor } from '../domain/audit/audit-context.ts';
 
+/** Longest login name an audit row keeps of a failed sign-in (a name is up to 255 characters). */
+const AUDITED_NAME_LENGTH = 64;
+
+type SignInStep = 'login_fail' | 'mfa_fail';
+type Who = { id: number | null; name: string };
+
 /** The audit record of a refused sign-in step, kept even though the request fails. */
-async function auditSignInFailure(c: Context<AppEnv>, action: 'login_fail' | 'mfa_fail', who: { id: number | null; name: string }, why: string): Promise<void> {
-  await writeAudit(c.var.deps.db, { action, actor: { userId: who.id, name: who.name, token: '' }, objectType: 'user', objectId: who.id, objectName: who.name, description: why });
+async function auditSignInFailure(c: Context<AppEnv>, action: SignInStep, who: Who, why: string): Promise<void> {
+  const name = who.name.length > AUDITED_NAME_LENGTH ? `${who.name.slice(0, AUDITED_NAME_LENGTH)}…` : who.name;
+  await writeAudit(c.var.deps.db, { action, actor: { userId: who.id, name, token: '' }, objectType: 'user', objectId: who.id, objectName: name, description: why });
 }
 
-/** Runs a sign-in throttle check; a refusal is audited as a failed step. */
-async function throttled(c: Context<AppEnv>, check: Promise<void>, action: 'login_fail' | 'mfa_fail', who: { id: number | null; name: string }): Promise<void> {
+/**
+ * Audits a failed step one row each while its address is quiet; once it is throttled or noisy,
+ * one row per address per throttle window stands for all of them, so a flood of attempts
+ * cannot flood the audit trail.
+ */
+async function auditFailure(c: Context<AppEnv>, action: SignInStep, who: Who, why: string, quiet: boolean): Promise<void> {
+  if (quiet) return auditSignInFailure(c, action, who, why);
+  if (await firstThrottledInWindow(c.var.deps.db, apiClientFacts(c).address)) {
+    await auditSignInFailure(c, action, who, `${why}; too many attempts from this address: further ones in the next ${THROTTLE_WINDOW_MINUTES} minutes are not recorded one by one`);
+  }
+}
+
+/** Runs a sign-in throttle check; a refusal is audited as a failed step (aggregated per address). */
+async function throttled(c: Context<AppEnv>, check: Promise<LoginCheck>, action: SignInStep, who: Who): Promise<LoginCheck> {
   try {
-    await check;
+    return await check;
   } catch (err) {
-    await auditSignInFailure(c, action, who, 'too many attempts');
+    await auditFailure(c, action, who, 'refused by the sign-in throttle', false);
     throw err;
   }
 }
@@ -58,11 +77,11 @@ authRoutes.post('/login', async (c) => {
   const client = apiClientFacts(c);
   const account = await loginAccount(db, input.auth);
   const who = { id: accountUserId(account), name: input.auth };
-  await throttled(c, checkLoginAllowed(db, account, client.address), 'login_fail', who);
+  const { noisyAddress } = await throttled(c, checkLoginAllowed(db, account, client.address), 'login_fail', who);
   const user = await checkPassword(c.var.deps, input.auth, input.password);
   if (!user) {
     await recordLoginFailure(db, account, client.address);
-    await auditSignInFailure(c, 'login_fail', who, 'wrong login or password');
+    await auditFailure(c, 'login_fail', who, 'wrong login or password', !noisyAddress);
     throw unauthorized();
   }
   await clearLoginFailures(db, account, client.address);
@@ -96,17 +115,17 @@ authRoutes.post('/recovery', async (c) => {
  * 401 `{"error": "INVALID_PASSCODE"}` (or `INVALID_RECOVERY_CODE`), which its clients read.
  */
 async function proveSecondFactor(c: Context<AppEnv>, pending: { user: UserRow; sessionId: string }, refusal: 'INVALID_PASSCODE' | 'INVALID_RECOVERY_CODE',
-  check: (totp: NonNullable<Awaited<ReturnType<typeof findTotp>>>) => Promise<boolean>): Promise<void> {
+  check: (totp: NonNullable<Awaited<ReturnType<typeof findConfirmedTotp>>>) => Promise<boolean>): Promise<void> {
   const { db } = c.var.deps;
   const ip = apiClientFacts(c).address;
   const account = `totp#${pending.user.id}`;
   const who = { id: pending.user.id, name: pending.user.username };
   setAuditActor({ userId: who.id, name: who.name, token: '' });
-  await throttled(c, checkLoginAllowed(db, account, ip), 'mfa_fail', who);
-  const totp = await findTotp(db, pending.user.id);
+  const { noisyAddress } = await throttled(c, checkLoginAllowed(db, account, ip), 'mfa_fail', who);
+  const totp = await findConfirmedTotp(db, pending.user.id);
   if (!totp || !(await check(totp))) {
     await recordLoginFailure(db, account, ip);
-    await auditSignInFailure(c, 'mfa_fail', who, refusal);
+    await auditFailure(c, 'mfa_fail', who, refusal, !noisyAddress);
     throw unauthorized(refusal);
   }
   await clearLoginFailures(db, account, ip);
@@ -141,12 +160,12 @@ async function pendingSession(c: Context<AppEnv>): Promise<{ user: UserRow; sess
 
 /**
  * Starts a session for a user who proved who they are and sets the `semaphore` cookie. After a
- * password (local or LDAP) a user enrolled in TOTP gets an unverified session; an identity
+ * password (local or LDAP) a user with a confirmed TOTP enrolment gets an unverified session; an identity
  * provider's sign-in is trusted as it is.
  */
 export async function openSession(c: Context<AppEnv>, user: UserRow, via: 'password' | 'oidc'): Promise<void> {
   const { db, config } = c.var.deps;
-  const pending = via === 'password' && config.totp.enabled && (await findTotp(db, user.id)) ? 'totp' : undefined;
+  const pending = via === 'password' && config.totp.enabled && (await findConfirmedTotp(db, user.id)) ? 'totp' : undefined;
   setAuditActor({ userId: user.id, name: user.username, token: '' });
   const token = await withAudit(db, (tx) => startSession(tx, user.id, apiClientFacts(c).address, c.req.header('user-agent') ?? '', pending),
     () => ({ action: 'login_success', objectType: 'user', objectId: user.id, objectName: user.username, description: pending ? `${via}; second factor pending` : via }));

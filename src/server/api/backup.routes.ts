@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { exportProject } from '../domain/backup/backup.export.ts';
 
 /** `GET /api/project/:project_id/backup`: the project as Semaphore backup JSON (reference §9.1). */

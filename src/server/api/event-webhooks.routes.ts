@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl } from '../domain/project-resource.ts';
 import { deliveryRowToEventDelivery, eventWebhookInputSchema, eventWebhookRowToEventWebhook } from '../domain/event-webhooks/event-webhook.ts';

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { listEvents } from '../domain/events/event.queries.ts';
-import { hasPermission, Permission } from '../auth/permissions.ts';
+import { hasPermission, Permission } from '../access/permissions.ts';
 
 /** How many events the `/events/last` routes return. */
 const LAST_EVENTS = 200;

@@ -12,6 +12,11 @@ import { recordDelivery, resolveAlias } from '../integrations/integration.reposi
  * - 404 for an unknown alias (nothing is recorded: there is no integration to record it for);
  * - 413 `{"error": "request body is too large"}` for a body over 1 MB (recorded as a refused
  *   delivery for each addressed integration; over 10 MB the API-wide body limit answers first, unrecorded);
+ * - 429 `{"error": ...}` with `Retry-After` when a template's rate limit for triggers refused
+ *   the start (a webhook storm is told to slow down; the delivery is recorded as refused);
+ * - 202 `{"task_id": n}` when a delivery identical to one that started task n came inside the
+ *   integration's `once_within` window: it starts nothing (the sender has passed the
+ *   integration's authentication and matchers to get here);
  * - 204 otherwise, whether or not a task started: the outcome is in the deliveries list
  *   (`GET /api/project/{id}/integrations/{iid}/deliveries`), not in the answer, so callers
  *   cannot probe secrets or matchers;
@@ -38,6 +43,8 @@ integrationWebhookRoutes.post('/:alias', async (c) => {
     for (const integration of integrations) await recordDelivery(deps.db, integration, { matched: false, reason }, 'webhook_fail');
     throw new ApiError('too_large', 'request body is too large');
   }
-  await receiveDelivery(deps, integrations, toDelivery(c.req.raw.headers, body));
+  const { limited, merged } = await receiveDelivery(deps, integrations, toDelivery(c.req.raw.headers, body));
+  if (limited) throw limited;
+  if (merged.length) return c.json({ task_id: merged[0] }, 202);
   return c.body(null, 204);
 });

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import {
   extractValueInputSchema, extractValueRowToExtractValue, integrationInputSchema, integrationRowToIntegration,

@@ -5,10 +5,13 @@ import type { AppEnv } from '../http/context.ts';
 import type { RunnerRow } from '../db/schema.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
+import { apiBodyBudget } from '../http/body-limits.ts';
+import { parseBoundedJson } from '../http/json-budget.ts';
 import { newRunnerKeyPair, newRunnerToken, tokenHash } from '../domain/runners/runner-crypto.ts';
 import { deleteRunner } from '../domain/runners/runner.service.ts';
 import { smallCount } from '../domain/shared/project-refs.ts';
 import { insertOutputLines } from '../engine/output/insert-output.ts';
+import { autorunDeploys } from '../engine/queue/autorun-deploys.ts';
 import { canMove, isFinished, setTaskStatus, TASK_STATUSES } from '../domain/tasks/task-status.ts';
 import { runnerHub } from '../engine/remote/runner-hub.ts';
 import { appendTaskLine, forgetSealedJob, pollRunner } from '../engine/remote/remote-dispatch.ts';
@@ -16,6 +19,7 @@ import { callRunnerWebhook } from '../engine/remote/runner-webhook.ts';
 import { readTaskOutputs } from '../domain/workflows/workflow-outputs.ts';
 import { saveTaskOutputs, workflowTaskContext } from '../domain/workflows/workflow-task.ts';
 import type { TaskRow } from '../db/schema.ts';
+import { executorImageField } from '../domain/templates/executor-fields.ts';
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
 
@@ -39,6 +43,8 @@ export const runnerProgressSchema = z.strictObject({
     log_records: z.array(z.strictObject({ time: text(64).optional(), message: z.string().max(1_000_000) })).max(100_000).optional(),
     commit_hash: text(64).nullable().optional(),
     commit_message: text(4096).optional(),
+    /** the container image the runner ran the task in */
+    executor_image: executorImageField,
     /** a workflow task's outputs file and its `.not-captured` list, as the JSON texts they are (sent with `success`) */
     outputs: z.string().max(1_000_000).optional(),
     not_captured: z.string().max(1_000_000).optional(),
@@ -51,7 +57,7 @@ function lowerKeys(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    const key = k === 'LogRecords' ? 'log_records' : k === 'CommitHash' ? 'commit_hash' : k === 'CommitMessage' ? 'commit_message' : k.toLowerCase();
+    const key = k === 'LogRecords' ? 'log_records' : k === 'CommitHash' ? 'commit_hash' : k === 'CommitMessage' ? 'commit_message' : k === 'ExecutorImage' ? 'executor_image' : k.toLowerCase();
     // `__PROTO__` would become the object's prototype, whose fields validation then reads
     if (key === '__proto__') continue;
     out[key] = lowerKeys(v);
@@ -154,8 +160,9 @@ internalRunnerRoutes.put('/', async (c) => {
   const deps = c.var.deps;
   let raw: unknown;
   try {
-    raw = lowerKeys(JSON.parse(await c.req.text()));
-  } catch {
+    raw = lowerKeys(parseBoundedJson(await c.req.text(), apiBodyBudget(c.req.method, c.req.path).values));
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
     throw badRequest('body: not valid JSON');
   }
   const parsed = runnerProgressSchema.safeParse(raw);
@@ -171,6 +178,7 @@ internalRunnerRoutes.put('/', async (c) => {
     await insertOutputLines(deps.db, task.id, lines);
     for (const { time, output } of lines) deps.bus.publish({ type: 'log', project_id: task.project_id, task_id: task.id, time, output });
     if (job.commit_hash) await deps.db.updateTable('task').set({ commit_hash: job.commit_hash, commit_message: job.commit_message ?? '' }).where('id', '=', task.id).execute();
+    if (job.executor_image) await deps.db.updateTable('task').set({ executor_image: job.executor_image }).where('id', '=', task.id).execute();
     if (job.status && job.status !== task.status && job.status !== 'starting' && job.status !== 'waiting') {
       if (job.status === 'success') job.status = await keepReportedOutputs(deps, task, job);
       if (job.status !== 'waiting_confirmation' || task.status === 'running') forgetSealedJob(deps.db, task.id);
@@ -179,6 +187,8 @@ internalRunnerRoutes.put('/', async (c) => {
         ? await setTaskStatus(deps, task.id, 'running', {}, task) : null;
       const moved = await setTaskStatus(deps, task.id, job.status, {}, through ?? task);
       if (moved && isFinished(job.status)) void callRunnerWebhook(runner, task, 'finish');
+      // a build that succeeded on a runner starts its autorun deploys, as one that succeeded here does
+      if (moved && job.status === 'success') await autorunDeploys(deps, task).catch((err) => console.warn(`[runners] autorun after task ${task.id} failed: ${(err as Error).message}`));
     }
   }
   return c.body(null, 204);

@@ -3,12 +3,14 @@ import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource.ts';
 import { inventoryInputSchema, inventoryRowToInventory } from '../domain/inventories/inventory.ts';
 import { createInventory, deleteInventory, listInventories, updateInventory } from '../domain/inventories/inventory.service.ts';
 import { refsHandler } from './resource-refs.route.ts';
+import { badRequest } from '../http/errors.ts';
+import { InventoryReadError, readInventoryHosts } from '../engine/inventory/ansible-inventory.ts';
 
 /** `/api/project/:project_id/inventory`. */
 export const inventoryRoutes = new Hono<AppEnv>();
@@ -34,6 +36,17 @@ inventoryRoutes.post('/', can(Permission.ManageResources), async (c) => {
 inventoryRoutes.get('/:inventory_id', async (c) => {
   const row = await loadProjectRow(c.var.deps.db, 'inventory', c.var.project.id, idParam(c, 'inventory_id'));
   return c.json(inventoryRowToInventory(row));
+});
+
+/** The inventory's groups and hosts as `ansible-inventory --list` reads them; 400 with Ansible's message when it cannot. */
+inventoryRoutes.get('/:inventory_id/hosts', async (c) => {
+  const row = await loadProjectRow(c.var.deps.db, 'inventory', c.var.project.id, idParam(c, 'inventory_id'));
+  try {
+    return c.json(await readInventoryHosts(c.var.deps, row));
+  } catch (err) {
+    if (err instanceof InventoryReadError) throw badRequest(err.message);
+    throw err;
+  }
 });
 
 inventoryRoutes.get('/:inventory_id/refs', refsHandler('inventory', 'inventory_id'));

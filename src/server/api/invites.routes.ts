@@ -2,15 +2,16 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { inviteInputSchema, inviteStatusSchema, inviteTokenSchema } from '../domain/invites/invite.ts';
 import { answerInvite, createInvite, deleteInvite, findInvite, invitesToJson, listInvites, setInviteStatus } from '../domain/invites/invite.service.ts';
-import { mailInvite } from '../domain/invites/invite-email.ts';
+import { mailInvite } from '../alerts/invite-email.ts';
 
 /**
  * `/api/project/:project_id/invites` (ManageUsers): invitations by email address or user, with
- * a role and an expiry. The invitation's token is answered once, on creation (to pass on when
- * no mail server is configured), and mailed to the invitee when one is.
+ * a role and an expiry (at most 30 days). The invitation's token is answered once, on creation
+ * (to pass on when no mail server is configured); the mail to an invited address carries a
+ * token of its own, which proves the address (`answerInvite`).
  */
 export const projectInvitesRoutes = new Hono<AppEnv>();
 
@@ -26,7 +27,7 @@ projectInvitesRoutes.post('/', async (c) => {
   const input = await readJson(c, inviteInputSchema);
   const created = await db.transaction().execute((tx) => createInvite(tx, c.var.project.id, input, c.var.user.id));
   const [invite] = await invitesToJson(db, [created.row]);
-  const mail = { to: created.to, token: created.token, projectName: c.var.project.name, role: created.row.role, inviterName: c.var.user.name || c.var.user.username, expiresAt: created.row.expires_at };
+  const mail = { to: created.to, token: created.mailedToken, projectName: c.var.project.name, role: created.row.role, inviterName: c.var.user.name || c.var.user.username, expiresAt: created.row.expires_at };
   // the invitation stands even when the mail server refuses; the token in this answer can be passed on
   const emailSent = await mailInvite(config, mail).catch((err: Error) => {
     console.warn(`[invites] invitation ${created.row.id}: the email could not be sent: ${err.message}`);

@@ -3,7 +3,7 @@ import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl } from '../domain/project-resource.ts';
 import { accessKeyInputSchema, accessKeyRowToKey } from '../domain/keys/access-key.ts';

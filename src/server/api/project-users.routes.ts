@@ -3,7 +3,7 @@ import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { memberAddSchema, memberRoleSchema } from '../domain/projects/project-member.schema.ts';
 import { addProjectMember, changeProjectMemberRole, listProjectMembers, removeProjectMember } from '../domain/projects/project-members.service.ts';
 

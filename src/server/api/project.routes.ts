@@ -5,7 +5,7 @@ import type { AppEnv } from '../http/context.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { projectRowToProject } from '../domain/projects/project.ts';
 import { deleteProject, updateProject } from '../domain/projects/project.service.ts';
 import { removeProjectFiles } from '../domain/projects/project-files.ts';

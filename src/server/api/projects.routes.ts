@@ -7,6 +7,7 @@ import { createProject, listProjectsFor } from '../domain/projects/project.servi
 import { projectRowToProject } from '../domain/projects/project.ts';
 import { mayCreateProject } from '../domain/users/user.ts';
 import { addDemoResources } from '../domain/demo/demo-project.service.ts';
+import { executorImageField } from '../domain/templates/executor-fields.ts';
 
 export const projectInputSchema = z.strictObject({
   id: z.number().int().optional(),
@@ -17,6 +18,7 @@ export const projectInputSchema = z.strictObject({
   task_retention_days: fields.count.optional(),
   task_retention_count: fields.count.optional(),
   output_retention_days: fields.count.optional(),
+  executor_image: executorImageField.meta({ description: "Signalbox: the container image of the project's templates that name none (empty: the server's SEMAPHORE_EXECUTOR_IMAGE, else on the host)" }),
   type: z.enum(['']).optional(),
   created: z.string().optional(),
   demo: z.boolean().optional(),

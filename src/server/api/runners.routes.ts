@@ -2,7 +2,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { forbidden } from '../http/errors.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { runnerActiveSchema, runnerInputSchema, runnerRowToRunner } from '../domain/runners/runner.ts';
 import {

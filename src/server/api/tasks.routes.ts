@@ -1,21 +1,22 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
-import { hasPermission, Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { badRequest, unauthorized } from '../http/errors.ts';
 import { readJson } from '../http/validation.ts';
 import { taskOutputs } from '../domain/workflows/workflow-run.view.ts';
 import { stopInputSchema, taskInputSchema, taskRowToTask } from '../domain/tasks/task.ts';
 import { countProjectTasks, listTasksWithTpl, readOutputWindow } from '../domain/tasks/task.repository.ts';
-import { createTask, decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
+import { decideTask, deleteTask, stopTask } from '../domain/tasks/task.service.ts';
+import { launchTask } from '../domain/tasks/launch/launch-task.ts';
+import { failedHostsRelaunch, limitToHosts } from '../domain/tasks/launch/relaunch-failed.ts';
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
 import { isFinished } from '../domain/tasks/task-status.ts';
 import { limitQuery, taskOf, templateOf } from './route-context.ts';
-import { respondWithTaskPage, wantsTaskPage } from './task-page.ts';
+import { respondWithLastTasks, respondWithTaskPage, wantsTaskPage } from './task-page.ts';
 import { SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, searchTaskOutput } from '../domain/tasks/task-output-search.ts';
 
 const LIST_LIMIT = 1000;
-const LAST_LIMIT = 200;
 const OUTPUT_PAGE_MAX = 100_000;
 /** A finished task's log is taken as final this long after its end (a force stop may race the last writes). */
 const LOG_SETTLED_MS = 10_000;
@@ -43,15 +44,25 @@ tasksRoutes.get('/tasks', async (c) => {
   return c.json(rows);
 });
 
-tasksRoutes.get('/tasks/last', async (c) => {
-  const limit = clampLimit(c.req.query('limit'), LAST_LIMIT);
-  return c.json(await listTasksWithTpl(c.var.deps.db, { projectId: c.var.project.id, limit }));
-});
+tasksRoutes.get('/tasks/last', (c) => respondWithLastTasks(c, { projectId: c.var.project.id }));
 
+/** Starts a task: the launch dialog, a re-run and every API client (the launch function's `api` path). */
 tasksRoutes.post('/tasks', can(Permission.RunTasks), async (c) => {
   const input = await readJson(c, taskInputSchema);
-  const mayEditTemplate = Boolean(c.var.user.admin) || hasPermission(c.var.permissions, Permission.ManageResources);
-  const task = await createTask(c.var.deps, c.var.project, c.var.user, input, { mayEditTemplate });
+  const { task } = await launchTask(c.var.deps, { path: 'api', user: c.var.user, permissions: c.var.permissions, valuesFrom: 'caller' }, { projectId: c.var.project.id, input });
+  return c.json(taskRowToTask(task), 201);
+});
+
+/**
+ * Relaunch on failed hosts: a new task with the finished task's values, limited to the hosts
+ * its PLAY RECAP counted failed or unreachable — a re-run, so the `api` path and its rules,
+ * with one rule of its own that sets the limit.
+ */
+tasksRoutes.post('/tasks/:task_id/relaunch_failed', can(Permission.RunTasks), async (c) => {
+  const { input, hosts } = await failedHostsRelaunch(c.var.deps.db, await taskOf(c));
+  const { task } = await launchTask(c.var.deps, {
+    path: 'api', user: c.var.user, permissions: c.var.permissions, valuesFrom: 'caller', rules: [limitToHosts(hosts)],
+  }, { projectId: c.var.project.id, input });
   return c.json(taskRowToTask(task), 201);
 });
 

@@ -1,7 +1,8 @@
+import { writeTemplateLocks } from '../domain/locks/template-locks.ts';
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
-import { hasPermission, Permission } from '../auth/permissions.ts';
+import { hasPermission, Permission } from '../access/permissions.ts';
 import { idParam, parseWith, readJson } from '../http/validation.ts';
 import { badRequest, forbidden } from '../http/errors.ts';
 import { templateInputSchema } from '../domain/templates/template.ts';
@@ -18,7 +19,7 @@ import { countTasksByDay } from '../domain/stats/task-stats.ts';
 import { setTemplateAlertChannels } from '../domain/alert-channels/alert-channel.service.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
-import { respondWithTaskPage, wantsTaskPage } from './task-page.ts';
+import { respondWithLastTasks, respondWithTaskPage, wantsTaskPage } from './task-page.ts';
 import { applyTemplateBulk, templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { pageTemplates, TEMPLATE_PAGE_PARAMS, templatePageQuerySchema } from '../domain/templates/template-page.ts';
 
@@ -43,9 +44,10 @@ templatesRoutes.post('/', manage, async (c) => {
   const { db, config } = c.var.deps;
   const input = await readJson(c, templateInputSchema);
   const row = await db.transaction().execute(async (tx) => {
-    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds } = await validateTemplate(tx, config, c.var.project.id, input);
+    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds, lockIds } = await validateTemplate(tx, config, c.var.project.id, input);
     const created = await createTemplate(tx, actorOf(c), values, vaults ?? [], environmentIds ?? [], sshKeyIds ?? []);
     if (alertChannelIds) await setTemplateAlertChannels(tx, created.id, alertChannelIds);
+    if (lockIds) await writeTemplateLocks(tx, created.id, lockIds);
     return created;
   });
   const [template] = await presentTemplates(db, [row]);
@@ -62,7 +64,7 @@ templatesRoutes.post('/bulk', async (c) => {
   if (!may(Permission.RunTasks) && !may(Permission.ManageResources)) throw forbidden();
   const input = await readJson(c, templateBulkSchema);
   if (!may(input.action === 'run' ? Permission.RunTasks : Permission.ManageResources)) throw forbidden();
-  const caller = { project: c.var.project, user, mayEditTemplate: may(Permission.ManageResources) };
+  const caller = { project: c.var.project, user, permissions };
   return c.json({ results: await applyTemplateBulk(c.var.deps, caller, input) });
 });
 
@@ -79,9 +81,10 @@ templatesRoutes.put('/:template_id', manage, async (c) => {
   await db.transaction().execute(async (tx) => {
     const current = await findTemplate(tx, c.var.project.id, id);
     if (input.id !== undefined && input.id !== id) throw badRequest('Template ID in body and URL must be the same');
-    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
+    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds, lockIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
     await updateTemplate(tx, actorOf(c), current, values, vaults, environmentIds, sshKeyIds);
     if (alertChannelIds) await setTemplateAlertChannels(tx, current.id, alertChannelIds);
+    if (lockIds) await writeTemplateLocks(tx, current.id, lockIds);
   });
   return c.body(null, 204);
 });
@@ -121,7 +124,7 @@ templatesRoutes.get('/:template_id/tasks', async (c) => {
 
 templatesRoutes.get('/:template_id/tasks/last', async (c) => {
   const template = await templateOf(c);
-  return c.json(await listTemplateTasks(c.var.deps.db, c.var.project.id, template.id, { limit: limitQuery(c, 200) }));
+  return respondWithLastTasks(c, { projectId: c.var.project.id, templateId: template.id });
 });
 
 templatesRoutes.get('/:template_id/schedules', async (c) => {

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import {
   aliasInputSchema, createTerraformAlias, deleteTerraformAlias, findTerraformAlias, listTerraformAliases, loadWorkspace, setTerraformAliasKey,

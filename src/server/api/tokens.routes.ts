@@ -9,6 +9,8 @@ import { withAudit } from '../domain/audit/audit.writer.ts';
 export const tokenCreateSchema = z.strictObject({
   name: z.string().trim().max(255, 'at most 255 characters').optional(),
   expires_at: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).nullable().optional(),
+  /** lets assistants on the MCP server start, stop and approve; the REST API ignores it */
+  allow_write_operations: z.boolean().optional(),
 });
 
 /** `/api/user/tokens`: the caller's bearer API tokens. */

@@ -51,7 +51,8 @@ usersRoutes.delete('/:user_id', async (c) => {
 usersRoutes.post('/:user_id/password', async (c) => {
   const target = await loadTargetUser(c);
   const { password, ...proof } = await readJson(c, passwordSchema);
-  await requireReauthentication(c, target, proof);
+  // Semaphore's own account dialog sends no current password: a fresh browser session needs none
+  await requireReauthentication(c, target, proof, { freshSession: true });
   const keep = target.id === c.var.user.id ? c.var.sessionId : undefined;
   await c.var.deps.db.transaction().execute((tx) => changePassword(tx, target, password, c.var.user.id, keep));
   return c.body(null, 204);

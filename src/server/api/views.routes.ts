@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { viewInputSchema, viewPositionsSchema, viewRowToView } from '../domain/views/view.ts';
 import { createView, deleteView, findView, listViews, setViewPositions, updateView } from '../domain/views/view.service.ts';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { can } from '../auth/project-scope.ts';
-import { Permission } from '../auth/permissions.ts';
+import { Permission } from '../access/permissions.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { actorOf, limitQuery } from './route-context.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
@@ -11,7 +11,7 @@ import {
 } from '../domain/workflows/workflow.service.ts';
 import { problemsOf } from '../domain/workflows/workflow-graph.ts';
 import { findRun, resolveApproval, startWorkflowRun, stopRun } from '../domain/workflows/workflow-run.service.ts';
-import { approvalToApi, listRuns, runArtifacts, runDetails, runToApi } from '../domain/workflows/workflow-run.view.ts';
+import { approvalToApi, listRuns, pendingApprovals, runArtifacts, runDetails, runToApi } from '../domain/workflows/workflow-run.view.ts';
 
 const manage = can(Permission.ManageResources);
 const run = can(Permission.RunTasks);
@@ -101,3 +101,8 @@ workflowsRoutes.post('/:workflow_id/runs/:run_id/approvals/:node_id', run, async
 });
 
 workflowsRoutes.get('/:workflow_id/runs/:run_id/artifacts', async (c) => c.json(await runArtifacts(c.var.deps.db, await runOf(c))));
+
+/** `/api/project/:project_id/approvals`: the project's workflow gates waiting for a decision (decided on their run's route). */
+export const projectApprovalsRoutes = new Hono<AppEnv>();
+
+projectApprovalsRoutes.get('/', async (c) => c.json(await pendingApprovals(c.var.deps.db, c.var.project.id)));

@@ -1,7 +1,4 @@
-import type { Selectable } from 'kysely';
-import type { AuditTable } from '../db/schema.ts';
-
-export type AuditRow = Selectable<AuditTable>;
+import type { AuditRow } from '../db/schema.ts';
 
 /** An audit event as every export sink sends it: flat, with its gap-free sequence number. */
 export interface ExportedAuditEvent {

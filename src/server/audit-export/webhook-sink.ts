@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { AuditSettings } from '../config/config.ts';
 import type { AuditSink, ExportedAuditEvent } from './audit-record.ts';
+import { postOutgoing } from '../lib/outgoing-http.ts';
 
 const TIMEOUT_MS = 10_000;
 
@@ -12,12 +13,9 @@ const TIMEOUT_MS = 10_000;
  */
 export function webhookSink(settings: AuditSettings['webhook']): AuditSink {
   const post = async (body: string) => {
-    const res = await fetch(settings.url, {
-      method: 'POST', body, signal: AbortSignal.timeout(TIMEOUT_MS),
-      headers: { 'content-type': 'application/json', 'user-agent': 'signalbox-audit', ...settings.headers },
-    });
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`audit webhook answered ${res.status}`);
+    const headers = { 'content-type': 'application/json', 'user-agent': 'signalbox-audit', ...settings.headers };
+    const { status } = await postOutgoing(settings.url, headers, body, TIMEOUT_MS);
+    if (status < 200 || status >= 300) throw new Error(`audit webhook answered ${status}`);
   };
   return {
     name: 'webhook',

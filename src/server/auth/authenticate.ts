@@ -1,27 +1,16 @@
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Db } from '../db/database.ts';
-import type { UserRow } from '../db/schema.ts';
 import type { AppEnv } from '../http/context.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { SESSION_COOKIE, userForApiToken, userForSession } from './sessions.ts';
 import { callerMemoOf } from './caller-memo.ts';
-import { hashSecretToken } from './tokens.ts';
+import type { Caller } from './caller.ts';
+import { hashSecretToken } from '../access/tokens.ts';
 import { setAuditActor } from '../domain/audit/audit-context.ts';
 
 /** How many characters of a bearer token the audit trail keeps (the id token lists show). */
 const TOKEN_PREFIX_LENGTH = 8;
-
-export interface Caller {
-  user: UserRow;
-  sessionId: string | undefined;
-  /** the hash of the bearer token the caller used, when it used one */
-  tokenHash: string | undefined;
-  /** the first characters of the bearer token, for the audit trail ('' for a session) */
-  tokenPrefix: string;
-  /** false while a cookie session waits for its second factor; bearer tokens skip that step */
-  verified: boolean;
-}
 
 /**
  * Finds the caller from `Authorization: Bearer <token>` or the session cookie. A header that

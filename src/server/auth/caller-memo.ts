@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Caller } from './authenticate.ts';
+import type { Caller } from './caller.ts';
 
 /**
  * The console renders a page with several in-process API calls made with the same session.

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { GroupMapping } from '../config/auth-config.ts';
-import { PROJECT_ROLES, type ProjectRole } from './permissions.ts';
+import { PROJECT_ROLES, type ProjectRole } from '../access/permissions.ts';
 import { now } from '../lib/time.ts';
 
 /**

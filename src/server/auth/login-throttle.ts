@@ -11,30 +11,55 @@ const FIRST_DELAY_MS = 30 * 1000;
  * with its growing delays, so only a spread-out attack stops the account's sign-in.
  */
 const MAX_FAILURES_PER_ACCOUNT = 100;
-/** Failures from one address across all accounts (password spraying). */
+/**
+ * Failures from one address across all accounts (password spraying). Past it the address is
+ * "noisy": each account it tries keeps only its first attempt free, so a right password for
+ * an account not yet tried from there still signs in, while a second guess waits.
+ */
 const MAX_FAILURES_PER_ADDRESS = 20;
+const FREE_FAILURES_FROM_NOISY_ADDRESS = 1;
+
+/** What the checks saw of the address: past its limit, its failures are audited as one row. */
+export interface LoginCheck { noisyAddress: boolean }
 
 /**
  * Refuses with 429 and Retry-After while this address must wait before trying this account
- * again (5 free failures, then 30 s, 60 s, 120 s … up to the 15-minute window), while the
- * account has failed very often from everywhere, or while the address has failed too often
- * across accounts. Failures from other addresses do not lock a user out of their own.
+ * again (5 free failures, 1 from a noisy address, then 30 s, 60 s, 120 s … up to the 15-minute
+ * window), or while the account has failed very often from everywhere. Failures for other
+ * accounts, or from other addresses, never block a right password of this one from here.
  */
-export async function checkLoginAllowed(db: Db, account: string, address: string): Promise<void> {
+export async function checkLoginAllowed(db: Db, account: string, address: string): Promise<LoginCheck> {
   const since = new Date(Date.now() - WINDOW_MS).toISOString();
   const failuresOf = async (subject: string) => (await db.selectFrom('login_attempt').select('created')
     .where('subject', '=', subject).where('created', '>', since).orderBy('created').execute()).map((r) => Date.parse(r.created));
 
+  const noisyAddress = (await failuresOf(addressSubject(address))).length >= MAX_FAILURES_PER_ADDRESS;
+  const free = noisyAddress ? FREE_FAILURES_FROM_NOISY_ADDRESS : FREE_FAILURES_PER_PAIR;
   const pair = await failuresOf(pairSubject(account, address));
-  if (pair.length >= FREE_FAILURES_PER_PAIR) {
-    const delay = Math.min(WINDOW_MS, FIRST_DELAY_MS * 2 ** (pair.length - FREE_FAILURES_PER_PAIR));
+  if (pair.length >= free) {
+    const delay = Math.min(WINDOW_MS, FIRST_DELAY_MS * 2 ** (pair.length - free));
     refuseUntil(pair[pair.length - 1]! + delay);
   }
-  for (const [subject, limit] of [[accountSubject(account), MAX_FAILURES_PER_ACCOUNT], [addressSubject(address), MAX_FAILURES_PER_ADDRESS]] as const) {
-    const failures = await failuresOf(subject);
-    if (failures.length >= limit) refuseUntil(failures[failures.length - limit]! + WINDOW_MS);
-  }
+  const everywhere = await failuresOf(accountSubject(account));
+  if (everywhere.length >= MAX_FAILURES_PER_ACCOUNT) refuseUntil(everywhere[everywhere.length - MAX_FAILURES_PER_ACCOUNT]! + WINDOW_MS);
+  return { noisyAddress };
 }
+
+/**
+ * Whether this address's refused or noisy attempts should be audited now: true for the first
+ * of each window (the caller writes one row that stands for the rest), false after that.
+ */
+export async function firstThrottledInWindow(db: Db, address: string): Promise<boolean> {
+  const since = new Date(Date.now() - WINDOW_MS).toISOString();
+  const subject = `audited:${address}`;
+  const seen = await db.selectFrom('login_attempt').select('created').where('subject', '=', subject).where('created', '>', since).executeTakeFirst();
+  if (seen) return false;
+  await db.insertInto('login_attempt').values({ subject, created: now() }).execute();
+  return true;
+}
+
+/** How long one aggregated audit row stands for an address's throttled attempts. */
+export const THROTTLE_WINDOW_MINUTES = WINDOW_MS / 60_000;
 
 function refuseUntil(at: number): void {
   const retryAfter = Math.ceil((at - Date.now()) / 1000);

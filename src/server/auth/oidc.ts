@@ -3,6 +3,7 @@ import type { Config } from '../config/config.ts';
 import type { OidcProviderConfig } from '../config/auth-config.ts';
 import type { ExternalIdentity } from './external-users.ts';
 import { randomUsername, readClaim, readGroups } from './oidc-claims.ts';
+import { outgoingFetch } from '../lib/outgoing-http.ts';
 
 /** openid-client, loaded at the first OIDC sign-in: servers without OIDC never pay its memory. */
 const loadOidc = (): Promise<typeof Oidc> => import('openid-client');
@@ -38,8 +39,11 @@ async function buildClient(provider: OidcProviderConfig): Promise<Oidc.Configura
   const oidc = await loadOidc();
   const auth = provider.client_secret ? oidc.ClientSecretBasic(provider.client_secret) : oidc.None();
   const plainHttp = (provider.provider_url || provider.endpoint.auth).startsWith('http:');
+  // discovery, token, user info and keys all go through the one outgoing-HTTP client
   if (provider.provider_url) {
-    return oidc.discovery(new URL(provider.provider_url), provider.client_id, undefined, auth, plainHttp ? { execute: [oidc.allowInsecureRequests] } : undefined);
+    return oidc.discovery(new URL(provider.provider_url), provider.client_id, undefined, auth, {
+      [oidc.customFetch]: outgoingFetch, ...(plainHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
+    });
   }
   const { endpoint } = provider;
   const client = new oidc.Configuration({
@@ -47,6 +51,7 @@ async function buildClient(provider: OidcProviderConfig): Promise<Oidc.Configura
     userinfo_endpoint: endpoint.userinfo || undefined, jwks_uri: endpoint.jwks,
     id_token_signing_alg_values_supported: endpoint.algorithms.length ? endpoint.algorithms : undefined,
   }, provider.client_id, undefined, auth);
+  client[oidc.customFetch] = outgoingFetch;
   if (plainHttp) oidc.allowInsecureRequests(client);
   return client;
 }

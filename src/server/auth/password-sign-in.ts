@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { findUserByLogin } from '../domain/users/user.repository.ts';
-import { UNUSABLE_PASSWORD_HASH, verifyPassword } from './password.ts';
+import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../access/password.ts';
 import { signInWithLdap } from './ldap.ts';
 
 /**

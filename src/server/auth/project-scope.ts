@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import { idParam } from '../http/validation.ts';
-import { hasPermission, permissionsOf } from './permissions.ts';
+import { hasPermission, permissionsOf } from '../access/permissions.ts';
 import { setAuditProject } from '../domain/audit/audit-context.ts';
 
 /**

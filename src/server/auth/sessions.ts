@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
 import { now } from '../lib/time.ts';
-import { hashSecretToken, newSessionToken } from './tokens.ts';
+import { hashSecretToken, newSessionToken } from '../access/tokens.ts';
 
 export const SESSION_COOKIE = 'semaphore';
 const IDLE_LIMIT_MS = 7 * 24 * 3600 * 1000;

@@ -4,7 +4,7 @@ import type { UserRow } from '../db/schema.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { TotpConfig } from '../config/auth-config.ts';
 import { now } from '../lib/time.ts';
-import { hashPassword, verifyPassword } from './password.ts';
+import { hashPassword, verifyPassword } from '../access/password.ts';
 
 const PERIOD_SECONDS = 30;
 
@@ -30,6 +30,20 @@ export function findTotp(db: Db | Tx, userId: number): Promise<TotpRow | undefin
   return db.selectFrom('user_totp').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
+/**
+ * An enrolment counts (sign-in asks for a code, a code proves who one is) only once its first
+ * code was accepted: until then nobody has shown that an authenticator app holds the secret.
+ */
+export function isConfirmed(row: TotpRow): boolean {
+  return row.last_step > 0;
+}
+
+/** The user's enrolment when it is confirmed; a pending one is no second factor yet. */
+export async function findConfirmedTotp(db: Db | Tx, userId: number): Promise<TotpRow | undefined> {
+  const row = await findTotp(db, userId);
+  return row && isConfirmed(row) ? row : undefined;
+}
+
 function generatorFor(secretBase32: string, user: UserRow, config: TotpConfig): TOTP {
   return new TOTP({
     issuer: config.issuer, label: user.username, algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS,
@@ -44,9 +58,11 @@ export function describeTotp(row: TotpRow, user: UserRow, secrets: SecretBox, co
 
 /**
  * Enrols the user: a fresh 160-bit secret (sealed) and a recovery code of 10 random bytes in
- * base32 (bcrypt-hashed). A second enrolment is refused by the unique user_id (a 409).
+ * base32 (bcrypt-hashed). The enrolment is pending until its first code is confirmed; a
+ * pending one is replaced, a confirmed one is kept (the unique user_id makes that a 409).
  */
-export async function enrolTotp(db: Db, user: UserRow, secrets: SecretBox, config: TotpConfig): Promise<UserTotp> {
+export async function enrolTotp(db: Db | Tx, user: UserRow, secrets: SecretBox, config: TotpConfig): Promise<UserTotp> {
+  await db.deleteFrom('user_totp').where('user_id', '=', user.id).where('last_step', '=', 0).execute();
   const secret = new Secret({ size: 20 }).base32;
   const recoveryCode = new Secret({ size: 10 }).base32;
   const row = await db.insertInto('user_totp').values({
@@ -55,9 +71,12 @@ export async function enrolTotp(db: Db, user: UserRow, secrets: SecretBox, confi
   return { ...describeTotp(row, user, secrets, config), recovery_code: recoveryCode };
 }
 
-/** The enrolment as `/api/users/{id}` shows it: no URL, since the URL carries the secret. */
-export function totpSummary(row: TotpRow): Omit<UserTotp, 'url'> {
-  return { id: row.id, created: row.created, user_id: row.user_id };
+/**
+ * The enrolment as `/api/users/{id}` shows it: no URL, since the URL carries the secret;
+ * `pending` while its first code has not been confirmed.
+ */
+export function totpSummary(row: TotpRow): Omit<UserTotp, 'url'> & { pending?: true } {
+  return { id: row.id, created: row.created, user_id: row.user_id, ...(isConfirmed(row) ? {} : { pending: true as const }) };
 }
 
 /**

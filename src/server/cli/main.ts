@@ -1,12 +1,17 @@
 import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { VERSION } from '../version.ts';
 
-/** `signalbox <command>`: server (default), migrate, user …, vault rekey, jwt rotate, runner register|start|unregister, version. */
+/** `signalbox <command>`: server (default), migrate, user …, vault rekey, jwt rotate, runner register|start|unregister, mcp, version. */
 async function main(argv: string[]): Promise<number> {
   const { command, rest, configPath } = splitArgs(argv);
   if (command === 'version') {
     console.log(VERSION);
     return 0;
+  }
+  // a client of another server: it reads no configuration of its own
+  if (command === 'mcp') {
+    const { runMcpCommand } = await import('./mcp.command.ts');
+    return runMcpCommand(rest);
   }
   const config = readConfig(configPath);
   if (!config) return 2;
@@ -44,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
       return runRunnerCommand(config, rest);
     }
     default:
-      console.error(`unknown command "${command}"; use server, migrate, user, vault, jwt, runner or version`);
+      console.error(`unknown command "${command}"; use server, migrate, user, vault, jwt, runner, mcp or version`);
       return 2;
   }
 }

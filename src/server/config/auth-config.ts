@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { PROJECT_ROLES, type ProjectRole } from '../auth/permissions.ts';
+import { PROJECT_ROLES, type ProjectRole } from '../access/permissions.ts';
 import { ConfigError } from './config-error.ts';
 
 /** Second factor, as Semaphore's `auth.totp` section. */

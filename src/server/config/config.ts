@@ -1,7 +1,8 @@
+import { OUTGOING_ADDRESS_POLICIES, type OutgoingAddressPolicy } from '../lib/outgoing-address.ts';
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
 import { ConfigError } from './config-error.ts';
-import { text, oneOf, port, count, optionalId, absolutePath, duration, flag, flagDefault, url, aesKey, timezone, jsonObject, jsonArray, addressList, jsonList } from './setting-readers.ts';
+import { text, oneOf, imageReference, port, count, optionalId, uidRange, absolutePath, duration, flag, flagDefault, url, aesKey, timezone, jsonObject, jsonArray, addressList, jsonList } from './setting-readers.ts';
 import { readGroupMappings, readOidcProviders, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
@@ -10,7 +11,10 @@ export interface Config {
   port: number;
   interface: string;
   tmp_path: string;
+  /** the server's public URL: SEMAPHORE_WEB_ROOT, or http://localhost:<port> for links when unset */
   web_host: string;
+  /** whether SEMAPHORE_WEB_ROOT was set: `/api/info` sends "" when not, as Semaphore does */
+  web_host_configured: boolean;
   cookie_hash: string;
   access_key_encryption: string;
   max_parallel_tasks: number;
@@ -36,6 +40,8 @@ export interface Config {
   api_url: string;
   /** SEMAPHORE_TRUSTED_PROXIES: peers whose X-Real-IP / X-Forwarded-* headers are believed */
   trusted_proxies: string[];
+  /** SEMAPHORE_OUTGOING_ADDRESSES: which addresses alerts, webhooks, storages and OIDC may reach */
+  outgoing_addresses: OutgoingAddressPolicy;
   admin: { login: string; password: string; name: string; email: string } | null;
   alerts: AlertSettings;
   /** `metrics.*`: Prometheus exposition at /api/metrics */
@@ -47,6 +53,8 @@ export interface Config {
   config_path: string;
   /** Semaphore's `process` section: the OS identity (and root) every task process runs with. */
   process: ProcessSettings;
+  /** execution environments (issue 47): the container CLI, the image of templates that name none ('' = on the host), the pull policy */
+  executor: ExecutorSettings;
   totp: TotpConfig;
   ldap: LdapConfig;
   oidc_providers: Record<string, OidcProviderConfig>;
@@ -91,12 +99,23 @@ export interface AlertSettings {
   webhook: { enabled: boolean; url: string };
 }
 
-/** Empty user and null ids mean "tasks run as the server's own user". */
+export interface ExecutorSettings {
+  /** the container CLI on this machine */
+  engine: 'podman' | 'docker';
+  /** SEMAPHORE_EXECUTOR_IMAGE: tasks of templates and projects that name no image run in this one; '' = on the host */
+  image: string;
+  /** when an image is pulled, unless the template says otherwise */
+  pull: 'always' | 'if-missing' | 'never';
+}
+
+/** Empty user, null ids and no pool mean "tasks run as the server's own user". */
 export interface ProcessSettings {
   user: string;
   uid: number | null;
   gid: number | null;
   chroot: string;
+  /** SEMAPHORE_PROCESS_UID_POOL: each running task takes a user id of its own from this range */
+  uid_pool: { first: number; last: number } | null;
 }
 
 
@@ -168,7 +187,12 @@ const SETTINGS = {
   process_uid: { env: 'SEMAPHORE_PROCESS_UID', json: 'process.uid', read: optionalId() },
   process_gid: { env: 'SEMAPHORE_PROCESS_GID', json: 'process.gid', read: optionalId() },
   process_chroot: { env: 'SEMAPHORE_PROCESS_CHROOT', json: 'process.chroot', read: absolutePath() },
+  process_uid_pool: { env: 'SEMAPHORE_PROCESS_UID_POOL', json: 'process.uid_pool', read: uidRange() },
+  executor: { env: 'SEMAPHORE_EXECUTOR', json: 'executor', read: oneOf(['podman', 'docker'], 'podman') },
+  executor_image: { env: 'SEMAPHORE_EXECUTOR_IMAGE', json: 'executor_image', read: imageReference() },
+  executor_pull: { env: 'SEMAPHORE_EXECUTOR_PULL', json: 'executor_pull', read: oneOf(['always', 'if-missing', 'never'], 'if-missing') },
   trusted_proxies: { env: 'SEMAPHORE_TRUSTED_PROXIES', json: 'trusted_proxies', read: addressList() },
+  outgoing_addresses: { env: 'SEMAPHORE_OUTGOING_ADDRESSES', json: 'outgoing.addresses', read: oneOf([...OUTGOING_ADDRESS_POLICIES], 'private') },
   totp_enabled: { env: 'SEMAPHORE_TOTP_ENABLED', json: 'auth.totp.enabled', read: flag() },
   totp_allow_recovery: { env: 'SEMAPHORE_TOTP_ALLOW_RECOVERY', json: 'auth.totp.allow_recovery', read: flag() },
   totp_issuer: { env: 'SEMAPHORE_TOTP_ISSUER', json: 'auth.totp.issuer', read: text('Signalbox') },
@@ -241,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     interface: value('interface') as string,
     tmp_path: value('tmp_path') as string,
     web_host: ((value('web_host') as string) || `http://localhost:${port}`).replace(/\/+$/, ''),
+    web_host_configured: Boolean(value('web_host')),
     cookie_hash: value('cookie_hash') as string,
     access_key_encryption: value('access_key_encryption') as string,
     max_parallel_tasks: value('max_parallel_tasks') as number,
@@ -260,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     apps: value('apps') as Record<string, unknown>,
     api_url: (value('api_url') as string).replace(/\/+$/, ''),
     trusted_proxies: value('trusted_proxies') as string[],
+    outgoing_addresses: value('outgoing_addresses') as OutgoingAddressPolicy,
     admin: readAdmin(env),
     alerts: readAlerts(value),
     metrics: { enabled: value('metrics_enabled') as boolean, username: value('metrics_username') as string, password: value('metrics_password') as string },
@@ -271,6 +297,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
       uid: value('process_uid') as number | null,
       gid: value('process_gid') as number | null,
       chroot: value('process_chroot') as string,
+      uid_pool: value('process_uid_pool') as ProcessSettings['uid_pool'],
+    },
+    executor: {
+      engine: value('executor') as ExecutorSettings['engine'],
+      image: value('executor_image') as string,
+      pull: value('executor_pull') as ExecutorSettings['pull'],
     },
     totp: { enabled: value('totp_enabled') as boolean, allow_recovery: value('totp_allow_recovery') as boolean, issuer: value('totp_issuer') as string },
     ldap: readLdap((key) => value(key) as string & boolean),

@@ -3,7 +3,8 @@
 import { ConfigError } from './config-error.ts';
 import { parseDuration } from '../lib/duration.ts';
 import { canonicalTimeZone } from '../lib/time-zone.ts';
-import { trustedProxyList } from '../http/client-facts.ts';
+import { trustedProxyList } from '../lib/client-facts.ts';
+import { imageReferenceProblem } from '../lib/image-reference.ts';
 
 export type Reader = (raw: unknown, where: string) => unknown;
 
@@ -45,6 +46,27 @@ export function optionalId(): Reader {
     const v = String(raw);
     if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new ConfigError(`${where}: "${raw}" is not allowed; use a numeric user or group id`);
     return Number(v);
+  };
+}
+
+/** An inclusive range of user ids, `first-last` (never 0: tasks never run as root); null when empty. */
+export function uidRange(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return null;
+    const m = /^\s*(\d{1,10})\s*-\s*(\d{1,10})\s*$/.exec(String(raw));
+    const [first, last] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+    if (!(first >= 1 && first <= last && last < 2 ** 31 - 1)) throw new ConfigError(`${where}: "${raw}" is not allowed; use a range of user ids such as 61000-61099 (first at least 1, last not below first)`);
+    return { first, last };
+  };
+}
+
+/** A container image reference, or '' for none. */
+export function imageReference(): Reader {
+  return (raw, where) => {
+    const v = raw === undefined || raw === null ? '' : String(raw).trim();
+    const problem = v ? imageReferenceProblem(v) : null;
+    if (problem) throw new ConfigError(`${where}: "${raw}" ${problem}`);
+    return v;
   };
 }
 

@@ -145,14 +145,23 @@ export function loadPg(): typeof pg {
   return createRequire(import.meta.url)('pg') as typeof pg;
 }
 
+/** How long a query waits for one of the pool's connections while all are in use. */
+const POOL_WAIT_MS = 30_000;
+
 function postgresDialect(settings: DbSettings): PostgresDialect {
   const pg = loadPg();
   // PostgreSQL returns bigint (count, sum) as strings; our counts always fit a JS number.
   pg.types.setTypeParser(20, (value: string) => Number(value));
-  const pool = new pg.Pool({
-    ...postgresClientConfig(settings),
-    max: 10,
-  });
+  const connect = postgresClientConfig(settings);
+  // A new connection still gives up after the client's own timeout (PostgreSQL away: 503 fast),
+  // but a request waiting for a free connection of the pool waits longer: a burst of starts
+  // (a webhook storm, a bulk run) queues for the pool instead of failing.
+  class FailFastClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'object' ? config : {}), connectionTimeoutMillis: connect.connectionTimeoutMillis });
+    }
+  }
+  const pool = new pg.Pool({ ...connect, connectionTimeoutMillis: POOL_WAIT_MS, Client: FailFastClient, max: 10 });
   // A connection dropped by the server (stop, restart, failover) must not crash the process,
   // idle or in use: the pool replaces it, and the query in flight fails (503 to API callers).
   pool.on('error', (err) => console.warn(`[signalbox] idle PostgreSQL connection closed: ${err.message}`));

@@ -5,6 +5,30 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
  * they sort as text and read the same on SQLite and PostgreSQL. Booleans are integers 0/1
  * (better-sqlite3 cannot bind booleans); row mappers turn them back with `Boolean()`.
  * JSON columns hold serialised text.
+ *
+ * Contents, in the order the file keeps (each group's code lives in the folder named):
+ * - People and sign-in (`auth/`, `domain/users/`, `domain/tokens/`, `domain/board/`): user,
+ *   session, user_totp, external_identity, api_token, board_token, login_attempt, option.
+ * - Projects and their activity (`domain/projects/`, `domain/events/`): project, project_user, event.
+ * - Audit trail (`domain/audit/`, `audit-export/`): audit, audit_inbox, audit_export.
+ * - Project resources (`domain/keys/`, `domain/secret-storages/`, `domain/repositories/`,
+ *   `domain/host-configs/`, `domain/inventories/`, `domain/environments/`): access_key,
+ *   secret_storage, repository, host_config, inventory, environment.
+ * - Templates and views (`domain/templates/`, `domain/views/`): template, template_board_state,
+ *   template_vault, template_inventory, template_environment, template_ssh_key, view.
+ * - Schedules (`domain/schedules/`, `scheduler/`): schedule, schedule_firing.
+ * - Incoming webhooks (`domain/integrations/`, `integrations/`): integration, its matchers,
+ *   extract values, aliases and deliveries.
+ * - Tasks and their runs (`domain/tasks/`, `engine/`, `domain/runners/`, `domain/invites/`): task,
+ *   runner, project_invite, task output and its search blocks, stages, Ansible hosts and errors,
+ *   engine_worker, task_secret.
+ * - Terraform state (`domain/terraform/`): terraform_alias, terraform_state, terraform_lock.
+ * - Workflows (`domain/workflows/`, `workflows/`): workflow, its nodes, edges, versions, runs,
+ *   run nodes, approvals and run history; task_output_value.
+ * - Row types (`UserRow`, `TaskRow`, … `AuditRow`): the selected shape of the tables most code reads.
+ * - Alerts and outgoing webhooks (`domain/alert-channels/`, `domain/event-webhooks/`,
+ *   `event-webhooks/`): alert_channel, template_alert_channel, event_webhook and its outbox and
+ *   deliveries.
  */
 export interface Database {
   user: UserTable;
@@ -33,6 +57,8 @@ export interface Database {
   template_inventory: TemplateInventoryTable;
   template_environment: TemplateEnvironmentTable;
   template_ssh_key: TemplateSshKeyTable;
+  project_lock: ProjectLockTable;
+  template_lock: TemplateLockTable;
   alert_channel: AlertChannelTable;
   template_alert_channel: TemplateAlertChannelTable;
   event_webhook: EventWebhookTable;
@@ -84,6 +110,8 @@ export interface UserTable {
   external: Flag;
   alert: Flag;
   can_create_project: Generated<Flag>;
+  /** 0 once the user set their email themselves: it then proves no address (email invitations) */
+  email_verified: Generated<Flag>;
 }
 
 export interface SessionTable {
@@ -129,6 +157,8 @@ export interface ApiTokenTable {
   created: string;
   expires_at: string | null;
   expired: Flag;
+  /** whether an assistant on the MCP server may start, stop and approve with it */
+  allow_write_operations: Generated<Flag>;
 }
 
 /** A read-only wall-board token: a hash of the secret, its projects (JSON array) and board options (JSON). */
@@ -167,6 +197,8 @@ export interface ProjectTable {
   task_retention_days: Generated<number>;
   task_retention_count: Generated<number>;
   output_retention_days: Generated<number>;
+  /** the image its templates' tasks run in when a template names none (null: the server's default) */
+  executor_image: Generated<string | null>;
 }
 
 export interface ProjectUserTable {
@@ -332,13 +364,28 @@ export interface TemplateTable {
   working_directory: string | null;
   created: string;
   suppress_error_alerts: Generated<Flag>;
+  /** with successes muted: the first success after a failure still alerts (alert choice `fixed`) */
+  alert_fixed: Generated<Flag>;
   executor_image: Generated<string | null>;
+  /** the container its tasks run in (issue 47): network mode (null = the engine's default bridge), limits, user, pull policy, registry key */
+  executor_network: Generated<string | null>;
+  executor_cpus: Generated<string | null>;
+  executor_memory: Generated<string | null>;
+  executor_user: Generated<string | null>;
+  executor_pull: Generated<string | null>;
+  executor_registry_key_id: Generated<number | null>;
   /** 1: nothing may start a task of it */
   disabled: Generated<Flag>;
   /** task identity token: on, audiences (JSON array), lifetime ('' = jwt.default_ttl) */
   jwt_enabled: Generated<Flag>;
   jwt_audience: Generated<string | null>;
   jwt_ttl: Generated<string | null>;
+  /** active tasks at most (null: one, or any number with allow_parallel_tasks) and what a start past it does (domain/templates/concurrency-fields.ts) */
+  concurrency_limit: Generated<number | null>;
+  concurrency_policy: Generated<string>;
+  /** at most this many starts in any window (a duration such as 10m); past it triggers are refused */
+  rate_limit_starts: Generated<number | null>;
+  rate_limit_window: Generated<string | null>;
 }
 
 /** The wall board's state of a template, kept by database triggers (migration t_template_board_state). */
@@ -385,6 +432,22 @@ export interface TemplateSshKeyTable {
   position: number;
 }
 
+/** A named lock of a project: at most `capacity` active tasks hold it at once (domain/locks). */
+export interface ProjectLockTable {
+  id: Id;
+  project_id: number;
+  name: string;
+  capacity: number;
+  description: string;
+  created: string;
+}
+
+/** A lock a template's tasks need: each active task of the template holds it. */
+export interface TemplateLockTable {
+  template_id: number;
+  lock_id: number;
+}
+
 export interface ViewTable {
   id: Id;
   project_id: number;
@@ -410,6 +473,8 @@ export interface ScheduleTable {
   task_params: string;
   /** IANA zone the schedule's times are read in; null: the server's schedule time zone */
   timezone: string | null;
+  /** why its latest firing started nothing ('' when it started a task) */
+  last_error: Generated<string>;
 }
 
 /** One row per (schedule, due time): the claim that stops two servers firing the same time. */
@@ -429,6 +494,8 @@ export interface IntegrationTable {
   auth_header: string | null;
   searchable: Flag;
   task_params: string;
+  /** seconds in which identical deliveries start one task; null: every delivery starts one */
+  once_within: Generated<number | null>;
 }
 
 export interface IntegrationMatcherTable {
@@ -507,6 +574,16 @@ export interface TaskTable {
   trusted_values: Generated<Flag>;
   /** JSON array of the variable groups the task ran with, in order; null on tasks from before */
   environment_ids: Generated<string | null>;
+  /** while waiting: JSON of what it waits for (domain/tasks/wait-reason.ts); null otherwise */
+  waiting_for: Generated<string | null>;
+  /** the container image the task ran in; null: on the host */
+  executor_image: Generated<string | null>;
+  /** high, normal or low (domain/tasks/priority.ts) */
+  priority: Generated<string>;
+  /** the claim takes the lowest first: arrival in seconds less one aging step per priority level */
+  queue_rank: Generated<number>;
+  /** a webhook's task: the digest of the delivery that started it (integration once_within) */
+  trigger_digest: Generated<string | null>;
 }
 
 /** A remote runner (global when project_id is null); tokens only as SHA-256 hashes. */
@@ -539,6 +616,8 @@ export interface ProjectInviteTable {
   /** pending, accepted, declined, expired */
   status: string;
   token_hash: string;
+  /** hash of the second token, the one only the mail to `email` carries (null when none was mailed) */
+  email_token_hash: Generated<string | null>;
   inviter_user_id: number | null;
   created: string;
   expires_at: string | null;
@@ -777,6 +856,7 @@ export type WorkflowEdgeRow = Selectable<WorkflowEdgeTable>;
 export type WorkflowRunRow = Selectable<WorkflowRunTable>;
 export type WorkflowRunNodeRow = Selectable<WorkflowRunNodeTable>;
 export type WorkflowApprovalRow = Selectable<WorkflowApprovalTable>;
+export type AuditRow = Selectable<AuditTable>;
 
 /** A project's alert channel: `target` is plain (chat id, gotify server, addresses), `secret` sealed (URL or token). */
 export interface AlertChannelTable {

@@ -14,17 +14,23 @@ export class Dispatcher {
   readonly #maxParallel: () => number;
   readonly #start: (task: TaskRow) => void;
   readonly #prepare: (task: TaskRow) => Promise<void>;
+  readonly #explain: () => Promise<void>;
   #round: Promise<void> | null = null;
   #again = false;
   #stopped = false;
 
-  /** `prepare` runs between a claim and the start (fetching what the task needs from the database); a failure is logged, the task starts. */
-  constructor(db: Db, workerId: string, maxParallel: () => number, start: (task: TaskRow) => void, prepare: (task: TaskRow) => Promise<void> = async () => {}) {
+  /**
+   * `prepare` runs between a claim and the start (fetching what the task needs from the
+   * database); a failure is logged, the task starts. `explain` runs when a round found nothing
+   * more to start: it tells the tasks still waiting why.
+   */
+  constructor(db: Db, workerId: string, maxParallel: () => number, start: (task: TaskRow) => void, prepare: (task: TaskRow) => Promise<void> = async () => {}, explain: () => Promise<void> = async () => {}) {
     this.#db = db;
     this.#workerId = workerId;
     this.#maxParallel = maxParallel;
     this.#start = start;
     this.#prepare = prepare;
+    this.#explain = explain;
   }
 
   wake(): void {
@@ -56,6 +62,7 @@ export class Dispatcher {
           await this.#prepare(task).catch((err) => console.warn(`[engine] task ${task.id}: preparing the start failed: ${(err as Error).message}`));
           this.#start(task);
         }
+        if (!this.#stopped) await this.#explain();
       } catch (err) {
         // A failed claim (database busy, connection lost) is retried by the next wake or sweep.
         if (!this.#stopped) console.warn(`[engine] claiming a task failed: ${(err as Error).message}`);

@@ -4,13 +4,15 @@ import type { TaskRow } from '../db/schema.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { LocalJob } from './run/local-job.ts';
 import { claimTaskSecrets, dropTaskSecrets, takeTaskSecrets } from '../domain/tasks/task-secrets.ts';
-import { recoverInterruptedTasks } from './queue/recover-tasks.ts';
+import { recoverInterruptedTasks, removeLeftoverContainers } from './queue/recover-tasks.ts';
 import { beatHeartbeat, HEARTBEAT_MS, retireWorker, STALE_AFTER_MS, type WorkerIdentity } from './queue/engine-workers.ts';
 import { thisHost } from './queue/this-machine.ts';
 import { pruneTemplateTasks } from './queue/prune-template-tasks.ts';
 import { autorunDeploys } from './queue/autorun-deploys.ts';
+import { explainWaitingTasks } from './queue/explain-waiting.ts';
 import { isFinished, publishTaskUpdate } from '../domain/tasks/task-status.ts';
-import { resolveTaskUser } from './process/task-user.ts';
+import { taskIdentitySource } from './process/task-identity-source.ts';
+import type { TaskIdentitySource } from './process/task-identity.ts';
 import { startRunnerMonitor } from './remote/runner-monitor.ts';
 import { startWorkflowDriver, type WorkflowDriver } from '../workflows/workflow-driver.ts';
 
@@ -34,22 +36,23 @@ export interface Engine {
  * Starts the task engine on `deps`: registers itself (heartbeat every 10 s), recovers tasks that
  * engines no longer alive left active, then dispatches waiting tasks (woken by bus `update`s)
  * and runs them as local jobs. Stop/confirm/
- * reject requests reach a running job as bus `update`s written by the API.
+ * reject requests reach a running job as bus `update`s written by the API. Each job takes its
+ * OS identity from `identities` (Semaphore's `process` settings unless given).
  * @example const engine = await startEngine(deps); ... await engine.stop();
  */
-export async function startEngine(deps: Deps): Promise<Engine> {
-  const taskUser = resolveTaskUser(deps.config.process);
+export async function startEngine(deps: Deps, identities: TaskIdentitySource = taskIdentitySource(deps.config.process, deps.config.tmp_path)): Promise<Engine> {
   const host = thisHost();
   const self: WorkerIdentity = { host, pid: process.pid, id: `${host}:${process.pid}:${randomBytes(4).toString('hex')}` };
   const workerId = self.id;
   await beatHeartbeat(deps.db, self);
   await recoverInterruptedTasks(deps, self);
+  void removeLeftoverContainers(deps, self).catch((err) => console.warn(`[engine] removing leftover task containers failed: ${(err as Error).message}`));
   const jobs = new Map<number, { job: LocalJob; done: Promise<void> }>();
   let idleWaiters: (() => void)[] = [];
 
   const startJob = (task: TaskRow) => {
     publishTaskUpdate(deps.bus, task);
-    const job = new LocalJob(deps, task, takeTaskSecrets(task.id), taskUser);
+    const job = new LocalJob(deps, task, takeTaskSecrets(task.id), identities);
     const done = job.run().then(async (status) => {
       if (status === 'success') await autorunDeploys(deps, task).catch((err) => console.warn(`[engine] autorun after task ${task.id} failed: ${err.message}`));
       if (deps.config.max_tasks_per_template > 0) await pruneTemplateTasks(deps.db, task.template_id, deps.config.max_tasks_per_template).catch(() => 0);
@@ -70,7 +73,8 @@ export async function startEngine(deps: Deps): Promise<Engine> {
 
   // With use_remote_runner every task goes to a remote runner; otherwise tasks whose template
   // names a runner tag do (engine/remote), the rest run here.
-  const local = new Dispatcher(deps.db, workerId, () => deps.config.max_parallel_tasks, startJob, (task) => claimTaskSecrets(deps, task.id));
+  const local = new Dispatcher(deps.db, workerId, () => deps.config.max_parallel_tasks, startJob, (task) => claimTaskSecrets(deps, task.id),
+    () => explainWaitingTasks(deps, deps.config.max_parallel_tasks).catch((err) => console.warn(`[engine] explaining waiting tasks failed: ${(err as Error).message}`)));
   const dispatcher = { wake: () => { if (!deps.config.use_remote_runner) local.wake(); }, stop: () => local.stop() };
   const stopRunnerMonitor = startRunnerMonitor(deps);
   // Updates of every server on the database (through the PostgreSQL relay): a stop asked for

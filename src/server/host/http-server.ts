@@ -11,7 +11,7 @@ import { PER_MESSAGE_DEFLATE, WebSocketHub } from '../ws/hub.ts';
 import { decodePath, serveStaticFile } from './static-files.ts';
 import { guardRequests, guardUpgrades } from './request-guard.ts';
 import { setSecurityHeaders } from './security-headers.ts';
-import { requestClientFacts } from '../http/client-facts.ts';
+import { requestClientFacts } from '../lib/client-facts.ts';
 import { isForeignRequest } from '../http/same-origin.ts';
 import { createRunnerApi } from './runner-api-client.ts';
 import { hasRequestBody, readBoundedBody, refuseTooLarge } from './bounded-body.ts';

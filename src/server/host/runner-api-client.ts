@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { newCallerMemoEnv } from '../auth/caller-memo.ts';
-import type { ClientFacts } from '../http/client-facts.ts';
+import type { ClientFacts } from '../lib/client-facts.ts';
 import { handedOver, handoverEnv } from '../http/object-handover.ts';
 
 /** How the console reaches the runner API: a fetch-like call with a path under `/api`. */

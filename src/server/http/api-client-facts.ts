@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { AppEnv } from './context.ts';
-import { requestClientFacts, type ClientFacts } from './client-facts.ts';
+import { requestClientFacts, type ClientFacts } from '../lib/client-facts.ts';
 
 /**
  * The client behind an API request. Over the network: the socket, and forwarded headers only

@@ -13,19 +13,23 @@ const WEBHOOK_RECEIVER = /^\/api\/integrations\//;
 const LOGOUT = /^\/api\/auth\/logout\/?$/;
 
 /**
- * Cross-site request forgery guard for the JSON API: a non-empty body must be `application/json`
- * (415 otherwise: a form or `text/plain` body is what a foreign page can send without asking),
- * and a state-changing call that a browser made from another origin is refused (403) unless it
- * is authenticated by a bearer token alone, which no foreign page can attach. A request without
- * a body (curl's bodyless DELETE, a POST with `Content-Length: 0`, an empty chunked body) has
- * nothing to forge and passes whatever its Content-Type. Runs after the body-size limit, which
- * bounds what reading an unannounced body may hold.
+ * Cross-site request forgery guard for the JSON API. A browser's non-empty body must be
+ * `application/json` (415 otherwise: a form or `text/plain` body is what a foreign page can send
+ * without asking), and a state-changing call that a browser made from another origin is refused
+ * (403) unless it is authenticated by a bearer token alone, which no foreign page can attach.
+ * A client that is no browser (no Origin, no Sec-Fetch-* header: curl, scripts) or that sends a
+ * bearer token has its body read as JSON whatever its Content-Type, as Semaphore reads it
+ * (`curl -d` labels JSON as a form). A request without a body (curl's bodyless DELETE, a POST
+ * with `Content-Length: 0`, an empty chunked body) has nothing to forge and passes whatever its
+ * Content-Type. Runs after the body-size limit, which bounds what reading an unannounced body may hold.
  * @example api.use('*', bodyLimit(...)); api.use('*', refuseForeignWrites());
  */
 export function refuseForeignWrites(): MiddlewareHandler<AppEnv> {
   return async function refuseForeignWrite(c, next) {
     if (WEBHOOK_RECEIVER.test(c.req.path)) return next();
-    if (!LOGOUT.test(c.req.path) && !isJson(c.req.header('content-type')) && await hasBody(c)) {
+    const bearer = /bearer/i.test(c.req.header('authorization') ?? '');
+    const typeMatters = !bearer && showsBrowser(c);
+    if (typeMatters && !LOGOUT.test(c.req.path) && !isJson(c.req.header('content-type')) && await hasBody(c)) {
       throw new ApiError('unsupported_media_type', 'Content-Type must be application/json');
     }
     const bearerOnly = /bearer/i.test(c.req.header('authorization') ?? '') && !c.req.header('cookie');
@@ -47,6 +51,13 @@ async function hasBody(c: Context<AppEnv>): Promise<boolean> {
   if (length !== undefined && !c.req.header('transfer-encoding')) return Number(length) > 0;
   if (!c.req.raw.body) return false;
   return (await c.req.arrayBuffer()).byteLength > 0;
+}
+
+/** Headers every current browser adds to a page's or script's request, and non-browser clients do not. */
+const BROWSER_HEADERS = ['origin', 'sec-fetch-site', 'sec-fetch-mode', 'sec-fetch-dest'];
+
+function showsBrowser(c: Context<AppEnv>): boolean {
+  return BROWSER_HEADERS.some((name) => c.req.header(name) !== undefined);
 }
 
 function isJson(contentType: string | undefined): boolean {

@@ -1,7 +1,8 @@
-import { setAuditFields } from '../domain/audit/audit-context.ts';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { badRequest, notFound } from './errors.ts';
+import { ApiError, badRequest, notFound } from './errors.ts';
+import { apiBodyBudget } from './body-limits.ts';
+import { parseBoundedJson } from './json-budget.ts';
 
 /** Largest value of the integer id/position columns (PostgreSQL `integer`). */
 export const INT32_MAX = 2_147_483_647;
@@ -11,8 +12,21 @@ export const MAX_JSON_DEPTH = 64;
 /** Bodies longer than this are checked in steps (see readJson). */
 const LARGE_BODY_CHARS = 64 * 1024;
 
+/** Told of every body readJson accepts: the audit trail keeps its field names (see api/audit-request.ts). */
+let acceptedBodyWatcher: (input: unknown) => void = () => {};
+
 /**
- * Reads and validates a JSON body. Malformed JSON, nesting deeper than MAX_JSON_DEPTH, wrong
+ * Sets who is told of every body readJson accepts. The HTTP layer knows nothing of the audit
+ * trail; the API's audit middleware hands it the domain's `setAuditFields` here.
+ * @example watchAcceptedBodies(setAuditFields);
+ */
+export function watchAcceptedBodies(watcher: (input: unknown) => void): void {
+  acceptedBodyWatcher = watcher;
+}
+
+/**
+ * Reads and validates a JSON body. A body with more keys and elements than its route's budget
+ * (see apiBodyBudget) is refused with 413 before it is parsed. Malformed JSON, nesting deeper than MAX_JSON_DEPTH, wrong
  * types, unknown enum values and missing fields all become 400 `{"error": "<field>: <problem>"}`;
  * so do NUL characters in any string or key (PostgreSQL refuses them, which would otherwise
  * surface as a 500). Fields the schema does not know are dropped and a `null` string or id is
@@ -24,8 +38,10 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   let text: string;
   try {
     text = await c.req.text();
-    body = text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
+    // `null` is read as no fields, as Semaphore's Go binding reads it (its API test suite sends it)
+    body = text.trim() === '' ? {} : parseBoundedJson(text, apiBodyBudget(c.req.method, c.req.path).values) ?? {};
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
     throw badRequest('body: not valid JSON');
   }
   // a big body (a backup to restore) is checked in steps, letting other requests in between
@@ -37,7 +53,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   await breathe();
   const path = findNul(input);
   if (path !== null) throw badRequest(`${path || 'body'}: must not contain NUL characters`);
-  setAuditFields(input);
+  acceptedBodyWatcher(input);
   return input;
 }
 
@@ -100,22 +116,27 @@ function pathOf(visits: Visit[], index: number): string {
  * them: unknown fields are dropped at any depth, never stored or echoed, and a `null` where a
  * string, number, list or object goes means "not given" (Go decodes it as the empty value; the
  * web UI sends `"project_id": null` for a global runner). A `null` that stands for a boolean,
- * a list item or the whole body is still refused. The schemas stay strict, so their own
- * findings name exactly what to drop, for every route in this one place.
+ * a list item or the whole body is still refused. The schemas stay strict, so one parse names
+ * every key to drop at every depth, for every route in this one place; each object holding
+ * one is then copied once without them (the body is ours: JSON.parse just made it).
  */
 function readAsSemaphoreDecodes(schema: z.ZodType, body: unknown): unknown {
+  const result = schema.safeParse(body);
+  if (result.success) return body;
+  const dropped = new Map<string, { at: readonly PropertyKey[]; keys: Set<string> }>();
+  for (const { at, key } of result.error.issues.flatMap((issue) => droppableKeys(issue, body))) {
+    const holder = JSON.stringify(at.map(String));
+    if (!dropped.has(holder)) dropped.set(holder, { at, keys: new Set() });
+    dropped.get(holder)!.keys.add(String(key));
+  }
   let current = body;
-  // each pass drops what the schema named; nested objects surface in the same pass, so one or two suffice
-  for (let pass = 0; pass < 3; pass++) {
-    const result = schema.safeParse(current);
-    if (result.success) return current;
-    const droppable = result.error.issues.flatMap((issue) => droppableKeys(issue, current));
-    if (!droppable.length) return current;
-    current = structuredClone(current);
-    for (const { at, key } of droppable) {
-      const holder = valueAt(current, at);
-      if (isPlainObject(holder)) delete holder[key];
-    }
+  // outer holders first, so an inner one is looked up in its parent's copy
+  for (const { at, keys } of [...dropped.values()].sort((a, b) => a.at.length - b.at.length)) {
+    const holder = valueAt(current, at);
+    if (!isPlainObject(holder)) continue;
+    const copy = Object.fromEntries(Object.entries(holder).filter(([key]) => !keys.has(key)));
+    if (!at.length) current = copy;
+    else (valueAt(current, at.slice(0, -1)) as Record<PropertyKey, unknown>)[at.at(-1)!] = copy;
   }
   return current;
 }

@@ -1,4 +1,6 @@
 import { jsonDepth, MAX_JSON_DEPTH } from '../http/validation.ts';
+import { apiBodyBudget } from '../http/body-limits.ts';
+import { parseBoundedJson } from '../http/json-budget.ts';
 
 /**
  * One incoming webhook call, read once and shared by every integration the alias resolves to
@@ -13,14 +15,17 @@ export interface Delivery {
   jsonValid: boolean;
 }
 
+/** How many keys and elements a delivery's JSON may hold (an API body's regular budget). */
+const MAX_DELIVERY_VALUES = apiBodyBudget('POST', '/api/integrations').values;
+
 /**
  * Builds a delivery from the raw request parts; the JSON parse happens here, once. A body nested
- * deeper than any API body may be counts as not JSON.
+ * deeper, or holding more keys and elements, than any API body may counts as not JSON.
  */
 export function toDelivery(headers: Headers, body: Buffer): Delivery {
   const text = body.toString('utf8');
   try {
-    const json: unknown = JSON.parse(text);
+    const json: unknown = parseBoundedJson(text, MAX_DELIVERY_VALUES);
     if (jsonDepth(json) > MAX_JSON_DEPTH) throw new Error('nested too deeply');
     return { headers, body, text, json, jsonValid: true };
   } catch {

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { IntegrationExtractValueTable } from '../db/schema.ts';
 import type { Delivery } from './delivery.ts';
 import { readJsonPath, stringifyJsonValue } from './json-path.ts';
+import { TASK_FIELDS, type TaskField } from '../domain/integrations/integration.ts';
 
 export type ExtractValueRow = Selectable<IntegrationExtractValueTable>;
 
@@ -14,13 +15,6 @@ export interface ExtractedValues {
   /** `task` values naming anything else: refused, the delivery starts nothing */
   refused: string[];
 }
-
-/**
- * The only task fields a webhook may set. Anything else (playbook, arguments, params …) would
- * let whoever can post to the hook choose what runs on the server.
- */
-export const TASK_FIELDS = ['message', 'git_branch', 'commit_hash'] as const;
-export type TaskField = typeof TASK_FIELDS[number];
 
 /**
  * Pulls each configured value out of the delivery (a header, a JSON path, or the whole body)

@@ -12,7 +12,9 @@ import { inviteInputSchema, inviteStatusSchema, inviteTokenSchema } from '../dom
 import { cronCheckSchema, scheduleInputSchema } from '../domain/schedules/schedule.ts';
 import { passwordSchema, userCreateSchema, userUpdateSchema } from '../domain/users/user.schema.ts';
 import { reauthenticationSchema } from '../auth/reauthentication.ts';
+import { totpConfirmSchema } from '../api/user-totp.routes.ts';
 import { viewInputSchema, viewPositionsSchema } from '../domain/views/view.ts';
+import { lockInputSchema } from '../domain/locks/lock.ts';
 import { stopInputSchema, taskInputSchema } from '../domain/tasks/task.ts';
 import { repositoryInputSchema } from '../domain/repositories/repository.ts';
 import { runnerActiveSchema, runnerInputSchema } from '../domain/runners/runner.ts';
@@ -25,13 +27,13 @@ import { inventoryInputSchema } from '../domain/inventories/inventory.ts';
 import { hostConfigInputSchema } from '../domain/host-configs/host-config.ts';
 import { alertChannelInputSchema } from '../domain/alert-channels/alert-channel.ts';
 import { eventWebhookInputSchema } from '../domain/event-webhooks/event-webhook.ts';
-import { taskListQuerySchema } from '../domain/tasks/task-cursor.ts';
+import { lastTasksQuerySchema, taskListQuerySchema } from '../domain/tasks/task-cursor.ts';
 import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
 import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
-  accessKeySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, projectSchema, repositorySchema, roleSchema,
-  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, secretStorageSchema, storageRefsSchema,
+  accessKeySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
+  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, secretStorageSchema, storageRefsSchema,
   auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema,
 } from './response-schemas.ts';
 import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
@@ -96,6 +98,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'PUT /api/users/:user_id': { summary: 'Update a user', body: userUpdateSchema, status: 204 },
   'DELETE /api/users/:user_id': { summary: 'Delete a user', status: 204 },
   'POST /api/users/:user_id/password': { summary: "Set a user's password (your own: with current_password or a TOTP passcode; ends your other sessions)", body: passwordSchema, status: 204 },
+  'POST /api/users/:user_id/2fas/totp': { summary: 'Start two-factor enrolment: the otpauth URL and recovery code, shown once (your own: with current_password or a TOTP passcode); pending until confirmed', body: reauthenticationSchema, status: 201 },
+  'POST /api/users/:user_id/2fas/totp/:totp_id/confirm': { summary: 'Confirm a pending two-factor enrolment with a code from the authenticator app; sign-in asks for codes from then on', body: totpConfirmSchema, status: 204 },
   'DELETE /api/users/:user_id/2fas/totp/:totp_id': { summary: 'Remove two-factor authentication (your own: with current_password or a TOTP passcode)', body: reauthenticationSchema, status: 204 },
   'GET /api/projects': { summary: 'Projects you are a member of (admins: all)', response: list(projectSchema) },
   'POST /api/projects': { summary: 'Create a project', body: projectInputSchema, response: projectSchema, status: 201 },
@@ -150,6 +154,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/inventory`]: { summary: 'Inventories', response: list(inventorySchema) },
   [`POST ${P}/inventory`]: { summary: 'Add an inventory', body: inventoryInputSchema, response: inventorySchema, status: 201 },
   [`GET ${P}/inventory/:inventory_id`]: { summary: 'One inventory', response: inventorySchema },
+  [`GET ${P}/hosts`]: {
+    summary: 'Every host of the project\'s Ansible inventories with its groups, inventories, last result per template and last seen; ?q=, ?inventory_id=, ?result=, ?offset=, ?limit=',
+    response: projectHostsSchema,
+  },
+  [`GET ${P}/inventory/:inventory_id/hosts`]: { summary: "The inventory's groups and hosts, as ansible-inventory --list reads them (400 with Ansible's message when it cannot)", response: inventoryHostsSchema },
   [`PUT ${P}/inventory/:inventory_id`]: { summary: 'Update an inventory', body: inventoryInputSchema, status: 204 },
   [`POST ${P}/environment`]: { summary: 'Add a variable group', body: environmentInputSchema, status: 201 },
   [`PUT ${P}/environment/:environment_id`]: { summary: 'Update a variable group', body: environmentInputSchema, status: 204 },
@@ -165,6 +174,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     body: templateBulkSchema,
   },
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
+  [`GET ${P}/locks`]: { summary: "Signalbox: the project's named locks, with their holders and waiting tasks", response: list(lockSchema) },
+  [`POST ${P}/locks`]: { summary: 'Signalbox: create a lock (name, capacity: how many tasks hold it at once)', body: lockInputSchema, response: lockSchema, status: 201 },
+  [`GET ${P}/locks/:lock_id`]: { summary: 'Signalbox: one lock', response: lockSchema },
+  [`PUT ${P}/locks/:lock_id`]: { summary: 'Signalbox: rename a lock or change its capacity', body: lockInputSchema, status: 204 },
+  [`DELETE ${P}/locks/:lock_id`]: { summary: 'Signalbox: delete a lock no template needs', status: 204 },
   [`GET ${P}/views`]: { summary: 'Views (template tabs)', response: list(viewSchema) },
   [`POST ${P}/views`]: { summary: 'Create a view', body: viewInputSchema, response: viewSchema, status: 201 },
   [`POST ${P}/views/positions`]: { summary: 'Reorder views', body: viewPositionsSchema, status: 204 },
@@ -199,7 +213,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/tasks`]: {
     summary: "The project's tasks, newest first; a cursor or filter pages them (X-Has-Next, X-Has-Prev)", response: list(taskWithTemplateSchema), query: taskListQuerySchema,
   },
-  [`GET ${P}/tasks/last`]: { summary: 'The latest tasks', response: list(taskWithTemplateSchema) },
+  [`GET ${P}/tasks/last`]: { summary: 'The latest tasks, newest first, a page at a time (count, before; X-Has-Next)', response: list(taskWithTemplateSchema), query: lastTasksQuerySchema },
   [`POST ${P}/tasks`]: { summary: 'Start a task: by template_id, or by template_name (unique per project); environment_ids when the template has task_params.allow_override_environment', body: taskInputSchema, response: taskSchema, status: 201 },
   [`GET ${P}/tasks/:task_id`]: { summary: 'One task', response: taskSchema },
   [`GET ${P}/tasks/:task_id/output/search`]: {
@@ -207,6 +221,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     response: z.object({ matches: list(z.object({ line: z.number().int(), time: z.string(), output: z.string() })), more: z.boolean() }),
   },
   [`GET ${P}/tasks/:task_id/output/download`]: { summary: 'The log as a text file (task-<id>.log, without ANSI codes; secrets stay masked)' },
+  [`POST ${P}/tasks/:task_id/relaunch_failed`]: { summary: "Relaunch a finished Ansible task on the hosts its PLAY RECAP counted failed or unreachable: a new task with the same values, limited to them", response: taskSchema, status: 201 },
   [`POST ${P}/tasks/:task_id/stop`]: { summary: 'Stop a task (force: kill it)', body: stopInputSchema, status: 204 },
   [`POST ${P}/templates/:template_id/stop_all_tasks`]: { summary: "Stop every task of a template", body: stopInputSchema, status: 204 },
   [`GET ${P}/secret_storages`]: { summary: 'External secret storages (HashiCorp Vault, OpenBao; KV version 2)', response: list(secretStorageSchema) },

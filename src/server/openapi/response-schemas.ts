@@ -1,3 +1,5 @@
+import { prioritySchema } from '../domain/tasks/priority.ts';
+import type { Lock } from '../domain/locks/lock.ts';
 import { z } from 'zod';
 import type { Project } from '../domain/projects/project.ts';
 import type { User } from '../domain/users/user.ts';
@@ -28,6 +30,7 @@ export const projectSchema = z.object({
   id, name: z.string(), created: time, alert: z.boolean(), alert_chat: z.string().nullable(),
   max_parallel_tasks: z.number().int(), type: z.string(),
   task_retention_days: z.number().int(), task_retention_count: z.number().int(), output_retention_days: z.number().int(),
+  executor_image: z.string().nullable().meta({ description: "Signalbox: the container image of the project's templates that name none; null: the server's default" }),
 }).meta({ id: 'Project' }) satisfies z.ZodType<Project>;
 
 export const userSchema = z.object({
@@ -81,24 +84,57 @@ export const eventDeliverySchema = z.object({
   duration_ms: z.number().int(), error: z.string(), ok: z.boolean(),
 }).meta({ id: 'EventWebhookDelivery' }) satisfies z.ZodType<ReturnType<typeof deliveryRowToEventDelivery>>;
 
+/** `GET …/inventory/{id}/hosts`: what ansible-inventory --list read. */
+export const inventoryHostsSchema = z.object({
+  groups: z.array(z.object({ name: z.string(), hosts: z.array(z.string()), children: z.array(z.string()) })),
+  hosts: z.array(z.object({ name: z.string(), groups: z.array(z.string()) })),
+});
+
+/** `GET …/hosts`: the Hosts view's page. */
+export const projectHostsSchema = z.object({
+  hosts: z.array(z.object({
+    name: z.string(), groups: z.array(z.string()), inventories: z.array(z.object({ id, name: z.string() })),
+    results: z.array(z.object({ template_id: id, template_name: z.string(), task_id: id, result: z.enum(['failed', 'unreachable', 'changed', 'ok']), time: z.string() })),
+    last_seen: z.string().nullable(),
+  })),
+  total: z.number().int(),
+  errors: z.array(z.object({ inventory_id: id, inventory_name: z.string(), error: z.string() })),
+});
+
 export const inventorySchema = z.object({
   id, name: z.string(), project_id: id, inventory: z.string(), type: z.string(),
   ssh_key_id: id.nullable(), become_key_id: id.nullable(), repository_id: id.nullable(), holder_id: id.nullable(),
 }).meta({ id: 'Inventory' }) satisfies z.ZodType<Inventory>;
 
+export const lockSchema = z.object({
+  id, project_id: id, name: z.string(), capacity: z.number().int(), description: z.string(),
+  templates: z.array(id).meta({ description: 'The templates that need the lock' }),
+  held_by: z.array(id).meta({ description: 'The active tasks holding it, oldest first' }),
+  waiting: z.number().int().meta({ description: 'Waiting tasks whose template needs it' }),
+}).meta({ id: 'Lock' }) satisfies z.ZodType<Lock>;
+
 export const viewSchema = z.object({
   id, project_id: id, title: z.string(), position: z.number().int(), hidden: z.boolean(), type: z.string(),
-  sort_column: z.string().nullable(), sort_reverse: z.boolean(),
+  sort_column: z.string().optional(), sort_reverse: z.boolean(),
 }).meta({ id: 'View' }) satisfies z.ZodType<ReturnType<typeof viewRowToView>>;
 
 const taskFields = {
   id, template_id: id, project_id: id, status: z.string(), debug: z.boolean(), dry_run: z.boolean(), diff: z.boolean(),
-  playbook: z.string(), environment: z.string(), limit: z.string(), secret: z.string(), arguments: z.string().nullable(),
-  git_branch: z.string().nullable(), user_id: id.nullable(), integration_id: id.nullable(), schedule_id: id.nullable(),
+  playbook: z.string(), environment: z.string(), limit: z.string(), secret: z.string(), arguments: z.string().optional(),
+  git_branch: z.string().optional(), user_id: id.nullable(), integration_id: id.nullable(), schedule_id: id.nullable(),
   created: time, start: time.nullable(), end: time.nullable(), message: z.string(), commit_hash: z.string().nullable(),
-  commit_message: z.string(), build_task_id: id.nullable(), version: z.string().nullable(), inventory_id: id.nullable(),
+  commit_message: z.string(), build_task_id: id.nullable(), version: z.string().nullable(), inventory_id: id.optional(),
   environment_ids: z.array(id).meta({ description: 'The variable groups the task ran with, in order (later ones override earlier ones)' }),
   params: z.record(z.string(), z.unknown()),
+  waiting_for: z.union([
+    z.object({ kind: z.literal('template'), task_id: id, limit: z.number().int().optional() }),
+    z.object({ kind: z.literal('lock'), lock: z.string(), task_id: id }),
+    z.object({ kind: z.literal('project'), running: z.number().int(), limit: z.number().int() }),
+    z.object({ kind: z.literal('slots'), running: z.number().int(), limit: z.number().int() }),
+    z.object({ kind: z.literal('runner'), tag: z.string().nullable() }),
+  ]).optional().meta({ description: 'Only while the task waits, when it is known: what it waits for (its template\'s limit, a named lock, the project\'s or the server\'s limit, a runner)' }),
+  executor_image: z.string().nullable().meta({ description: 'Signalbox: the container image the task ran in; null: on the host' }),
+  priority: prioritySchema,
 };
 export const taskSchema = z.object(taskFields).meta({ id: 'Task' }) satisfies z.ZodType<Task>;
 
@@ -109,10 +145,12 @@ export const taskWithTemplateSchema = z.object({
 
 export const apiTokenSchema = z.object({
   id: z.string(), name: z.string(), created: time, expired: z.boolean(), expires_at: time.nullable(), user_id: id,
+  allow_write_operations: z.boolean().meta({ description: 'assistants on the MCP server (/api/mcp) may start, stop and approve with it' }),
 }).meta({ id: 'ApiToken' }) satisfies z.ZodType<ApiToken>;
 
 const boardTaskSchema = z.object({
   id, status: z.string(), user_name: z.string(), created: time, start: time.nullable(), end: time.nullable(),
+  integration_id: id.nullable(), schedule_id: id.nullable(), build_task_id: id.nullable(),
 });
 
 export const boardSchema = z.object({
@@ -120,7 +158,7 @@ export const boardSchema = z.object({
   projects: z.array(z.object({ id, name: z.string() })),
   tiles: z.array(z.object({
     kind: z.enum(['template', 'view']), id, name: z.string(), project_id: id, project_name: z.string(),
-    task: boardTaskSchema.nullable(), estimate_ms: z.number().int().nullable(), fail_streak: z.number().int(),
+    task: boardTaskSchema.nullable(), estimate_ms: z.number().int().nullable(), fail_streak: z.number().int(), queued: z.number().int(),
   })),
 }).meta({ id: 'Board' }) satisfies z.ZodType<BoardData>;
 

@@ -4,11 +4,14 @@ import type { Config } from '../config/config.ts';
 import type { Deps } from '../deps.ts';
 import { LocalJob } from '../engine/run/local-job.ts';
 import { isFinished } from '../domain/tasks/task-status.ts';
-import { resolveTaskUser } from '../engine/process/task-user.ts';
+import { taskIdentitySource } from '../engine/process/task-identity-source.ts';
+import type { TaskIdentitySource } from '../engine/process/task-identity.ts';
 import { openSealed, type SealedBox } from '../domain/runners/runner-crypto.ts';
 import type { JobPayload } from '../engine/remote/job-payload.ts';
 import type { PollState } from '../engine/remote/remote-dispatch.ts';
 import { loadMirror, MirrorPool } from './mirror-deps.ts';
+import { sweepTaskContainers } from '../engine/container/container-recovery.ts';
+import { taskImageOf } from '../engine/container/container-plan.ts';
 
 export interface RunnerSettings {
   apiUrl: string;
@@ -24,6 +27,8 @@ interface Progress {
   records: { time: string; message: string }[];
   commit_hash?: string | null;
   commit_message?: string;
+  /** the container image the task runs in, told with its first progress */
+  executor_image?: string;
   /** a workflow task's outputs and the list of those not captured, as JSON texts, sent with its `success` */
   outputs?: string;
   not_captured?: string;
@@ -63,10 +68,12 @@ export class RunnerProcess {
   #flushing: Promise<void> | null = null;
   #ranOne = false;
   readonly #mirrors: MirrorPool;
+  readonly #identities: TaskIdentitySource;
 
   constructor(config: Config, settings: RunnerSettings) {
     this.#config = config;
     this.#s = settings;
+    this.#identities = taskIdentitySource(config.process, config.tmp_path);
     mkdirSync(config.tmp_path, { recursive: true, mode: 0o700 });
     this.#journalPath = join(config.tmp_path, 'runner-started-tasks.txt');
     this.#started = new Set(readJournal(this.#journalPath));
@@ -80,6 +87,7 @@ export class RunnerProcess {
 
   async run(): Promise<void> {
     await this.#mirrors.warm();
+    await this.#removeLeftoverContainers();
     let failures = 0;
     this.#flushTimer = setInterval(() => void this.#flush(), this.#s.flushMs ?? 200);
     try {
@@ -101,6 +109,16 @@ export class RunnerProcess {
       await Promise.all([...this.#jobs.values()].map((j) => waitEnded(j)));
       await this.#flush();
       clearInterval(this.#flushTimer!);
+    }
+  }
+
+  /** Containers of an earlier run of this runner are leftovers: its tasks never run again (the journal). */
+  async #removeLeftoverContainers(): Promise<void> {
+    try {
+      const removed = await sweepTaskContainers({ tmpPath: this.#config.tmp_path, executor: this.#config.executor }, async () => new Set());
+      if (removed.length) console.log(`[runner] removed the containers tasks ${removed.join(', ')} left behind`);
+    } catch (err) {
+      console.warn(`[runner] removing leftover task containers failed: ${(err as Error).message}`);
     }
   }
 
@@ -173,9 +191,11 @@ export class RunnerProcess {
     const mirror = await this.#mirrors.take();
     const task = await loadMirror(mirror, payload);
     // the token comes from the server (null: none); the runner never mints one with its own keys
-    const job = new LocalJob(mirror, task, payload.secret, resolveTaskUser(this.#config.process), { jwt: payload.jwt ?? null, workflow: payload.workflow ?? null });
+    const job = new LocalJob(mirror, task, payload.secret, this.#identities, { jwt: payload.jwt ?? null, workflow: payload.workflow ?? null });
     const running: RunningJob = { job, mirror, serverStatus: 'starting', ended: false, abandoned: false };
     this.#jobs.set(taskId, running);
+    const image = containerImageOf(payload, this.#config);
+    if (image) this.#progress(taskId).executor_image = image;
     this.#ranOne = true;
     const unsubscribe = mirror.bus.subscribe((m) => {
       if (m.type === 'workflow' || m.task_id !== taskId || running.abandoned) return;
@@ -275,11 +295,19 @@ export class RunnerProcess {
   }
 }
 
+/** The image the job runs in on this runner ('' = on the host), told to the server with its first progress. */
+function containerImageOf(payload: JobPayload, config: Config): string {
+  const template = payload.rows.template?.[0] as { executor_image: string | null } | undefined;
+  const project = payload.rows.project?.[0] as { executor_image: string | null } | undefined;
+  return template && project ? taskImageOf(template, project, config.executor) : '';
+}
+
 /** One job's entry of a progress report. */
 function jobReport(id: number, p: Progress): Record<string, unknown> {
   return {
     id, ...(p.status ? { status: p.status } : {}), log_records: p.records,
     ...(p.commit_hash ? { commit_hash: p.commit_hash, commit_message: p.commit_message ?? '' } : {}),
+    ...(p.executor_image ? { executor_image: p.executor_image } : {}),
     ...(p.outputs !== undefined ? { outputs: p.outputs, not_captured: p.not_captured ?? '[]' } : {}),
   };
 }

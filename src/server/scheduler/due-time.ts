@@ -1,6 +1,6 @@
 import type { ScheduleRow } from './schedule.repository.ts';
-import { nextDue } from './cron.ts';
-import { parseScheduleTime } from './wall-clock.ts';
+import { nextDue } from '../lib/cron.ts';
+import { parseScheduleTime } from '../lib/wall-clock.ts';
 
 /** Schedule type of one-shot runs; every other value is a cron schedule. */
 export const RUN_AT_TYPE = 'run_at';

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 
-const DETECT_TIMEOUT_MS = 5000;
+// generous: on a busy small machine ansible's Python start alone can take seconds
+const DETECT_TIMEOUT_MS = 20_000;
 let cached: Promise<string> | undefined;
 
 /**
@@ -11,6 +12,8 @@ let cached: Promise<string> | undefined;
 export function detectAnsibleVersion(): Promise<string> {
   cached ??= new Promise((resolve) => {
     execFile('ansible', ['--version'], { timeout: DETECT_TIMEOUT_MS, env: { ...process.env, ANSIBLE_NOCOLOR: '1' } }, (err, stdout) => {
+      // only "not installed" is an answer to keep: a timeout or a crash is asked again next time
+      if (err && (err as NodeJS.ErrnoException).code !== 'ENOENT') cached = undefined;
       resolve(err ? '' : (stdout.split('\n')[0] ?? '').trim());
     });
   });

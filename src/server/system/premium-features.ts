@@ -10,6 +10,8 @@ const FEATURE_ROUTES = {
   terraform_backend: 'GET /api/terraform/:',
   task_summary: 'GET /api/project/:/tasks/:/stages',
   secret_storages: 'POST /api/project/:/secret_storages',
+  // Semaphore's UI offers "New storage" and its editing only with this one
+  secret_storage_management: 'PUT /api/project/:/secret_storages/:',
 } as const;
 
 export type PremiumFeatures = Record<keyof typeof FEATURE_ROUTES, boolean>;

@@ -45,7 +45,7 @@ def with_urllib(base, login, password):
     token = call('token', '/api/user/tokens', 'POST')
     bearer = {'Authorization': 'Bearer ' + token['id']}
     project = call('project', '/api/projects', 'POST', json_body({'name': 'urllib project'}), {'Content-Type': 'application/json', **bearer})
-    # data= without a Content-Type: urllib labels it a form, which the API refuses
+    # data= without a Content-Type: urllib labels JSON a form; from a script it is read as JSON, as Semaphore reads it
     call('form body', '/api/projects', 'POST', json_body({'name': 'urllib unlabelled'}), bearer)
     call('delete project', '/api/project/%d' % project['id'], 'DELETE', None, bearer)
     call('deleted project', '/api/project/%d' % project['id'], 'GET', None, bearer)
@@ -73,7 +73,7 @@ def with_requests(base, login, password):
     project = requests.post(base + '/api/projects', json={'name': 'requests project'}, headers=bearer)
     report('project', project.status_code, project.text)
     project_id = project.json()['id']
-    # data= with a dict is a form body: refused
+    # data= with a dict is a real form body: no JSON, so a 400
     form = requests.post(base + '/api/projects', data={'name': 'requests form'}, headers=bearer)
     report('form body', form.status_code, form.text)
     gone = requests.delete(base + '/api/project/%d' % project_id, headers=bearer)

@@ -1,26 +1,30 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { ADMIN } from './console-server.ts';
+import { CHROMIUM } from './shared-browser.ts';
 
 export const SCREENSHOTS = new URL('../../screenshots/', import.meta.url);
 
-/** Debian's Chromium, headless, without background traffic. One per test file. */
+/**
+ * A connection to the run's Chromium (global-setup.ts), or a Chromium of the file's own when the
+ * run started none (or outside vitest). `close()` ends only this file's contexts and connection.
+ */
 export async function launchBrowser(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
+  // outside a test run (bench/) there is nothing to inject
+  const endpoint = process.env.VITEST ? inject('browserEndpoint') : '';
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM);
 }
 
 /**
  * Writes a screenshot to tests/screenshots/<name>.png, the whole page unless told. On a loaded
  * machine Chromium now and then refuses a capture ("Unable to capture screenshot": its compositor,
- * not the page), so a refused one is tried again once, a moment later.
+ * not the page), so a refused one is tried again once, a moment later. Transitions are run to
+ * their end, so a picture shows where a page settles, not a colour halfway.
  */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  const options = { path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage };
+  const options = { path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage, animations: 'disabled' as const };
   try {
     await page.screenshot(options);
   } catch (err) {
@@ -28,6 +32,16 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
     await page.waitForTimeout(1000);
     await page.screenshot(options);
   }
+}
+
+/**
+ * Clicks what loads a page (a link, a form's button; at another address or the same one, as a
+ * form posted back with its messages is) and waits for that page's load event: a page read
+ * right after the click may still be the old one, or the new one streaming in.
+ * @example await follow(page, 'nav.tabs >> text=Stats');
+ */
+export async function follow(page: Page, target: string | Locator): Promise<void> {
+  await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), typeof target === 'string' ? page.click(target) : target.click()]);
 }
 
 /** Signs in through the sign-in form as the env admin and waits for the redirect. */

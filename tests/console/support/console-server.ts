@@ -9,6 +9,7 @@ import { startEngine, type Engine } from '../../../src/server/engine/engine.ts';
 import type { Deps } from '../../../src/server/deps.ts';
 import type { DbSettings } from '../../../src/server/db/database.ts';
 import { ADMIN } from '../../support/harness.ts';
+import { copySqliteTemplate } from '../../support/database-template.ts';
 
 export { ADMIN };
 
@@ -39,6 +40,7 @@ export async function startConsoleServer(env: Record<string, string> = {}, datab
     SEMAPHORE_ADMIN_EMAIL: ADMIN.email, SEMAPHORE_TMP_PATH: join(tmp, 'work'), ...env,
   });
   config.db = database ?? { dialect: 'sqlite', host: join(tmp, 'console.sqlite') };
+  if (!database) await copySqliteTemplate(config.db.host);
   const deps = await boot(config, () => {});
   const engine = await startEngine(deps);
   const host = await createHostServer(deps);

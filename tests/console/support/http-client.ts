@@ -9,8 +9,8 @@ export interface PageResponse { status: number; location: string | null; html: s
  */
 export function createClient(baseUrl: string) {
   const jar = new Map<string, string>();
-  const request = async (method: string, path: string, form?: Record<string, string>): Promise<PageResponse> => {
-    const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': 'en' };
+  const request = async (method: string, path: string, form?: Record<string, string>, extra: Record<string, string> = {}): Promise<PageResponse> => {
+    const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': 'en', ...extra };
     let body: string | undefined;
     if (form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -29,7 +29,8 @@ export function createClient(baseUrl: string) {
   return {
     jar,
     get: (path: string) => request('GET', path),
-    post: (path: string, form: Record<string, string>) => request('POST', path, form),
+    /** POSTs a form, with `headers` besides the client's own when given. */
+    post: (path: string, form: Record<string, string>, headers: Record<string, string> = {}) => request('POST', path, form, headers),
     /** Signs in as the admin, or as `login` with `password`. */
     signIn: async (login = ADMIN.login, password = ADMIN.password) => {
       const res = await request('POST', '/auth/login?next=/', { step: 'password', auth: login, password });

@@ -130,6 +130,44 @@ for (const dialect of DIALECTS) {
       await e.s.call('DELETE', `${base}/alert-channels/${hook.id}`, undefined, e.admin);
     });
 
+    it('alert_on fixed: failures alert, and of the successes only the first after a failure, marked fixed', async () => {
+      const hook = await channel({ kind: 'webhook', name: 'Fixed', url: `${chat.url}/fixed` });
+      const t = await insertTemplate(e.s.deps.db, f.project.id, { name: 'Flaky', playbook: 'ok.sh', repository_id: f.repository.id, inventory_id: f.inventory.id });
+      expect((await e.s.call('PUT', `${base}/templates/${t.id}`, { alert_on: 'fixed' }, e.admin)).status).toBe(204);
+      const got = (await e.s.call('GET', `${base}/templates/${t.id}`, undefined, e.admin)).body;
+      expect([got.alert_on, got.suppress_success_alerts, got.suppress_error_alerts]).toEqual(['fixed', true, false]);
+      // a Semaphore client sending the same flags keeps the choice
+      expect((await e.s.call('PUT', `${base}/templates/${t.id}`, { suppress_success_alerts: true, suppress_error_alerts: false }, e.admin)).status).toBe(204);
+      expect((await e.s.call('GET', `${base}/templates/${t.id}`, undefined, e.admin)).body.alert_on).toBe('fixed');
+      const runs: { script: string; id: number }[] = [];
+      for (const script of ['ok.sh', 'fail.sh', 'fail.sh', 'ok.sh', 'ok.sh']) {
+        expect((await e.s.call('PUT', `${base}/templates/${t.id}`, { playbook: script }, e.admin)).status).toBe(204);
+        runs.push({ script, id: await run(t.id) });
+      }
+      const sentinel = await insertTemplate(e.s.deps.db, f.project.id, { name: 'Fixed sentinel', playbook: 'fail.sh', repository_id: f.repository.id, inventory_id: f.inventory.id });
+      const sentinelTask = await run(sentinel.id);
+      await eventually(() => hooksAt('/fixed').some((r) => r.body.task.id === sentinelTask), 'the sentinel alert');
+      await alerts.settled();
+      const heard = new Map(hooksAt('/fixed').map((r) => [r.body.task.id as number, r.body as { status: string; fixed?: boolean }]));
+      expect(runs.map((r) => heard.get(r.id) ?? null)).toEqual([
+        null, expect.objectContaining({ status: 'error' }), expect.objectContaining({ status: 'error' }), expect.objectContaining({ status: 'success', fixed: true }), null,
+      ]);
+      expect(heard.get(runs[1]!.id)).not.toHaveProperty('fixed');
+
+      // back to Semaphore's flags: successes alerting, failures muted (develop's suppress_error_alerts)
+      expect((await e.s.call('PUT', `${base}/templates/${t.id}`, { suppress_success_alerts: false, suppress_error_alerts: true }, e.admin)).status).toBe(204);
+      expect((await e.s.call('GET', `${base}/templates/${t.id}`, undefined, e.admin)).body.alert_on).toBe('success');
+      expect((await e.s.call('PUT', `${base}/templates/${t.id}`, { playbook: 'fail.sh' }, e.admin)).status).toBe(204);
+      const muted = await run(t.id);
+      expect((await e.s.call('PUT', `${base}/templates/${t.id}`, { playbook: 'ok.sh' }, e.admin)).status).toBe(204);
+      const loud = await run(t.id);
+      await eventually(() => hooksAt('/fixed').some((r) => r.body.task.id === loud), 'the success alert');
+      await alerts.settled();
+      expect(hooksAt('/fixed').filter((r) => r.body.task.id === muted)).toEqual([]);
+      expect(hooksAt('/fixed').find((r) => r.body.task.id === loud)!.body).not.toHaveProperty('fixed');
+      await e.s.call('DELETE', `${base}/alert-channels/${hook.id}`, undefined, e.admin);
+    });
+
     it("Semaphore's suppress flags set the choice; alert_channel_ids sends to the chosen channels only", async () => {
       const a = await channel({ kind: 'webhook', name: 'A', url: `${chat.url}/a` });
       const b = await channel({ kind: 'webhook', name: 'B', url: `${chat.url}/b` });
@@ -140,7 +178,7 @@ for (const dialect of DIALECTS) {
       const other = await e.s.call('PUT', `${base}/templates/${t.id}`, { alert_channel_ids: [999999] }, e.admin);
       expect([other.status, other.body.error]).toEqual([400, 'alert_channel_ids: no alert channel 999999 in this project']);
       const bad = await e.s.call('PUT', `${base}/templates/${t.id}`, { alert_on: 'sometimes' }, e.admin);
-      expect([bad.status, bad.body.error]).toEqual([400, 'alert_on: must be failure, success, always or never']);
+      expect([bad.status, bad.body.error]).toEqual([400, 'alert_on: must be failure, fixed, success, always or never']);
 
       const taskId = await run(t.id);
       await eventually(() => hooksAt('/b').some((r) => r.body.task.id === taskId), 'the alert on B');

@@ -65,6 +65,12 @@ for (const dialect of DIALECTS) {
         edges: [{ source_node_id: 1, destination_node_id: 2 }, { source_node_id: 2, destination_node_id: 3, input_mode: 'explicit', input_mappings: [{ variable: 'v', output: 'tag' }] }],
       }, admin);
       expect(wf.status, wf.text).toBe(201);
+      const chat = (await s.call('POST', `${p}/alert-channels`, { kind: 'slack', name: 'Ops chat', url: 'https://hooks.example.test/services/T0/B0/slack-secret-789' }, admin)).body;
+      await s.call('POST', `${p}/alert-channels`, { kind: 'telegram', name: 'Bot', token: 'bot-token-321', chat_id: '-1001', active: false }, admin);
+      await s.call('POST', `${p}/alert-channels`, { kind: 'email', name: 'Mail', emails: ['ops@example.test'] }, admin);
+      await s.call('POST', `${p}/event-webhooks`, { name: 'Audit sink', url: 'https://sink.example.test/in', secret: 'sign-secret-654', events: ['task_finished', 'template_changed'] }, admin);
+      const buildNow = (await s.call('GET', `${p}/templates/${build.id}`, undefined, admin)).body;
+      expect((await s.call('PUT', `${p}/templates/${build.id}`, { ...buildNow, alert_channel_ids: [chat.id], alert_on: 'fixed' }, admin)).status).toBe(204);
     });
     afterAll(async () => { await s.close(); });
 
@@ -91,6 +97,16 @@ for (const dialect of DIALECTS) {
         ],
         edges: [expect.objectContaining({ source: 1, destination: 2 }), expect.objectContaining({ source: 2, destination: 3, input_mode: 'explicit', input_mappings: [{ variable: 'v', output: 'tag' }] })],
       })]);
+      expect(b.alert_channels).toEqual([
+        { name: 'Ops chat', kind: 'slack', active: true },
+        { name: 'Bot', kind: 'telegram', active: false, chat_id: '-1001' },
+        { name: 'Mail', kind: 'email', active: true, emails: ['ops@example.test'] },
+      ]);
+      expect(b.event_webhooks).toEqual([{ name: 'Audit sink', url: 'https://sink.example.test/in', events: ['task_finished', 'template_changed'], active: true }]);
+      expect(build.alert_channels).toEqual(['Ops chat']);
+      expect([build.suppress_success_alerts, build.suppress_error_alerts, build.alert_fixed]).toEqual([true, false, true]);
+      expect(b.templates.find((t: any) => t.name === 'Deploy')).not.toHaveProperty('alert_channels');
+      for (const secret of ['slack-secret-789', 'bot-token-321', 'sign-secret-654']) expect(res.text).not.toContain(secret);
       expect(JSON.stringify(b)).not.toMatch(/"id":/);
       const sealed = s.deps.secrets.seal(JSON.stringify({ login: 'deploy', password: 'key-secret-456' }));
       await s.deps.db.updateTable('access_key').set({ secret: sealed }).where('project_id', '=', f.project.id).where('name', '=', 'Vault pass').execute();
@@ -111,12 +127,19 @@ for (const dialect of DIALECTS) {
       expect(tpl.holder_id).not.toBeNull();
       const keys = await s.deps.db.selectFrom('access_key').select('secret').where('project_id', '=', restored.body.id).execute();
       expect(keys.every((k) => k.secret === null)).toBe(true);
+      // channels and webhooks come back without their secrets, and the template keeps its choice
+      const channels = (await s.call('GET', `/api/project/${restored.body.id}/alert-channels`, undefined, admin)).body;
+      expect(channels.map((c: any) => [c.name, c.url_set, c.token_set])).toEqual([['Ops chat', false, false], ['Bot', false, false], ['Mail', false, false]]);
+      const hooks = (await s.call('GET', `/api/project/${restored.body.id}/event-webhooks`, undefined, admin)).body;
+      expect(hooks.map((h: any) => [h.name, h.secret_set])).toEqual([['Audit sink', false]]);
+      const build = (await s.call('GET', `/api/project/${restored.body.id}/templates`, undefined, admin)).body.find((t: any) => t.name === 'Build');
+      expect([build.alert_channel_ids, build.alert_on]).toEqual([[channels[0].id], 'fixed']);
     });
 
     it('never exports the variable-group password and seals one found in a backup', async () => {
       await s.deps.db.updateTable('environment').set({ password: s.deps.secrets.seal('group-pass-123') }).where('id', '=', f.environment.id).execute();
       const backup = (await s.call('GET', `${p}/backup`, undefined, admin)).body;
-      expect(backup.environments.every((e: any) => e.password === null)).toBe(true);
+      expect(backup.environments.every((e: any) => !('password' in e))).toBe(true);
       const example = semaphoreBackup();
       example.environments[0].password = 'plain-vault-pass';
       const res = await s.call('POST', '/api/projects/restore', example, admin);
@@ -156,6 +179,8 @@ for (const dialect of DIALECTS) {
       ['a one-shot schedule without a time', (b) => { b.schedules = [{ template: 'Build', name: 's', type: 'run_at', run_at: 'soon' }]; }, 'schedules[0]: run_at must be a date-time'],
       ['a missing meta name', (b) => { b.meta.name = ' '; }, 'meta.name: required'],
       ['a wrong key type', (b) => { b.keys[0].type = 'gpg'; }, /^keys\.0\.type: /],
+      ['a template choosing an alert channel the backup lacks', (b) => { b.templates[0].alert_channels = ['Pager']; }, 'templates[0]: alert channel "Pager" does not exist'],
+      ['an event webhook whose URL is not http(s)', (b) => { b.event_webhooks = [{ name: 'w', url: 'file:///etc/passwd', events: ['task_finished'] }]; }, 'event_webhooks[0]: url must be an http:// or https:// URL'],
     ];
     for (const [what, breakIt, message] of broken) {
       it(`refuses ${what} with a path in the message and leaves nothing behind`, async () => {

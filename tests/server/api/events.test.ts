@@ -65,15 +65,17 @@ for (const dialect of DIALECTS) {
       expect(older).toMatchObject({ description: 'from an older release', action: null, fields: [] });
     });
 
-    it('shows a non-admin only their projects’ events plus project-less ones; admins see all', async () => {
+    it('shows a non-admin only their projects’ events; admins every project’s; nobody project-less ones', async () => {
       const mine = await buildWorld(s.deps.db);
       const theirs = await buildWorld(s.deps.db);
       const seen = (await s.call('GET', '/api/events', undefined, mine.auth.guest)).body as { project_id: number | null }[];
       expect(seen.some((e) => e.project_id === mine.projectId)).toBe(true);
       expect(seen.some((e) => e.project_id === theirs.projectId)).toBe(false);
-      expect(seen.every((e) => e.project_id === null || e.project_id === mine.projectId)).toBe(true);
+      expect(seen.every((e) => e.project_id === mine.projectId)).toBe(true);
+      await recordEvent(s.deps.db, { projectId: null, userId: null, objectType: 'user', objectId: 1, description: 'User ID 1 changed' });
       const all = (await s.call('GET', '/api/events', undefined, admin)).body as { project_id: number | null }[];
       expect(all.some((e) => e.project_id === theirs.projectId)).toBe(true);
+      expect(all.filter((e) => e.project_id === null)).toEqual([]);
     });
 
     it('limits /events/last to the newest 200', async () => {

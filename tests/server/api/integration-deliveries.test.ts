@@ -3,7 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { ADMIN, startTestServer, type TestServer } from '../../support/harness.ts';
 import { insertAdminProject, insertIntegration } from '../../support/trigger-fixtures.ts';
 import { insertUser } from '../../../src/server/domain/users/user.repository.ts';
-import { hashPassword } from '../../../src/server/auth/password.ts';
+import { hashPassword } from '../../../src/server/access/password.ts';
 
 for (const dialect of DIALECTS) {
   describe(`integration deliveries list (${dialect})`, () => {

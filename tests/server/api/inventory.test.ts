@@ -87,12 +87,11 @@ for (const dialect of DIALECTS) {
         [{ ...valid, type: 'dynamic' }, 'Not supported inventory type'],
         [{ ...valid, ssh_key_id: undefined }, 'ssh_key_id: required'],
         [{ ...valid, ssh_key_id: foreignKey }, 'ssh_key_id: no such key in this project'],
-        [{ ...valid, become_key_id: noneKey }, 'become_key_id: must be a login_password key'],
         [{ ...valid, become_key_id: foreignKey }, 'become_key_id: no such key in this project'],
         [{ ...valid, type: 'file', inventory: '' }, 'inventory: path required for a file inventory'],
         [{ ...valid, type: 'file', inventory: '../../etc/hosts' }, 'inventory: must stay inside the repository'],
         [{ ...valid, type: 'file', inventory: 'inv/../../x' }, 'inventory: must stay inside the repository'],
-        [{ ...valid, repository_id: repoId }, 'repository_id: only file inventories take a repository'],
+        [{ ...valid, repository_id: 999999 }, 'repository_id: no such repository in this project'],
         [{ ...valid, type: 'file', inventory: 'x.ini', repository_id: 999999 }, 'repository_id: no such repository in this project'],
         [{ ...valid, project_id: projectId + 1 }, 'Project ID in body and URL must be the same'],
         [{ ...valid, ssh_key_id: -1 }, 'ssh_key_id: '],
@@ -107,6 +106,14 @@ for (const dialect of DIALECTS) {
       const put = await call('PUT', `${base}/inventory/${id}`, { ...valid, type: 'dynamic' });
       expect(put.body).toEqual({ error: 'unknown inventory type: dynamic' });
       expect(await countResourceRows(s)).toEqual(before);
+    });
+
+    it('takes what Semaphore takes: any project key to become with, and a repository on a static inventory', async () => {
+      const created = await call('POST', `${base}/inventory`, { name: 'Lenient', type: 'static', inventory: 'localhost', ssh_key_id: noneKey, become_key_id: noneKey, repository_id: repoId });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ become_key_id: noneKey, repository_id: repoId, type: 'static' });
+      expect((await call('GET', `${base}/inventory/${created.body.id}`)).body).toMatchObject({ become_key_id: noneKey, repository_id: repoId });
+      expect((await call('DELETE', `${base}/inventory/${created.body.id}`)).status).toBe(204);
     });
 
     it('updates and deletes an inventory with events', async () => {

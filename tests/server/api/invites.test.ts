@@ -53,11 +53,15 @@ for (const dialect of DIALECTS) {
       expect(mail.text).toContain("Subject: Invitation to the project 'Web'");
       expect(mail.text).toContain("Admin invited you to the project 'Web' as manager.");
       const token = tokenIn(mail);
-      expect(token).toBe(res.body.token);
+      // the mail carries a token of its own (it proves the address); the answer's is for passing on
+      expect(token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+      expect(token).not.toBe(res.body.token);
       expect(mail.text).toContain(`https://ops.example.test/invites?token=${token}`);
-      // only a hash of the token is stored, and no later answer shows it
-      expect(JSON.stringify(await s.deps.db.selectFrom('project_invite').selectAll().execute())).not.toContain(token);
-      expect((await s.call('GET', P(), undefined, admin)).text).not.toContain(token);
+      // only hashes of the tokens are stored, and no later answer shows them
+      for (const secret of [token, res.body.token]) {
+        expect(JSON.stringify(await s.deps.db.selectFrom('project_invite').selectAll().execute())).not.toContain(secret);
+        expect((await s.call('GET', P(), undefined, admin)).text).not.toContain(secret);
+      }
 
       const invitee = await signUp('ursula', 'User@Example.com');
       expect((await s.call('GET', `/api/project/${projectId}/role`, undefined, invitee.auth)).status).toBe(404);

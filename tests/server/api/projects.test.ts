@@ -114,8 +114,8 @@ for (const dialect of DIALECTS) {
       expect(existsSync(dirs.clone)).toBe(false);
       expect(existsSync(dirs.keptProject)).toBe(true);
       expect(existsSync(dirs.keptClone)).toBe(true);
-      const events = (await s.call('GET', '/api/events/last', undefined, admin)).body;
-      expect(events[0]).toMatchObject({ project_id: null, object_type: 'project', object_id: doomed.project.id, description: `Project ID ${doomed.project.id} deleted` });
+      const audit = (await s.call('GET', '/api/audit?object_type=project', undefined, admin)).body.rows;
+      expect(audit[0]).toMatchObject({ object_type: 'project', object_id: doomed.project.id, description: `Project ID ${doomed.project.id} deleted` });
     });
 
     it('lists only the projects a non-admin belongs to', async () => {

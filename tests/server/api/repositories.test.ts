@@ -62,7 +62,7 @@ for (const dialect of DIALECTS) {
         [{ ...valid, name: '' }, 'name: required'],
         [{ ...valid, git_url: '' }, 'git_url: required'],
         [{ ...valid, git_url: 'ftp://example.com/r.git' }, 'git_url: incorrect URL'],
-        [{ ...valid, git_url: 'relative/dir' }, 'git_url: incorrect URL'],
+        [{ ...valid, git_url: 'ext::sh -c id' }, 'git_url: incorrect URL'],
         [{ ...valid, git_branch: '' }, 'git_branch: required unless the URL is a local path'],
         [{ ...valid, git_branch: undefined }, 'git_branch: required unless the URL is a local path'],
         [{ ...valid, ssh_key_id: undefined }, 'ssh_key_id: required'],

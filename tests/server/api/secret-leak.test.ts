@@ -20,6 +20,7 @@ interface Extras {
   workspace: { inventory_id: number; alias: string; alias_id: number; state_id: number };
   servedRepositoryId: number;
   runners: { project: number; global: number };
+  lockId: number;
 }
 
 /** Path parameters of GET routes filled from the world (the value of the first alternative for `{a|b}`). */
@@ -32,6 +33,7 @@ function fillGetPath(w: ApiWorld, extras: Extras, path: string, alias: string): 
     // listing branches asks the remote, which must answer
     ...(path.endsWith('/branches') ? { repository_id: extras.servedRepositoryId } : {}),
     runner_id: path.startsWith('/api/runners') ? extras.runners.global : extras.runners.project,
+    lock_id: extras.lockId,
   };
   const filled = path.replace(/:(\w+)/g, (_, name: string) => {
     if (byName[name] === undefined) throw new Error(`no value for :${name} in ${path}`);
@@ -122,7 +124,8 @@ for (const dialect of DIALECTS) {
         };
         const projectRunner = await createRunner(`${w.base}/runners`, { name: 'Edge', tag: 'edge' });
         const globalRunner = await createRunner('/api/runners', { name: 'Shared' });
-        const extras: Extras = { workspace: workspaceIds, servedRepositoryId: served.id, runners: { project: projectRunner.id, global: globalRunner.id } };
+        const lock = await succeeded('POST', `${w.base}/locks`, { name: 'prod', capacity: 1 });
+        const extras: Extras = { workspace: workspaceIds, servedRepositoryId: served.id, runners: { project: projectRunner.id, global: globalRunner.id }, lockId: lock.id };
 
         // sign-in redirects and two-factor images answer other than 200: auth-secret-leak.test.ts covers them
         const gets = [...new Set(s.api.routes.filter((r) => r.method === 'GET').map((r) => r.path))]

@@ -28,12 +28,23 @@ for (const dialect of DIALECTS) {
       const res = await s.call('GET', '/api/info', undefined, auth);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
-        version: s.deps.version, ansible: ansibleFirstLine(), web_host: 'http://localhost:3000', use_remote_runner: false,
+        // SEMAPHORE_WEB_ROOT unset: "" as Semaphore, so its UI links from the page's own origin
+        version: s.deps.version, ansible: ansibleFirstLine(), web_host: '', use_remote_runner: false,
         schedule_timezone: 'Europe/Berlin',
       });
-      expect(res.body.premium_features).toEqual({ project_runners: true, terraform_backend: true, task_summary: true, secret_storages: true });
+      expect(res.body.premium_features).toEqual({ project_runners: true, terraform_backend: true, task_summary: true, secret_storages: true, secret_storage_management: true });
       expect(res.body.jwt).toEqual({ enabled: false, default_ttl: 3600, max_ttl: 86400 });
       expect(res.body.ansible).not.toContain('\n');
+    });
+
+    it('sends web_host as configured when SEMAPHORE_WEB_ROOT is set', async () => {
+      const configured = await startTestServer(dialect, { SEMAPHORE_WEB_ROOT: 'https://ops.example.test/' });
+      try {
+        const auth = await configured.login(ADMIN.login, ADMIN.password);
+        expect((await configured.call('GET', '/api/info', undefined, auth)).body.web_host).toBe('https://ops.example.test');
+      } finally {
+        await configured.close();
+      }
     });
 
     it('answers the lists every Semaphore form loads: runner tags (none while there are no runners) and secret storages (empty while none is made)', async () => {
@@ -50,13 +61,13 @@ for (const dialect of DIALECTS) {
 describe('premium features', () => {
   it('turns a flag on exactly when its route is mounted, whatever its parameters are called', () => {
     const none = servedFeatures([{ method: 'GET', path: '/api/project/:project_id/runner_tags' }]);
-    expect(none).toEqual({ project_runners: false, terraform_backend: false, task_summary: false, secret_storages: false });
+    expect(none).toEqual({ project_runners: false, terraform_backend: false, task_summary: false, secret_storages: false, secret_storage_management: false });
     const some = servedFeatures([
       { method: 'GET', path: '/api/project/:id/runners/' },
       { method: 'GET', path: '/api/terraform/:alias{[a-z0-9]+}' },
       { method: 'GET', path: '/api/project/:project_id/secret_storages' },
     ]);
-    expect(some).toEqual({ project_runners: true, terraform_backend: true, task_summary: false, secret_storages: false });
+    expect(some).toEqual({ project_runners: true, terraform_backend: true, task_summary: false, secret_storages: false, secret_storage_management: false });
   });
 });
 

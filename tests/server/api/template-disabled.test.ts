@@ -48,9 +48,9 @@ for (const dialect of DIALECTS) {
       expect(await tasks()).toHaveLength(1);
     });
 
-    it('a schedule skips it with a log line naming the template', async () => {
+    it('a schedule skips it and records why on the schedule', async () => {
       await setDisabled(true);
-      await insertSchedule(server.deps.db, { project_id: fixture.project.id, template_id: fixture.template.id });
+      const schedule = await insertSchedule(server.deps.db, { project_id: fixture.project.id, template_id: fixture.template.id });
       const lines: string[] = [];
       const clock = manualClock('2026-01-01T00:00:30Z');
       const scheduler = startScheduler(server.deps, { now: clock.now, autoTick: false, log: (line) => lines.push(line) });
@@ -59,7 +59,9 @@ for (const dialect of DIALECTS) {
         clock.set('2026-01-01T00:01:00Z');
         await scheduler.tick();
         expect(await tasks()).toEqual([]);
-        expect(lines.join('\n')).toContain(`Template "${fixture.template.name}" is disabled`);
+        const shown = await server.call('GET', `/api/project/${fixture.project.id}/schedules/${schedule.id}`, undefined, admin);
+        expect(shown.body.last_error).toBe(`Template "${fixture.template.name}" is disabled`);
+        expect(lines).toEqual([]);
       } finally {
         await scheduler.stop();
       }
@@ -86,8 +88,10 @@ for (const dialect of DIALECTS) {
       const deploy = (await server.call('GET', tpl(), undefined, admin)).body;
       expect((await server.call('PUT', tpl(), { ...deploy, type: 'deploy', build_template_id: build.body.id, autorun: true, disabled: true }, admin)).status).toBe(204);
       const started = await server.call('POST', `/api/project/${fixture.project.id}/tasks`, { template_id: build.body.id }, admin);
-      const buildTask = await server.deps.db.selectFrom('task').selectAll().where('id', '=', started.body.id).executeTakeFirstOrThrow();
+      const buildTask = await server.deps.db.updateTable('task').set({ status: 'success' }).where('id', '=', started.body.id).returningAll().executeTakeFirstOrThrow();
       expect(await autorunDeploys(server.deps, buildTask)).toEqual([]);
+      const log = await server.deps.db.selectFrom('task_output').select('output').where('task_id', '=', buildTask.id).execute();
+      expect(log.map((l) => l.output)).toEqual([`Autorun: deploy template "${deploy.name}" not started: Template "${deploy.name}" is disabled`]);
       await setDisabled(false);
       expect(await autorunDeploys(server.deps, buildTask)).toHaveLength(1);
     });

@@ -36,7 +36,7 @@ for (const dialect of DIALECTS) {
         task_params: { allow_debug: true }, last_task: null, tasks: 0, project_id: f.project.id,
       });
       expect(res.body.survey_vars[0].values).toHaveLength(2);
-      expect(res.body.vaults.map((v: any) => [v.name, v.type])).toEqual([['prod', 'password'], [null, 'script']]);
+      expect(res.body.vaults.map((v: any) => [v.name, v.type])).toEqual([['prod', 'password'], [undefined, 'script']]);
       const got = await s.call('GET', `${base}/${res.body.id}`, undefined, admin);
       expect(got.body).toEqual(res.body);
       await settleAuditInbox(s.deps.db);
@@ -47,7 +47,9 @@ for (const dialect of DIALECTS) {
     it('accepts type "task" as the empty type and clears start_version/build_template_id for other types', async () => {
       const res = await s.call('POST', base, { ...ansible(), name: 'T', type: 'task', start_version: '1.0', build_template_id: f.template.id }, admin);
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ type: '', start_version: null, build_template_id: null });
+      expect(res.body).toMatchObject({ type: '' });
+      expect(res.body).not.toHaveProperty('start_version');
+      expect(res.body).not.toHaveProperty('build_template_id');
     });
 
     it('copies a template when the object read from GET is posted back', async () => {
@@ -76,8 +78,6 @@ for (const dialect of DIALECTS) {
       ['an enum survey var without values', { survey_vars: [{ name: 'a', title: 'A', type: 'enum', values: [] }] }, 'survey_vars[0]: Enumeration must have values.'],
       ['an enum survey var with duplicate names', { survey_vars: [{ name: 'a', title: 'A', type: 'enum', values: [{ name: 'x', value: '1' }, { name: 'x', value: '2' }] }] }, 'survey_vars[0]: Enumeration values must have unique names.'],
       ['an enum survey var with an empty value name', { survey_vars: [{ name: 'a', title: 'A', type: 'enum', values: [{ name: '', value: '1' }] }] }, 'survey_vars[0]: Value name cannot be empty.'],
-      ['a survey var without title', { survey_vars: [{ name: 'a' }] }, 'survey_vars[0]: Title is required'],
-      ['a survey var without name', { survey_vars: [{ title: 'A' }] }, 'survey_vars[0]: Name is required'],
       ['two vaults with one name', { vaults: [{ name: 'a', vault_key_id: 0 }, { name: 'A ', vault_key_id: 0 }] }, 'vaults[1]: Vault name must be unique'],
       ['two default vaults', { vaults: [{ type: 'script', script: 'a-client' }, { name: '', type: 'script', script: 'b-client' }] }, 'vaults[1]: Only one default (unnamed) vault is allowed'],
       ['a vault without type', { vaults: [{ name: 'a', type: '' }] }, 'vaults[0]: Vault type is required'],
@@ -100,13 +100,31 @@ for (const dialect of DIALECTS) {
       });
     }
 
+    it('takes what Semaphore takes: a nameless survey variable, a script vault with any key id, a vault id unknown to it', async () => {
+      const res = await s.call('POST', base, {
+        ...ansible(), name: 'Lenient',
+        survey_vars: [{ name: '', title: '', description: '', type: 'int', required: false, values: [{ name: '', value: '' }] }],
+        vaults: [{ id: -100000000, name: 'default', type: 'script', vault_key_id: -100000000, script: 'path/to/script-client.py' }],
+      }, admin);
+      expect(res.status).toBe(201);
+      expect(res.body.survey_vars).toMatchObject([{ name: '', title: '', type: 'int' }]);
+      expect(res.body.vaults).toMatchObject([{ name: 'default', type: 'script', script: 'path/to/script-client.py' }]);
+      expect(res.body.vaults[0]).not.toHaveProperty('vault_key_id');
+      expect(res.body.vaults[0].id).toBeGreaterThan(0);
+      const badKey = await s.call('POST', base, { ...ansible(), name: 'Bad key', vaults: [{ name: 'x', type: 'password', vault_key_id: -5 }] }, admin);
+      expect(badKey.status).toBe(400);
+    });
+
     it('creates build and deploy templates and keeps type-specific fields', async () => {
       const build = await s.call('POST', base, { ...ansible(), name: 'Build', type: 'build', start_version: '1.0.0' }, admin);
       expect(build.status).toBe(201);
       expect(build.body.start_version).toBe('1.0.0');
       const deploy = await s.call('POST', base, { ...ansible(), name: 'Deploy prod', type: 'deploy', build_template_id: build.body.id, autorun: true }, admin);
       expect(deploy.status).toBe(201);
-      expect(deploy.body).toMatchObject({ build_template_id: build.body.id, autorun: true, start_version: null });
+      expect(deploy.body).toMatchObject({ build_template_id: build.body.id, autorun: true });
+      // left out when unset, as Semaphore's answer does
+      expect(deploy.body).not.toHaveProperty('start_version');
+      expect(build.body).not.toHaveProperty('build_template_id');
       const refs = await s.call('GET', `${base}/${build.body.id}/refs`, undefined, admin);
       expect(refs.body.templates).toEqual([{ id: deploy.body.id, name: 'Deploy prod' }]);
       const retype = await s.call('PUT', `${base}/${build.body.id}`, { type: '' }, admin);

@@ -23,10 +23,16 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => { await s.close(); });
 
-    const enrol = async (auth: Auth) => {
-      const res = await s.call('POST', `/api/users/${userId}/2fas/totp`, undefined, auth);
+    /** Enrols (proving the password) and, unless told not to, confirms with the previous step's code. */
+    const enrol = async (auth: Auth, options: { confirm?: boolean } = {}) => {
+      const res = await s.call('POST', `/api/users/${userId}/2fas/totp`, { current_password: USER.password }, auth);
       expect(res.status).toBe(201);
-      return res.body as { id: number; url: string; recovery_code: string };
+      const created = res.body as { id: number; url: string; recovery_code: string };
+      if (options.confirm !== false) {
+        const confirmed = await s.call('POST', `/api/users/${userId}/2fas/totp/${created.id}/confirm`, { passcode: codeFor(created.url, -1) }, auth);
+        expect(confirmed.status).toBe(204);
+      }
+      return created;
     };
     afterEach(async () => {
       await s.deps.db.deleteFrom('user_totp').where('user_id', '=', userId).execute();
@@ -46,7 +52,7 @@ for (const dialect of DIALECTS) {
       expect(totp.url).toMatch(/^otpauth:\/\/totp\/Signalbox:tess\?.*secret=[A-Z2-7]{32}/);
       expect(totp.recovery_code).toMatch(/^[A-Z2-7]{16}$/);
       const secret = new URL(totp.url).searchParams.get('secret')!;
-      const again = await s.call('POST', `/api/users/${userId}/2fas/totp`, undefined, user);
+      const again = await s.call('POST', `/api/users/${userId}/2fas/totp`, { current_password: USER.password }, user);
       expect(again.status).toBe(409);
       const me = await s.call('GET', '/api/user', undefined, user);
       expect(me.body.totp).toEqual({ id: totp.id, created: expect.any(String), user_id: userId });
@@ -62,14 +68,13 @@ for (const dialect of DIALECTS) {
 
     it('answers the QR code as a PNG until the first code is used, then 404', async () => {
       const user = await s.login(USER.username, USER.password);
-      const totp = await enrol(user);
+      const totp = await enrol(user, { confirm: false });
       const qr = await s.api.request(`/api/users/${userId}/2fas/totp/${totp.id}/qr`, { headers: user });
       expect(qr.status).toBe(200);
       expect(qr.headers.get('content-type')).toBe('image/png');
       const png = Buffer.from(await qr.arrayBuffer());
       expect(png.subarray(1, 4).toString()).toBe('PNG');
-      const pending = await s.login(USER.username, USER.password);
-      expect((await s.call('POST', '/api/auth/verify', { passcode: codeFor(totp.url) }, pending)).status).toBe(204);
+      expect((await s.call('POST', `/api/users/${userId}/2fas/totp/${totp.id}/confirm`, { passcode: codeFor(totp.url) }, user)).status).toBe(204);
       expect((await s.call('GET', `/api/users/${userId}/2fas/totp/${totp.id}/qr`, undefined, user)).status).toBe(404);
     });
 
@@ -83,7 +88,7 @@ for (const dialect of DIALECTS) {
       // Semaphore's answer, which its clients read (api/auth.go verifySession)
       expect(wrong.status).toBe(401);
       expect(wrong.body).toEqual({ error: 'INVALID_PASSCODE' });
-      expect((await s.call('POST', '/api/auth/verify', { passcode: codeFor(totp.url, -1) }, pending)).status).toBe(204);
+      expect((await s.call('POST', '/api/auth/verify', { passcode: codeFor(totp.url) }, pending)).status).toBe(204);
       expect((await s.call('GET', '/api/user', undefined, pending)).status).toBe(200);
     });
 
@@ -146,7 +151,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses enrolment and verification with 403 TOTP_DISABLED and lists no method', async () => {
       const admin = await s.login(ADMIN.login, ADMIN.password);
-      const enrol = await s.call('POST', '/api/users/1/2fas/totp', undefined, admin);
+      const enrol = await s.call('POST', '/api/users/1/2fas/totp', { current_password: ADMIN.password }, admin);
       expect(enrol.status).toBe(403);
       expect(enrol.body).toEqual({ error: 'TOTP_DISABLED' });
       expect((await s.call('POST', '/api/auth/verify', { passcode: '123456' }, admin)).body).toEqual({ error: 'TOTP_DISABLED' });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { loadSpec, validateAgainst } from '../../contract/openapi-spec.ts';
+import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
 const spec = loadSpec();
 
@@ -49,6 +50,20 @@ for (const dialect of DIALECTS) {
       expect((await s.call('GET', '/api/user/options', undefined, other)).body['nav.lastView.7']).toBe('activity');
       await s.call('POST', '/api/user/options', { key: 'nav.lastView.7', value: '' }, other);
       expect((await s.call('GET', '/api/user/options', undefined, other)).body).not.toHaveProperty('nav.lastView.7');
+    });
+
+    it('audits a change of preference, not where the person last was (page views store that)', async () => {
+      await settleAuditInbox(s.deps.db);
+      const rows = () => s.deps.db.selectFrom('audit').select(['object_type', 'object_name']).where('actor_user_id', '=', otherId).where('object_type', '=', 'user_option').orderBy('id').execute();
+      const before = (await rows()).length;
+      for (const view of ['stats', 'history', 'activity']) expect((await s.call('POST', '/api/user/options', { key: 'nav.lastView.3', value: view }, other)).status).toBe(200);
+      expect((await s.call('POST', '/api/user/options', { key: 'nav.lastProject', value: '3' }, other)).status).toBe(200);
+      await settleAuditInbox(s.deps.db);
+      expect((await rows()).length).toBe(before);
+      expect((await s.call('GET', '/api/user/options', undefined, other)).body).toMatchObject({ 'nav.lastView.3': 'activity', 'nav.lastProject': '3' });
+      await s.call('POST', '/api/user/options', { key: 'ui.language', value: 'de' }, other);
+      await settleAuditInbox(s.deps.db);
+      expect((await rows()).slice(before)).toEqual([{ object_type: 'user_option', object_name: 'ui.language' }]);
     });
 
     it.each([

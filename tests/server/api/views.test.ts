@@ -20,7 +20,7 @@ for (const dialect of DIALECTS) {
     it('creates, reads, updates and deletes a view with events', async () => {
       const created = await s.call('POST', base, { title: 'Ops', position: 1 }, admin);
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: created.body.id, project_id: f.project.id, title: 'Ops', position: 1, hidden: false, type: '', sort_column: null, sort_reverse: false });
+      expect(created.body).toEqual({ id: created.body.id, project_id: f.project.id, title: 'Ops', position: 1, hidden: false, type: '', sort_reverse: false });
       expect((await s.call('GET', `${base}/${created.body.id}`, undefined, admin)).body).toEqual(created.body);
       expect((await s.call('PUT', `${base}/${created.body.id}`, { ...created.body, title: 'Operations', sort_reverse: true }, admin)).status).toBe(204);
       expect((await s.call('GET', `${base}/${created.body.id}`, undefined, admin)).body).toMatchObject({ title: 'Operations', sort_reverse: true });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../src/server/db/database.ts';
-import { verifyPassword } from '../../../src/server/auth/password.ts';
+import { verifyPassword } from '../../../src/server/access/password.ts';
 import { runCli } from '../../support/cli.ts';
 
 describe('signalbox user (child process on a SQLite file)', () => {

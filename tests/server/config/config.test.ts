@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/server/config/config.ts';
 import { runCli } from '../../support/cli.ts';
+import { taskIdentitySource } from '../../../src/server/engine/process/task-identity-source.ts';
 import { freePort, startServerProcess } from '../../support/server-process.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'signalbox-config-'));
@@ -17,6 +18,15 @@ describe('configuration', () => {
       non_admin_can_create_project: false, password_login_disable: false, schedule_timezone: 'UTC', admin: null,
     });
     expect(config.db).toMatchObject({ dialect: 'sqlite', host: './data/signalbox.sqlite' });
+  });
+
+  it('runs tasks on the host unless an executor image is set; Podman by default, Docker when asked', () => {
+    expect(loadConfig({}).executor).toEqual({ engine: 'podman', image: '', pull: 'if-missing' });
+    expect(loadConfig({ SEMAPHORE_EXECUTOR: 'docker', SEMAPHORE_EXECUTOR_IMAGE: 'quay.io/ansible/awx-ee:24.6.1', SEMAPHORE_EXECUTOR_PULL: 'always' }).executor)
+      .toEqual({ engine: 'docker', image: 'quay.io/ansible/awx-ee:24.6.1', pull: 'always' });
+    const file = join(tmp, 'executor.json');
+    writeFileSync(file, JSON.stringify({ executor: 'docker', executor_image: 'alpine:3', executor_pull: 'never' }));
+    expect(loadConfig({}, { configPath: file }).executor).toEqual({ engine: 'docker', image: 'alpine:3', pull: 'never' });
   });
 
   it('accepts a port written as ":3000", as Semaphore writes it', () => {
@@ -52,8 +62,14 @@ describe('configuration', () => {
     ['SEMAPHORE_PROCESS_UID', 'nobody'],
     ['SEMAPHORE_PROCESS_GID', '-5'],
     ['SEMAPHORE_PROCESS_CHROOT', 'relative/root'],
+    ['SEMAPHORE_PROCESS_UID_POOL', '61000'],
+    ['SEMAPHORE_PROCESS_UID_POOL', '0-99'],
+    ['SEMAPHORE_PROCESS_UID_POOL', '61099-61000'],
     ['SEMAPHORE_TRUSTED_PROXIES', '10.0.0.0/8, proxy.local'],
     ['SEMAPHORE_TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['SEMAPHORE_EXECUTOR', 'kubernetes'],
+    ['SEMAPHORE_EXECUTOR_IMAGE', '--privileged'],
+    ['SEMAPHORE_EXECUTOR_PULL', 'sometimes'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
@@ -68,10 +84,25 @@ describe('configuration', () => {
 describe('the task process user', () => {
   it('reads Semaphore\'s process section from config.json and SEMAPHORE_PROCESS_* from the environment', () => {
     const file = join(tmp, 'process.json');
-    writeFileSync(file, JSON.stringify({ process: { user: 'runner', uid: 1500, gid: 1600, chroot: '/srv/jail' } }));
-    expect(loadConfig({}, { configPath: file }).process).toEqual({ user: 'runner', uid: 1500, gid: 1600, chroot: '/srv/jail' });
+    writeFileSync(file, JSON.stringify({ process: { user: 'runner', uid: 1500, gid: 1600, chroot: '/srv/jail', uid_pool: '61000-61099' } }));
+    expect(loadConfig({}, { configPath: file }).process).toEqual({ user: 'runner', uid: 1500, gid: 1600, chroot: '/srv/jail', uid_pool: { first: 61000, last: 61099 } });
     expect(loadConfig({ SEMAPHORE_PROCESS_USER: 'other', SEMAPHORE_PROCESS_UID: '1700' }, { configPath: file }).process).toMatchObject({ user: 'other', uid: 1700 });
-    expect(loadConfig({}).process).toEqual({ user: '', uid: null, gid: null, chroot: '' });
+    expect(loadConfig({ SEMAPHORE_PROCESS_UID_POOL: '62000 - 62000' }).process.uid_pool).toEqual({ first: 62000, last: 62000 });
+    expect(loadConfig({}).process).toEqual({ user: '', uid: null, gid: null, chroot: '', uid_pool: null });
+  });
+
+  it('takes either a uid pool or one process user, not both', () => {
+    const settings = loadConfig({ SEMAPHORE_PROCESS_UID_POOL: '61000-61099', SEMAPHORE_PROCESS_USER: 'runner' }).process;
+    expect(() => taskIdentitySource(settings, tmp)).toThrow('SEMAPHORE_PROCESS_UID_POOL: set either a pool or SEMAPHORE_PROCESS_USER/UID/GID, not both');
+  });
+
+  it('stops a server that is not root with one line when a uid pool is set (tasks would all share its user)', async () => {
+    const db = join(tmp, 'never-pool.sqlite');
+    const nobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : null;
+    const r = await runCli(['server'], { SEMAPHORE_PROCESS_UID_POOL: '61000-61099', SEMAPHORE_DB_HOST: db }, 20_000, nobody);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toEqual(['signalbox: SEMAPHORE_PROCESS_UID_POOL: running each task as a user of its own needs the server to run as root']);
+    expect(existsSync(db)).toBe(false);
   });
 
   it('stops the server with one line when the process user does not exist', async () => {

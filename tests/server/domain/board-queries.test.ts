@@ -37,7 +37,9 @@ async function boardByGrouping(db: Db, scope: BoardScope): Promise<BoardData> {
     .where((eb) => eb.or([eb('ok.task_id', 'is', null), eb('task.id', '>', eb.ref('ok.task_id'))]))
     .groupBy(key).execute();
   const tasks = await db.selectFrom('task').leftJoin('user', 'user.id', 'task.user_id')
-    .select(['task.id', 'task.status', 'task.created', 'task.start', 'task.end', 'user.name as user_name', 'user.username']).execute();
+    .select(['task.id', 'task.status', 'task.created', 'task.start', 'task.end', 'task.integration_id', 'task.schedule_id', 'task.build_task_id', 'user.name as user_name', 'user.username']).execute();
+  const waiting = await tasksOfBoard().where('task.status', '=', 'waiting').select([`${key} as key`, (eb) => eb.fn.countAll().as('n')]).groupBy(key).execute();
+  const queuedByGroup = new Map(waiting.map((r) => [Number(r.key), Number(r.n)]));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
   const lastSuccess = new Map(succeeded.map((r) => [Number(r.key), Number(r.task_id)]));
   const latestByGroup = new Map(latest.map((r) => [Number(r.key), Number(r.task_id)]));
@@ -48,9 +50,13 @@ async function boardByGrouping(db: Db, scope: BoardScope): Promise<BoardData> {
     const success = taskById.get(lastSuccess.get(g.id) ?? 0);
     return {
       kind: scope.by, id: g.id, name: g.name, project_id: g.project_id, project_name: projectNames.get(g.project_id) ?? '',
-      task: last ? { id: last.id, status: last.status, user_name: last.user_name || last.username || '', created: last.created, start: last.start, end: last.end } : null,
+      task: last ? {
+        id: last.id, status: last.status, user_name: last.user_name || last.username || '', created: last.created, start: last.start, end: last.end,
+        integration_id: last.integration_id, schedule_id: last.schedule_id, build_task_id: last.build_task_id,
+      } : null,
       estimate_ms: success && success.start && success.end ? Date.parse(success.end) - Date.parse(success.start) : null,
       fail_streak: streakByGroup.get(g.id) ?? 0,
+      queued: queuedByGroup.get(g.id) ?? 0,
     };
   });
   return { by: scope.by, view_id: scope.viewId, projects, tiles: tiles.sort(byFailuresFirst).slice(0, MAX_TILES) };

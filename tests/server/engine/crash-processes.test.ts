@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openDatabase, type Db } from '../../../src/server/db/database.ts';
 import { groupHasLiveMembers } from '../../../src/server/engine/queue/task-processes.ts';
 import { isProcessAlive } from '../../../src/server/engine/queue/this-machine.ts';
+import { STALE_AFTER_MS } from '../../../src/server/engine/queue/engine-workers.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { taskLog, waitForTask, hasStatus } from '../../support/engine.ts';
 import { ADMIN } from '../../support/harness.ts';
@@ -74,8 +75,10 @@ describe('after a kill -9 of the server nothing keeps running and nothing is sto
 
     servers.push(await startServerProcess(env, port));
     const answeredAt = Date.now();
-    const row = await waitForTask(db, id, hasStatus('error'), 5000);
-    expect(Date.now() - answeredAt).toBeLessThan(5000);
+    // "at once": by the restart's own recovery, not the periodic one (every STALE_AFTER_MS / 2);
+    // any shorter bound is a timing test, and a loaded machine once took longer than 5 s here
+    const row = await waitForTask(db, id, hasStatus('error'), STALE_AFTER_MS / 2);
+    expect(Date.now() - answeredAt).toBeLessThan(STALE_AFTER_MS / 2);
     expect(groupHasLiveMembers(pgid!, id)).toBe(false);
     const log = await taskLog(db, id);
     expect(log.join('\n')).toContain(`its processes (group ${pgid}) were still running after the server stopped; they were ended`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextDue } from '../../../src/server/scheduler/cron.ts';
+import { nextDue } from '../../../src/server/lib/cron.ts';
 import { requireValidCron } from '../../../src/server/domain/schedules/schedule.service.ts';
 import { ApiError } from '../../../src/server/http/errors.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextDue, parseCron } from '../../../src/server/scheduler/cron.ts';
+import { nextDue, parseCron } from '../../../src/server/lib/cron.ts';
 
 describe('cron expressions', () => {
   it('computes the next due time of five-field expressions', () => {
@@ -38,7 +38,7 @@ describe('cron expressions', () => {
 
 describe('run_at times', () => {
   it('reads instants as they are and zone-less times in the schedule time zone', async () => {
-    const { parseScheduleTime } = await import('../../../src/server/scheduler/wall-clock.ts');
+    const { parseScheduleTime } = await import('../../../src/server/lib/wall-clock.ts');
     expect(parseScheduleTime('2026-07-01T09:00:00+02:00', 'UTC')?.toISOString()).toBe('2026-07-01T07:00:00.000Z');
     expect(parseScheduleTime('2026-07-01T09:00:00Z', 'Europe/Berlin')?.toISOString()).toBe('2026-07-01T09:00:00.000Z');
     expect(parseScheduleTime('2026-07-01T09:00:00', 'Europe/Berlin')?.toISOString()).toBe('2026-07-01T07:00:00.000Z');

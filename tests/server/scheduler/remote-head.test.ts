@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
-import { readRemoteHead } from '../../../src/server/scheduler/remote-head.ts';
+import { readRemoteHead } from '../../../src/server/domain/repositories/remote-head.ts';
 
 const HEAD = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const pkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;

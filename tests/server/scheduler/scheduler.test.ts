@@ -31,6 +31,7 @@ for (const dialect of DIALECTS) {
       insertSchedule(server.deps.db, { project_id: fixture.project.id, template_id: fixture.template.id, ...values });
 
     it('queues a waiting task with schedule_id, no user and the task_params at each due time', async () => {
+      await server.deps.db.updateTable('template').set({ task_params: '{"allow_override_limit":true}' }).where('id', '=', fixture.template.id).execute();
       const schedule = await scheduleOf({ task_params: '{"debug":true,"limit":"web"}' });
       const clock = manualClock('2026-01-01T00:00:30Z');
       const scheduler = await start(clock);
@@ -43,7 +44,7 @@ for (const dialect of DIALECTS) {
       const tasks = await listTasks(server.deps.db, fixture.project.id);
       expect(tasks).toHaveLength(1);
       expect(tasks[0]).toMatchObject({ status: 'waiting', schedule_id: schedule.id, user_id: null, integration_id: null, template_id: fixture.template.id });
-      expect(JSON.parse(tasks[0]!.params)).toEqual({ debug: true, limit: 'web' });
+      expect(JSON.parse(tasks[0]!.params)).toEqual({ debug: true, limit: ['web'] });
 
       clock.set('2026-01-01T00:02:00.500Z');
       await scheduler.tick();

@@ -34,6 +34,16 @@ import * as qnAlertChannels from './2026_11_26_qn_alert_channels_event_webhooks.
 import * as sAuditInbox from './2026_11_26_s_audit_inbox.ts';
 import * as templateBoardState from './2026_11_26_t_template_board_state.ts';
 import * as auditInboxEvents from './2026_11_27_a_audit_inbox_events.ts';
+import * as launchWaitReasons from './2026_11_27_b_launch_wait_reasons.ts';
+import * as executorSettings from './2026_11_28_executor_settings.ts';
+import * as mcpTokenWriteFlag from './2026_11_29_mcp_token_write_flag.ts';
+import * as templateConcurrency from './2026_11_29_template_concurrency.ts';
+import * as projectLocks from './2026_11_29_project_locks.ts';
+import * as templateRateLimit from './2026_11_29_template_rate_limit.ts';
+import * as templateAlertFixed from './2026_11_29_template_alert_fixed.ts';
+import * as secAuthInviteProof from './2026_11_29_sec_auth_invite_proof.ts';
+import * as taskPriority from './2026_11_29_task_priority.ts';
+import * as integrationOnceWithin from './2026_11_29_integration_once_within.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +82,14 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_s_audit_inbox': sAuditInbox,
   '2026_11_26_t_template_board_state': templateBoardState,
   '2026_11_27_a_audit_inbox_events': auditInboxEvents,
+  '2026_11_27_b_launch_wait_reasons': launchWaitReasons,
+  '2026_11_28_executor_settings': executorSettings,
+  '2026_11_29_mcp_token_write_flag': mcpTokenWriteFlag,
+  '2026_11_29_template_concurrency': templateConcurrency,
+  '2026_11_29_project_locks': projectLocks,
+  '2026_11_29_template_rate_limit': templateRateLimit,
+  '2026_11_29_sec_auth_invite_proof': secAuthInviteProof,
+  '2026_11_29_template_alert_fixed': templateAlertFixed,
+  '2026_11_29_task_priority': taskPriority,
+  '2026_11_29_integration_once_within': integrationOnceWithin,
 };

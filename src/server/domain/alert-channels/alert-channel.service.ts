@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import { keptSecret } from '../shared/bound-secret.ts';
 import { sealSecret } from '../../crypto/sealed-secret.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { now, toFlag } from '../../lib/time.ts';
@@ -22,11 +23,13 @@ export async function findAlertChannel(db: Db | Tx, projectId: number, id: numbe
 
 /**
  * The row values of a channel body, checked for its kind. The secret (URL or token) is sealed;
- * on update an empty one keeps the stored secret unless the kind changed.
+ * on update an empty one keeps the stored secret unless the kind or the server it goes to changed.
  */
 function channelValues(box: SecretBox, input: AlertChannelInput, current?: AlertChannelRow) {
   const { kind } = input;
-  const keep = current && current.kind === kind ? current.secret : null;
+  // a Gotify token goes to its server_url: a new server gets the token only if the request gives it
+  const sameServer = kind !== 'gotify' || input.server_url === undefined || input.server_url === current?.target;
+  const keep = current && current.kind === kind ? keptSecret(null, current.secret, sameServer) : null;
   let target = '';
   let secret: string | null = null;
   if (URL_KINDS.has(kind)) {

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import type { Selectable } from 'kysely';
 import type { AlertChannelTable } from '../../db/schema.ts';
-import { CHAT_KINDS, type ChatKind } from '../../alerts/chat-requests.ts';
 import { fields } from '../../http/validation.ts';
 
 export type AlertChannelRow = Selectable<AlertChannelTable>;
+
+/** The chat services an alert can go to, by the names the server settings use. */
+export const CHAT_KINDS = ['telegram', 'slack', 'rocketchat', 'microsoft_teams', 'dingtalk', 'gotify', 'webhook'] as const;
+export type ChatKind = (typeof CHAT_KINDS)[number];
 
 /** Every kind of project alert channel: mail through the server's SMTP settings, and each chat service alerts know. */
 export const ALERT_CHANNEL_KINDS = ['email', ...CHAT_KINDS] as const;

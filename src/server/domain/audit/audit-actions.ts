@@ -15,12 +15,14 @@ const ROUTE_ACTIONS: Record<string, { action: string; object?: string }> = {
   'DELETE /api/board/tokens/:board_token_id': { action: 'token_delete', object: 'board_token' },
   'DELETE /api/user/sessions/:session_id': { action: 'session_delete', object: 'session' },
   'POST /api/users/:user_id/2fas/totp': { action: 'mfa_enable', object: 'user' },
+  'POST /api/users/:user_id/2fas/totp/:totp_id/confirm': { action: 'mfa_confirm', object: 'user' },
   'DELETE /api/users/:user_id/2fas/totp/:totp_id': { action: 'mfa_disable', object: 'user' },
   'POST /api/users/:user_id/password': { action: 'password_change', object: 'user' },
   'POST /api/projects/restore': { action: 'restore', object: 'project' },
   'DELETE /api/project/:project_id/cache': { action: 'cache_clear', object: 'project' },
   'DELETE /api/project/:project_id/me': { action: 'leave', object: 'project' },
   'POST /api/project/:project_id/tasks': { action: 'task_start', object: 'task' },
+  'POST /api/project/:project_id/tasks/:task_id/relaunch_failed': { action: 'task_start', object: 'task' },
   'POST /api/project/:project_id/tasks/:task_id/stop': { action: 'task_stop', object: 'task' },
   'POST /api/project/:project_id/tasks/:task_id/confirm': { action: 'task_confirm', object: 'task' },
   'POST /api/project/:project_id/tasks/:task_id/reject': { action: 'task_reject', object: 'task' },
@@ -67,7 +69,7 @@ const METHOD_ACTIONS: Record<string, string> = { POST: 'create', PUT: 'update', 
 /** Path segments → object types ("keys" → "key"). */
 const SEGMENT_TYPES: Record<string, string> = {
   keys: 'key', host_configs: 'host_config', 'alert-channels': 'alert_channel', 'event-webhooks': 'event_webhook', repositories: 'repository', inventory: 'inventory', environment: 'environment',
-  templates: 'template', views: 'view', schedules: 'schedule', integrations: 'integration', matchers: 'integration_matcher',
+  templates: 'template', views: 'view', locks: 'lock', schedules: 'schedule', integrations: 'integration', matchers: 'integration_matcher',
   values: 'integration_extract_value', aliases: 'integration_alias', tasks: 'task', runners: 'runner', users: 'user',
   projects: 'project', project: 'project', apps: 'app', tokens: 'token', sessions: 'session', states: 'terraform_state',
 };

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { AuditRow } from '../../audit-export/audit-record.ts';
+import type { AuditRow } from '../../db/schema.ts';
 
 type Linkable = 'access_key' | 'repository' | 'inventory' | 'environment' | 'template' | 'schedule' | 'integration' | 'task' | 'project' | 'user';
 

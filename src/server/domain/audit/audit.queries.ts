@@ -1,7 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { AuditRow, Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
-import type { AuditRow } from '../../audit-export/audit-record.ts';
 import { inboxLength, settleAuditInbox } from './audit-inbox.ts';
 
 /** What the Audit screens and their exports filter by; every part is optional. */

@@ -22,6 +22,9 @@ export interface AuditEntry {
   actor?: AuditActor | null;
 }
 
+/** Longest user agent an audit row keeps: enough to tell browsers and tools apart. */
+export const AUDITED_USER_AGENT_LENGTH = 200;
+
 /** The actor of changes the server makes on its own (schedules, retention, the engine). */
 const SERVER: AuditActor = { userId: null, name: 'system', token: '' };
 
@@ -74,7 +77,7 @@ async function writeRecord(db: Db | Tx, entry: AuditEntry, event: ActivityEntry 
   const action = entry.action ?? fromRoute?.action ?? actionOfDescription(entry.description ?? '');
   const fields = entry.fields ?? (request && /update|change/.test(action) ? request.fields : []);
   const id = await insertInboxRow(db, [
-    now(), action, actor?.userId ?? null, actor?.name ?? '', actor?.token ?? '', request?.clientIp ?? '', (request?.userAgent ?? '').slice(0, 512),
+    now(), action, actor?.userId ?? null, actor?.name ?? '', actor?.token ?? '', request?.clientIp ?? '', (request?.userAgent ?? '').slice(0, AUDITED_USER_AGENT_LENGTH),
     projectId, entry.projectName ?? knownProjectName(request, projectId) ?? await projectName(db, projectId), entry.objectType ?? fromRoute?.object ?? '',
     entry.objectId ?? null, entry.objectName ?? '', fields.join(','), entry.description ?? '', request?.route ?? '',
   ], event && [event.projectId, event.userId, event.integrationId ?? null, event.objectId, event.objectType, event.objectName ?? '', event.description]);

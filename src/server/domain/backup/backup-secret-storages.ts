@@ -6,6 +6,7 @@ import { parseJsonObject } from '../../lib/json-object.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { STORAGE_TYPES } from '../secret-storages/secret-storage.ts';
 import type { RestoreContext } from './restore-context.ts';
+import { uniqueNames } from './unique-names.ts';
 
 /**
  * Secret storages in a backup (`secret_storages`, Signalbox's section): name, type, connection
@@ -22,13 +23,9 @@ type BackupSecretStorage = z.infer<typeof backupSecretStorageSchema>;
 /** The project's storages (names made unique by the caller's key rules: storage names are kept as they are). */
 export async function exportSecretStorages(db: Db, projectId: number): Promise<{ list: BackupSecretStorage[]; nameOf: Map<number, string> }> {
   const rows = await db.selectFrom('secret_storage').selectAll().where('project_id', '=', projectId).orderBy('name').orderBy('id').execute();
-  const nameOf = new Map<number, string>();
-  const used = new Set<string>();
+  const nameOf = uniqueNames(rows, (r) => r.name);
   const list = rows.map((r) => {
-    let name = r.name;
-    for (let n = 2; used.has(name); n++) name = `${r.name} (${n})`;
-    used.add(name);
-    nameOf.set(r.id, name);
+    const name = nameOf.get(r.id)!;
     return { name, type: r.type as BackupSecretStorage['type'], params: parseJsonObject(r.params) as Record<string, string>, readonly: Boolean(r.readonly) };
   });
   return { list, nameOf };

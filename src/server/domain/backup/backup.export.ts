@@ -1,31 +1,32 @@
+import { concurrencyFieldsOf } from '../templates/concurrency-fields.ts';
 import type { Db } from '../../db/database.ts';
 import { parseJsonColumn } from '../shared/project-refs.ts';
-import type { Backup } from './backup.schema.ts';
+import type { Backup, BackupTemplate } from './backup.schema.ts';
+import type { TemplateRow } from '../../db/schema.ts';
+import { executorFieldsOf } from '../templates/executor-fields.ts';
 import { exportHostConfigs } from './backup-host-configs.ts';
 import { exportSecretStorages } from './backup-secret-storages.ts';
 import { templateAudiences } from '../../identity/task-token.ts';
 import { exportWorkflows } from './backup-workflows.ts';
 import { groupsOf, readTemplateEnvironmentIds } from '../environments/environment-list.ts';
 import { readTemplateSshKeyIds } from '../templates/template-ssh-keys.ts';
-
-/** Gives duplicate names a deterministic ` (2)`, ` (3)` suffix so name references stay unambiguous. */
-function uniqueNames<T extends { id: number }>(rows: T[], nameOf: (row: T) => string): Map<number, string> {
-  const names = new Map<number, string>();
-  const used = new Set<string>();
-  for (const row of rows) {
-    let candidate = nameOf(row);
-    for (let n = 2; used.has(candidate); n++) candidate = `${nameOf(row)} (${n})`;
-    used.add(candidate);
-    names.set(row.id, candidate);
-  }
-  return names;
-}
+import { exportAlertChannels, exportEventWebhooks, exportTemplateChannelNames } from './backup-alerts.ts';
+import { uniqueNames } from './unique-names.ts';
 
 /** Semaphore's single `cron` of a template: its plain cron schedule, the first by name. */
 function plainCron(schedules: { template_id: number; type: string; cron_format: string; repository_id: number | null; name: string }[], templateId: number): string | null {
   const plain = schedules.filter((s) => s.template_id === templateId && s.type === '' && s.cron_format && s.repository_id === null);
   plain.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return plain[0]?.cron_format ?? null;
+}
+
+/** A template's container settings as set (none of them when the template has none). */
+function executorBackupFields(t: TemplateRow, keyNameOf: (id: number | null) => string | null): Partial<BackupTemplate> {
+  const fields = executorFieldsOf(t);
+  return Object.fromEntries(Object.entries({
+    executor_network: t.executor_network, executor_cpus: fields.executor_cpus, executor_memory: t.executor_memory, executor_user: t.executor_user,
+    executor_pull: t.executor_pull, executor_registry_key: keyNameOf(t.executor_registry_key_id),
+  }).filter(([, value]) => value !== null));
 }
 
 const byName = <T extends { name: string; id: number }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
@@ -56,6 +57,8 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
   const aliases = await db.selectFrom('integration_alias').selectAll().where('project_id', '=', projectId).orderBy('alias').execute();
 
   const storages = await exportSecretStorages(db, projectId);
+  const channels = await exportAlertChannels(db, projectId);
+  const templateChannels = await exportTemplateChannelNames(db, templates.map((t) => t.id), channels.nameOf);
   const keyName = uniqueNames(keys, (k) => k.name);
   const repoName = uniqueNames(repositories, (r) => r.name);
   const invName = uniqueNames(inventories, (i) => i.name);
@@ -67,7 +70,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
   const nameSort = <T extends { name: string }>(list: T[]) => list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   return {
-    meta: { name: project.name, alert: Boolean(project.alert), alert_chat: project.alert_chat, max_parallel_tasks: project.max_parallel_tasks, type: project.type },
+    meta: { name: project.name, alert: Boolean(project.alert), alert_chat: project.alert_chat, max_parallel_tasks: project.max_parallel_tasks, type: project.type, ...(project.executor_image ? { executor_image: project.executor_image } : {}) },
     keys: nameSort(keys.map((k) => ({
       name: keyName.get(k.id)!, type: k.type as 'none',
       ...(k.source_storage_id !== null ? { source_storage: storages.nameOf.get(k.source_storage_id) ?? null, source_storage_key: k.source_storage_key } : {}),
@@ -81,7 +84,8 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       become_key: name(keyName, i.become_key_id), repository: name(repoName, i.repository_id), holder: name(tplName, i.holder_id),
     }))),
     // The variable-group password is a secret (sealed at rest): like key secrets it is not exported.
-    environments: nameSort(environments.map((e) => ({ name: envName.get(e.id)!, password: null, json: e.json, env: e.env }))),
+    // (left out rather than null: Semaphore's document types it a string)
+    environments: nameSort(environments.map((e) => ({ name: envName.get(e.id)!, json: e.json, ...(e.env === null ? {} : { env: e.env }) }))),
     views: views.map((v) => ({
       title: viewName.get(v.id)!, position: v.position, hidden: Boolean(v.hidden), type: v.type as '', sort_column: v.sort_column, sort_reverse: Boolean(v.sort_reverse),
     })),
@@ -91,15 +95,18 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       view: name(viewName, t.view_id), build_template: name(tplName, t.build_template_id), arguments: t.arguments,
       allow_override_args_in_task: Boolean(t.allow_override_args_in_task), allow_override_branch_in_task: Boolean(t.allow_override_branch_in_task),
       allow_parallel_tasks: Boolean(t.allow_parallel_tasks), suppress_success_alerts: Boolean(t.suppress_success_alerts),
-      suppress_error_alerts: Boolean(t.suppress_error_alerts), autorun: Boolean(t.autorun), ...(t.disabled ? { disabled: true } : {}), start_version: t.start_version,
+      suppress_error_alerts: Boolean(t.suppress_error_alerts), ...(t.alert_fixed ? { alert_fixed: true } : {}), autorun: Boolean(t.autorun), ...(t.disabled ? { disabled: true } : {}), start_version: t.start_version,
       git_branch: t.git_branch, working_directory: t.working_directory, runner_tag: t.runner_tag, executor_image: t.executor_image,
+      ...executorBackupFields(t, (id) => name(keyName, id)),
       jwt_enabled: Boolean(t.jwt_enabled), jwt_audience: templateAudiences(t), jwt_ttl: t.jwt_ttl,
+      ...concurrencyFieldsOf(t),
       task_params: parseJsonColumn<Record<string, unknown>>(t.task_params, {}), survey_vars: parseJsonColumn<Record<string, unknown>[]>(t.survey_vars, []),
       vaults: vaults.filter((v) => v.template_id === t.id).map((v) => ({ name: v.name, type: v.type as 'password', vault_key: name(keyName, v.vault_key_id), script: v.script })),
       cron: plainCron(schedules, t.id),
       workspaces: workspaces.filter((w) => w.template_id === t.id).map((w) => invName.get(w.inventory_id)!).sort(),
       environments: groupsOf(templateGroups, t).map((id) => envName.get(id)!),
       ...(templateKeys.has(t.id) ? { ssh_keys: templateKeys.get(t.id)!.map((id) => keyName.get(id)!) } : {}),
+      ...(templateChannels.has(t.id) ? { alert_channels: templateChannels.get(t.id)! } : {}),
     }))),
     schedules: schedules.map((s) => ({
       template: tplName.get(s.template_id)!, name: s.name, cron_format: s.cron_format, type: s.type as '', run_at: s.run_at,
@@ -114,5 +121,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       extract_values: values.filter((v) => v.integration_id === i.id).map(({ id: _id, integration_id: _i, ...v }) => v),
     }))),
     integration_aliases: aliases.filter((a) => a.integration_id === null).map((a) => a.alias),
+    alert_channels: channels.list,
+    event_webhooks: await exportEventWebhooks(db, projectId),
   };
 }

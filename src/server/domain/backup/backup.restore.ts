@@ -14,11 +14,13 @@ import { timeSlicer } from '../../lib/time-slice.ts';
 import { restoreHostConfigs } from './backup-host-configs.ts';
 import { restoreSecretStorages } from './backup-secret-storages.ts';
 import { restoreWorkflows } from './backup-workflows.ts';
+import { restoreAlerts, restoreTemplateChannels } from './backup-alerts.ts';
 
 /**
  * Creates a new project from a backup (reference §9.2), owned by `userId`, inside the caller's
  * transaction: verification first, then variable groups, views, keys, repositories,
- * inventories, templates, schedules, integrations and aliases. The default "None" key and
+ * inventories, alert channels and event webhooks, templates (with their channel choices),
+ * schedules, integrations and aliases. The default "None" key and
  * "Empty" group are not added. Any error aborts the transaction, so a failed restore leaves
  * nothing behind. Each item written yields to other requests when its time slice is used up.
  * @returns the project and how many keys came back without the secret their type needs
@@ -30,7 +32,7 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   if (!name) throw badRequest('meta.name: required');
   const project = await tx.insertInto('project').values({
     name, created: now(), alert: toFlag(backup.meta.alert), alert_chat: backup.meta.alert_chat ?? null,
-    max_parallel_tasks: backup.meta.max_parallel_tasks ?? 0, type: backup.meta.type ?? '',
+    max_parallel_tasks: backup.meta.max_parallel_tasks ?? 0, type: backup.meta.type ?? '', executor_image: backup.meta.executor_image?.trim() || null,
   }).returningAll().executeTakeFirstOrThrow();
   await tx.insertInto('project_user').values({ project_id: project.id, user_id: userId, role: 'owner', created: now() }).execute();
   const ctx: RestoreContext = {
@@ -41,7 +43,9 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   ctx.ids.storages = await restoreSecretStorages(ctx, backup.secret_storages);
   await restoreResources(ctx, backup);
   await restoreHostConfigs(ctx, backup.host_configs);
+  const channels = await restoreAlerts(ctx, backup.alert_channels, backup.event_webhooks);
   await restoreTemplates(ctx, backup);
+  await restoreTemplateChannels(ctx, channels, backup.templates);
   await restoreIntegrations(ctx, backup);
   await restoreWorkflows(ctx, backup.workflows);
   return { project, emptyKeys: (backup.keys ?? []).filter((k) => k.type !== 'none').length };

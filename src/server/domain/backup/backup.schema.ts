@@ -3,12 +3,15 @@ import { smallCount } from '../shared/project-refs.ts';
 import { backupHostConfigSchema } from './backup-host-configs.ts';
 import { backupSecretStorageSchema } from './backup-secret-storages.ts';
 import { backupWorkflowSchema } from './backup-workflows.ts';
+import { backupAlertChannelSchema, backupEventWebhookSchema } from './backup-alerts.ts';
 
 /**
  * Semaphore's project backup (reference §9.1; spec `ProjectBackup`). References between
  * sections are by name. Objects are loose: backups from newer Semaphore versions carry fields
  * we do not know, which restore ignores. Signalbox adds `schedules` (every schedule, so a
- * round trip keeps them all) and template `workspaces`/inventory `holder`; Semaphore ignores them.
+ * round trip keeps them all), template `workspaces`/inventory `holder`, and the sections of its
+ * own resources (host configs, secret storages, workflows, alert channels, event webhooks);
+ * Semaphore ignores them.
  */
 const name = z.string().trim().min(1, 'required').max(255, 'at most 255 characters');
 const ref = z.string().nullable().optional();
@@ -23,10 +26,11 @@ const params = z.record(z.string(), z.unknown()).nullable().optional();
 export const BACKUP_SECTION_LIMITS = {
   keys: 1000, repositories: 1000, inventories: 1000, environments: 1000, views: 100,
   templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000, secret_storages: 100, workflows: 200,
+  alert_channels: 100, event_webhooks: 100,
 } as const;
 
 /** Most items of the lists inside one template or integration. */
-export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, environments: 20, ssh_keys: 5, matchers: 20, extract_values: 20, aliases: 10 } as const;
+export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, environments: 20, ssh_keys: 5, matchers: 20, extract_values: 20, aliases: 10, alert_channels: 100 } as const;
 
 /** A list of at most `max` items (nullable and optional, as every backup list). */
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} items`).nullable().optional();
@@ -54,9 +58,14 @@ export const backupTemplateSchema = z.looseObject({
   name, app: text, type: z.enum(['', 'task', 'build', 'deploy']).nullable().optional(), playbook: text, description: text,
   inventory: ref, repository: ref, environment: ref, view: ref, build_template: ref,
   arguments: text, allow_override_args_in_task: bool, allow_override_branch_in_task: bool, allow_parallel_tasks: bool,
-  suppress_success_alerts: bool, suppress_error_alerts: bool, autorun: bool, disabled: bool, start_version: text, git_branch: text,
+  suppress_success_alerts: bool, suppress_error_alerts: bool, alert_fixed: bool, autorun: bool, disabled: bool, start_version: text, git_branch: text,
   working_directory: text, runner_tag: text, executor_image: text, task_params: params,
+  /** Signalbox: the task container's settings; the registry key by name */
+  executor_network: text, executor_cpus: z.number().nullable().optional(), executor_memory: text, executor_user: text, executor_pull: text, executor_registry_key: ref,
   jwt_enabled: bool, jwt_audience: list(z.string().max(1024), 32), jwt_ttl: text,
+  /** Signalbox: at most this many tasks at once, and what a start past it does */
+  concurrency_limit: z.number().int().nullable().optional(), concurrency_policy: text,
+  rate_limit_starts: z.number().int().nullable().optional(), rate_limit_window: text,
   survey_vars: z.union([z.array(z.looseObject({})).max(BACKUP_ITEM_LIMITS.survey_vars, `at most ${BACKUP_ITEM_LIMITS.survey_vars} items`), z.string()]).nullable().optional(),
   vaults: list(backupVaultSchema, BACKUP_ITEM_LIMITS.vaults), vault_key: ref, cron: text,
   workspaces: list(z.string(), BACKUP_ITEM_LIMITS.workspaces),
@@ -64,6 +73,8 @@ export const backupTemplateSchema = z.looseObject({
   environments: list(z.string(), BACKUP_ITEM_LIMITS.environments),
   /** the template's extra SSH keys in order, by key name */
   ssh_keys: list(z.string(), BACKUP_ITEM_LIMITS.ssh_keys),
+  /** the alert channels the template chose, by name (none: all of the project's) */
+  alert_channels: list(z.string(), BACKUP_ITEM_LIMITS.alert_channels),
 });
 
 export const backupScheduleSchema = z.looseObject({
@@ -84,6 +95,8 @@ export const backupIntegrationSchema = z.looseObject({
 const backupMetaSchema = z.looseObject({
   name: z.string().nullable().optional(), alert: bool, alert_chat: text,
   max_parallel_tasks: smallCount.nullable().optional(), type: text,
+  /** Signalbox: the project's default container image */
+  executor_image: text,
 });
 
 /** The schema of each section's items. */
@@ -92,6 +105,7 @@ export const BACKUP_SECTION_ITEMS = {
   environments: backupEnvironmentSchema, views: backupViewSchema, templates: backupTemplateSchema,
   schedules: backupScheduleSchema, integrations: backupIntegrationSchema, integration_aliases: z.string(),
   host_configs: backupHostConfigSchema, secret_storages: backupSecretStorageSchema, workflows: backupWorkflowSchema,
+  alert_channels: backupAlertChannelSchema, event_webhooks: backupEventWebhookSchema,
 } as const;
 export type BackupSection = keyof typeof BACKUP_SECTION_ITEMS;
 
@@ -110,6 +124,8 @@ export const backupSchema = z.looseObject({
   host_configs: list(backupHostConfigSchema, BACKUP_SECTION_LIMITS.host_configs),
   secret_storages: list(backupSecretStorageSchema, BACKUP_SECTION_LIMITS.secret_storages),
   workflows: list(backupWorkflowSchema, BACKUP_SECTION_LIMITS.workflows),
+  alert_channels: list(backupAlertChannelSchema, BACKUP_SECTION_LIMITS.alert_channels),
+  event_webhooks: list(backupEventWebhookSchema, BACKUP_SECTION_LIMITS.event_webhooks),
 });
 
 /** A section of the outline: a list within the section's limit, its items not looked at. */
@@ -124,6 +140,7 @@ export const backupOutlineSchema = z.looseObject({
   environments: outlineList('environments'), views: outlineList('views'), templates: outlineList('templates'),
   schedules: outlineList('schedules'), integrations: outlineList('integrations'), integration_aliases: outlineList('integration_aliases'),
   host_configs: outlineList('host_configs'), secret_storages: outlineList('secret_storages'), workflows: outlineList('workflows'),
+  alert_channels: outlineList('alert_channels'), event_webhooks: outlineList('event_webhooks'),
 });
 export type BackupOutline = z.infer<typeof backupOutlineSchema>;
 

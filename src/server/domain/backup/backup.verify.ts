@@ -3,6 +3,7 @@ import type { Backup } from './backup.schema.ts';
 import { verifyHostConfigs } from './backup-host-configs.ts';
 import { verifySecretStorages } from './backup-secret-storages.ts';
 import { verifyWorkflows } from './backup-workflows.ts';
+import { verifyAlerts } from './backup-alerts.ts';
 
 type Named = { name?: string | null; title?: string | null };
 
@@ -39,6 +40,7 @@ export function verifyBackup(backup: Backup): void {
   verifyHostConfigs(backup.host_configs, keys);
   verifySecretStorages(backup.secret_storages, backup.keys);
   verifyWorkflows(backup.workflows, templates);
+  verifyAlerts(backup.alert_channels, backup.event_webhooks, backup.templates);
   for (const [i, inv] of (backup.inventories ?? []).entries()) {
     exists(`inventories[${i}]`, 'ssh_key', inv.ssh_key, keys);
     exists(`inventories[${i}]`, 'become_key', inv.become_key, keys);

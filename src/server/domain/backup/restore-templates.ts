@@ -2,7 +2,7 @@ import { badRequest } from '../../http/errors.ts';
 import { toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { requireValidCron } from '../schedules/schedule.service.ts';
-import { parseScheduleTime } from '../../scheduler/wall-clock.ts';
+import { parseScheduleTime } from '../../lib/wall-clock.ts';
 import { canonicalTimeZone } from '../../lib/time-zone.ts';
 import { createTemplate } from '../templates/template.service.ts';
 import { validateTemplate } from '../templates/template.validation.ts';
@@ -75,9 +75,13 @@ function templateInputFrom(ctx: RestoreContext, t: BackupTemplate, at: string): 
     view_id: idOf(ids.views, t.view), build_template_id: idOf(ids.templates, t.build_template), arguments: t.arguments ?? null,
     allow_override_args_in_task: t.allow_override_args_in_task ?? false, allow_override_branch_in_task: t.allow_override_branch_in_task ?? false,
     allow_parallel_tasks: t.allow_parallel_tasks ?? false, suppress_success_alerts: t.suppress_success_alerts ?? false,
-    suppress_error_alerts: t.suppress_error_alerts ?? false, autorun: t.autorun ?? false, disabled: t.disabled ?? false, start_version: t.start_version ?? null,
+    suppress_error_alerts: t.suppress_error_alerts ?? false, ...(t.alert_fixed && t.suppress_success_alerts && !t.suppress_error_alerts ? { alert_on: 'fixed' as const } : {}), autorun: t.autorun ?? false, disabled: t.disabled ?? false, start_version: t.start_version ?? null,
     git_branch: t.git_branch ?? null, working_directory: t.working_directory ?? null, runner_tag: t.runner_tag ?? null,
-    executor_image: t.executor_image ?? null, task_params: t.task_params ?? {}, survey_vars: surveyVars as TemplateInput['survey_vars'], vaults,
+    executor_image: t.executor_image ?? null, executor_network: (t.executor_network ?? null) as TemplateInput['executor_network'], executor_cpus: t.executor_cpus ?? null,
+    executor_memory: t.executor_memory ?? null, executor_user: t.executor_user ?? null, executor_pull: (t.executor_pull ?? null) as TemplateInput['executor_pull'],
+    executor_registry_key_id: idOf(ids.keys, t.executor_registry_key), task_params: t.task_params ?? {}, survey_vars: surveyVars as TemplateInput['survey_vars'], vaults,
     jwt_enabled: t.jwt_enabled ?? false, jwt_audience: t.jwt_audience ?? [], jwt_ttl: t.jwt_ttl ?? null,
+    concurrency_limit: t.concurrency_limit ?? null, concurrency_policy: (t.concurrency_policy || undefined) as TemplateInput['concurrency_policy'],
+    rate_limit_starts: t.rate_limit_starts ?? null, rate_limit_window: t.rate_limit_window ?? null,
   };
 }

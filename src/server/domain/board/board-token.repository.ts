@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { hashSecretToken } from '../../auth/tokens.ts';
+import { hashSecretToken } from '../../access/tokens.ts';
 import { randomBytes } from 'node:crypto';
 import { now } from '../../lib/time.ts';
 import type { BoardGrouping } from './board.queries.ts';

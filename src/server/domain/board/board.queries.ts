@@ -16,8 +16,11 @@ export interface BoardScope {
 export interface BoardTask {
   id: number;
   status: string;
-  /** who started it: a user's name, else '' (a schedule, a webhook, the server) */
+  /** who started it: a user's name, else '' (then one of the ids below says what did) */
   user_name: string;
+  integration_id: number | null;
+  schedule_id: number | null;
+  build_task_id: number | null;
   created: string;
   start: string | null;
   end: string | null;
@@ -35,6 +38,8 @@ export interface BoardTile {
   estimate_ms: number | null;
   /** failed tasks since the last successful one */
   fail_streak: number;
+  /** tasks of the tile waiting in the queue */
+  queued: number;
 }
 
 export interface BoardData {
@@ -67,7 +72,20 @@ export async function loadBoard(db: Db, scope: BoardScope): Promise<BoardData> {
   const tiles = scope.by === 'view'
     ? await viewTiles(db, await viewCandidates(db, projects.map((p) => p.id)), projectNames)
     : await templateTiles(db, await firstTemplates(db, projects, scope.viewId, projectNames), projectNames);
-  return { by: scope.by, view_id: scope.viewId, projects, tiles: tiles.sort(byFailuresFirst).slice(0, MAX_TILES) };
+  const drawn = tiles.sort(byFailuresFirst).slice(0, MAX_TILES);
+  return { by: scope.by, view_id: scope.viewId, projects, tiles: await withQueuedCounts(db, scope.by, drawn) };
+}
+
+/** The drawn tiles with the number of their tasks still waiting in the queue (one grouped read). */
+async function withQueuedCounts(db: Db, by: BoardGrouping, tiles: BoardTile[]): Promise<BoardTile[]> {
+  if (!tiles.length) return tiles;
+  const ids = tiles.map((t) => t.id);
+  const waiting = db.selectFrom('task').innerJoin('template', 'template.id', 'task.template_id').where('task.status', '=', 'waiting');
+  const rows = by === 'view'
+    ? await waiting.where('template.view_id', 'in', ids).select(['template.view_id as id', (eb) => eb.fn.countAll().as('n')]).groupBy('template.view_id').execute()
+    : await waiting.where('task.template_id', 'in', ids).select(['task.template_id as id', (eb) => eb.fn.countAll().as('n')]).groupBy('task.template_id').execute();
+  const queued = new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
+  return tiles.map((tile) => ({ ...tile, queued: queued.get(tile.id) ?? 0 }));
 }
 
 /** The ids of the board's first MAX_TILES templates, from their ranks in every project. */
@@ -123,13 +141,14 @@ async function templateTiles(db: Db, ids: number[], projectNames: Map<number, st
     .leftJoin('user', 'user.id', 'last.user_id')
     .leftJoin('task as ok', 'ok.id', 's.last_success_id')
     .select(['s.template_id', 's.name', 's.project_id', 's.fail_streak', 'last.id as task_id', 'last.status', 'last.created', 'last.start', 'last.end',
-      'user.name as user_name', 'user.username', 'ok.start as ok_start', 'ok.end as ok_end'])
+      'last.integration_id', 'last.schedule_id', 'last.build_task_id', 'user.name as user_name', 'user.username', 'ok.start as ok_start', 'ok.end as ok_end'])
     .where('s.template_id', 'in', ids).execute();
   return rows.map((r): BoardTile => ({
     kind: 'template', id: r.template_id, name: r.name, project_id: r.project_id, project_name: projectNames.get(r.project_id) ?? '',
-    task: r.task_id === null ? null : { id: r.task_id, status: r.status!, user_name: r.user_name || r.username || '', created: r.created!, start: r.start, end: r.end },
+    task: r.task_id === null ? null : boardTask({ ...r, id: r.task_id, status: r.status!, created: r.created! }),
     estimate_ms: durationMs(r.ok_start, r.ok_end),
     fail_streak: r.fail_streak,
+    queued: 0,
   }));
 }
 
@@ -171,7 +190,7 @@ async function viewTiles(db: Db, candidates: ViewCandidate[], projectNames: Map<
   const taskIds = [...new Set(candidates.flatMap((c) => [c.lastTaskId, c.lastSuccessId]).filter((id): id is number => id !== null))];
   const tasks = taskIds.length
     ? await db.selectFrom('task').leftJoin('user', 'user.id', 'task.user_id')
-      .select(['task.id', 'task.status', 'task.created', 'task.start', 'task.end', 'user.name as user_name', 'user.username'])
+      .select(['task.id', 'task.status', 'task.created', 'task.start', 'task.end', 'task.integration_id', 'task.schedule_id', 'task.build_task_id', 'user.name as user_name', 'user.username'])
       .where('task.id', 'in', taskIds).execute()
     : [];
   const taskById = new Map(tasks.map((t) => [t.id, t]));
@@ -180,11 +199,22 @@ async function viewTiles(db: Db, candidates: ViewCandidate[], projectNames: Map<
     const success = c.lastSuccessId === null ? undefined : taskById.get(c.lastSuccessId);
     return {
       kind: 'view', id: c.id, name: c.name, project_id: c.projectId, project_name: projectNames.get(c.projectId) ?? '',
-      task: last ? { id: last.id, status: last.status, user_name: last.user_name || last.username || '', created: last.created, start: last.start, end: last.end } : null,
+      task: last ? boardTask(last) : null,
       estimate_ms: success ? durationMs(success.start, success.end) : null,
       fail_streak: c.failStreak,
+      queued: 0,
     };
   });
+}
+
+type BoardTaskRow = Omit<BoardTask, 'user_name'> & { user_name: string | null; username: string | null };
+
+/** A tile's task from its row (the user's name, else their login). */
+function boardTask(row: BoardTaskRow): BoardTask {
+  return {
+    id: row.id, status: row.status, user_name: row.user_name || row.username || '', created: row.created, start: row.start, end: row.end,
+    integration_id: row.integration_id, schedule_id: row.schedule_id, build_task_id: row.build_task_id,
+  };
 }
 
 /** An aggregated task id as a number; null when the view has no such task. */

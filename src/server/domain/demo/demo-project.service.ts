@@ -59,9 +59,10 @@ async function insertDemoRows(tx: Tx, project: ProjectRow, deps: Deps, gitUrl: s
   const base: TemplateValues = {
     name: '', app: 'bash', type: '', playbook: '', description: '', inventory_id: null, repository_id: repo.id, environment_id: empty?.id ?? null,
     view_id: null, arguments: null, allow_override_args_in_task: 0, allow_override_branch_in_task: 0, allow_parallel_tasks: 0,
-    suppress_success_alerts: 0, suppress_error_alerts: 0, autorun: 0, start_version: null, build_template_id: null, git_branch: null,
-    survey_vars: '[]', task_params: '{}', runner_tag: null, working_directory: null, executor_image: null, disabled: 0,
-    jwt_enabled: 0, jwt_audience: null, jwt_ttl: null,
+    suppress_success_alerts: 0, suppress_error_alerts: 0, alert_fixed: 0, autorun: 0, start_version: null, build_template_id: null, git_branch: null,
+    survey_vars: '[]', task_params: '{}', runner_tag: null, working_directory: null, disabled: 0,
+    executor_image: null, executor_network: null, executor_cpus: null, executor_memory: null, executor_user: null, executor_pull: null, executor_registry_key_id: null,
+    jwt_enabled: 0, jwt_audience: null, jwt_ttl: null, concurrency_limit: null, concurrency_policy: 'queue', rate_limit_starts: null, rate_limit_window: null,
   };
   await createTemplate(tx, actor, { ...base, name: 'Ping Site', app: 'ansible', playbook: 'ping.yml', inventory_id: inventories.Dev!, description: 'Pings localhost with Ansible' }, []);
   const build = await createTemplate(tx, actor, {

@@ -21,7 +21,8 @@ const jsonText = z.union([
 ]);
 
 export const environmentSecretInputSchema = z.strictObject({
-  id: fields.optionalId,
+  // any integer: a create ignores it, as Semaphore does (its own API tests send -100000000)
+  id: z.number().int().nullable().optional(),
   name: z.string().trim().max(255, 'at most 255 characters').optional(),
   type: z.enum(SECRET_TYPES).optional(),
   secret: fields.text(65535).optional(),

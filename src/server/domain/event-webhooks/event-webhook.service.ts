@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import { keptSecret } from '../shared/bound-secret.ts';
 import { sealSecret } from '../../crypto/sealed-secret.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { now, toFlag } from '../../lib/time.ts';
@@ -38,7 +39,7 @@ function webhookValues(box: SecretBox, input: EventWebhookInput, current?: Event
   if (problem) throw badRequest(`url: ${problem}`);
   return {
     name: input.name, url: input.url, events: JSON.stringify([...new Set(input.events)]),
-    secret: input.secret ? sealSecret(box, input.secret) : current?.secret ?? null,
+    secret: keptSecret(input.secret ? sealSecret(box, input.secret) : null, current?.secret ?? null, input.url === current?.url),
     active: input.active === undefined ? current?.active ?? 1 : toFlag(input.active),
   };
 }

@@ -29,9 +29,9 @@ export interface EventView {
 export type EventScope = ({ projectId: number } | { viewer: { id: number; admin: number } }) & { withClient?: boolean };
 
 /**
- * Events newest first. Outside a project, admins see every event; others see their projects'
- * events and the project-less events they made or that are about them — not other users'
- * (Semaphore shows every project-less event to everyone, reference §9.4).
+ * Events newest first: one project's, or those of every project the viewer may see (all of
+ * them for admins). Like Semaphore's, the log holds projects' events only: project-less ones
+ * (users created, passwords changed) stay in the audit trail (`/api/audit`).
  * @example await listEvents(db, { projectId: 3 }, 200);
  */
 export async function listEvents(db: Db, scope: EventScope, limit?: number): Promise<EventView[]> {
@@ -48,15 +48,11 @@ export async function listEvents(db: Db, scope: EventScope, limit?: number): Pro
     .orderBy('event.created', 'desc').orderBy('event.id', 'desc');
   if ('projectId' in scope) {
     query = query.where('event.project_id', '=', scope.projectId);
-  } else if (!scope.viewer.admin) {
+  } else if (scope.viewer.admin) {
+    query = query.where('event.project_id', 'is not', null);
+  } else {
     const viewerId = scope.viewer.id;
-    query = query.where((eb) => eb.or([
-      eb('event.project_id', 'in', eb.selectFrom('project_user').select('project_user.project_id').where('project_user.user_id', '=', viewerId)),
-      eb.and([eb('event.project_id', 'is', null), eb.or([
-        eb('event.user_id', '=', viewerId),
-        eb.and([eb('event.object_type', '=', 'user'), eb('event.object_id', '=', viewerId)]),
-      ])]),
-    ]));
+    query = query.where('event.project_id', 'in', (eb) => eb.selectFrom('project_user').select('project_user.project_id').where('project_user.user_id', '=', viewerId));
   }
   if (limit) query = query.limit(limit);
   return (await query.execute()).map(({ fields, client_ip, user_agent, ...row }) => ({

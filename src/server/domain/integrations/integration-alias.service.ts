@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db, Tx } from '../../db/database.ts';
-import { notFound } from '../../http/errors.ts';
 import { recordEvent } from '../events/event.repository.ts';
+import { auditNothingChanged } from '../audit/audit-context.ts';
 import type { Actor } from '../project-resource.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -38,6 +38,7 @@ export async function deleteAlias(tx: Tx, actor: Actor, integrationId: number | 
   let query = tx.deleteFrom('integration_alias').where('id', '=', aliasId).where('project_id', '=', actor.projectId);
   query = integrationId === null ? query.where('integration_id', 'is', null) : query.where('integration_id', '=', integrationId);
   const result = await query.executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound();
+  // an alias already gone is a no-op, as in Semaphore: nothing to record either
+  if (Number(result.numDeletedRows) === 0) return auditNothingChanged();
   await recordEvent(tx, { ...actor, integrationId, objectType: 'integration', objectId: integrationId, description: `Integration alias ${aliasId} deleted` });
 }

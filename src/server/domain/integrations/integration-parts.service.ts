@@ -2,7 +2,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { Actor } from '../project-resource.ts';
-import { TASK_FIELDS } from '../../integrations/extract-values.ts';
+import { TASK_FIELDS } from './integration.ts';
 import type { ExtractValueInput, ExtractValueRow, IntegrationRow, MatcherInput, MatcherRow } from './integration.ts';
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';

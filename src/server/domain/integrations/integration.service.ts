@@ -41,6 +41,7 @@ export async function integrationValues(db: Db | Tx, projectId: number, input: I
     name, template_id: templateId, auth_method: authMethod, auth_secret_id: NEEDS_SECRET.has(authMethod) ? secretId : null,
     auth_header: header, searchable: input.searchable !== undefined ? toFlag(input.searchable) : current?.searchable ?? 0,
     task_params: input.task_params !== undefined ? JSON.stringify(input.task_params ?? {}) : current?.task_params ?? '{}',
+    once_within: input.once_within !== undefined ? input.once_within : current?.once_within ?? null,
   };
 }
 

@@ -5,6 +5,16 @@ import { parseJsonColumn, refId } from '../shared/project-refs.ts';
 
 export const AUTH_METHODS = ['', 'none', 'github', 'bitbucket', 'token', 'hmac', 'basic'] as const;
 
+/**
+ * The only task fields a webhook may set. Anything else (playbook, arguments, params …) would
+ * let whoever can post to the hook choose what runs on the server.
+ */
+export const TASK_FIELDS = ['message', 'git_branch', 'commit_hash'] as const;
+export type TaskField = typeof TASK_FIELDS[number];
+
+/** The longest "once within" window: a day. */
+export const ONCE_WITHIN_MAX = 86_400;
+
 const shortText = z.string().max(255, 'at most 255 characters');
 
 export const integrationInputSchema = z.strictObject({
@@ -17,6 +27,8 @@ export const integrationInputSchema = z.strictObject({
   auth_header: shortText.nullable().optional(),
   searchable: z.boolean().optional(),
   task_params: z.record(z.string(), z.unknown()).nullable().optional(),
+  once_within: z.number().int('must be a whole number of seconds').min(1, 'must be at least 1 second').max(ONCE_WITHIN_MAX, 'at most a day (86400 seconds)').nullable().optional()
+    .meta({ description: 'Signalbox: seconds in which identical deliveries (same extracted values, or the same body when nothing is extracted) start one task; null: off' }),
 });
 export type IntegrationInput = z.infer<typeof integrationInputSchema>;
 
@@ -56,6 +68,7 @@ export function integrationRowToIntegration(row: IntegrationRow) {
     id: row.id, name: row.name, project_id: row.project_id, template_id: row.template_id,
     auth_method: row.auth_method, auth_secret_id: row.auth_secret_id, auth_header: row.auth_header ?? '',
     searchable: Boolean(row.searchable), task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
+    once_within: row.once_within ?? null,
   };
 }
 

@@ -46,9 +46,10 @@ async function validInventoryValues(tx: Tx, projectId: number, input: InventoryI
   }
   if (input.ssh_key_id == null) throw badRequest('ssh_key_id: required; choose the user credentials key');
   await assertProjectKey(tx, projectId, input.ssh_key_id, 'ssh_key_id');
-  if (input.become_key_id != null) await assertProjectKey(tx, projectId, input.become_key_id, 'become_key_id', 'login_password');
+  // any key of the project, as Semaphore: only a login_password key becomes (the console warns about others)
+  if (input.become_key_id != null) await assertProjectKey(tx, projectId, input.become_key_id, 'become_key_id');
+  // kept for every type, as Semaphore does; only a file inventory reads its repository
   if (input.repository_id != null) {
-    if (type !== 'file') throw badRequest('repository_id: only file inventories take a repository');
     const repo = await tx.selectFrom('repository').select('id').where('id', '=', input.repository_id).where('project_id', '=', projectId).executeTakeFirst();
     if (!repo) throw badRequest('repository_id: no such repository in this project');
   }

@@ -3,12 +3,14 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { ProjectInviteRow, UserRow } from '../../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
-import type { ProjectRole } from '../../auth/permissions.ts';
+import { hasPermission, Permission, permissionsOf, type ProjectRole } from '../../access/permissions.ts';
 import { addProjectMember } from '../projects/project-members.service.ts';
 import { recordEvent } from '../events/event.repository.ts';
-import { DEFAULT_INVITE_DAYS, inviteRowToInvite, inviteStatus, type InviteInput, type ProjectInvite } from './invite.ts';
+import { DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, inviteRowToInvite, inviteStatus, type InviteInput, type ProjectInvite } from './invite.ts';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+const DAY_MS = 86_400_000;
 
 /** The users an invite list names (inviters and invitees), by id. */
 async function usersOf(db: Db, rows: ProjectInviteRow[]): Promise<Map<number, UserRow>> {
@@ -42,10 +44,11 @@ export async function findInvite(db: Db, projectId: number, id: number): Promise
  * token (the database keeps only the token's hash). 409 when the person is already a member or
  * already has a pending invitation to the project.
  */
-export async function createInvite(tx: Tx, projectId: number, input: InviteInput, inviterId: number): Promise<{ row: ProjectInviteRow; token: string; to: string }> {
+export async function createInvite(tx: Tx, projectId: number, input: InviteInput, inviterId: number): Promise<{ row: ProjectInviteRow; token: string; mailedToken: string; to: string }> {
   if ((input.email === undefined) === (input.user_id === undefined)) throw badRequest('email: give either email or user_id');
-  const expires = input.expires_at ?? new Date(Date.now() + DEFAULT_INVITE_DAYS * 86_400_000).toISOString();
+  const expires = input.expires_at ?? new Date(Date.now() + DEFAULT_INVITE_DAYS * DAY_MS).toISOString();
   if (Date.parse(expires) <= Date.now()) throw badRequest('expires_at: must be in the future');
+  if (Date.parse(expires) > Date.now() + MAX_INVITE_DAYS * DAY_MS) throw badRequest(`expires_at: at most ${MAX_INVITE_DAYS} days ahead`);
   const invitee = input.user_id !== undefined
     ? await tx.selectFrom('user').selectAll().where('id', '=', input.user_id).executeTakeFirst()
     : await tx.selectFrom('user').selectAll().where((w) => w(w.fn('lower', ['email']), '=', input.email!.toLowerCase())).executeTakeFirst();
@@ -57,13 +60,16 @@ export async function createInvite(tx: Tx, projectId: number, input: InviteInput
   const pending = (await tx.selectFrom('project_invite').selectAll().where('project_id', '=', projectId).where('status', '=', 'pending').execute())
     .filter((r) => inviteStatus(r) === 'pending' && ((email !== null && r.email === email) || (input.user_id !== undefined && r.user_id === input.user_id)));
   if (pending.length) throw new ApiError('conflict', 'an invitation for this user is already pending');
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
+  // the mail to an address carries a token of its own: using it proves the address
+  const emailToken = email !== null ? newToken() : null;
   const row = await tx.insertInto('project_invite').values({
     project_id: projectId, user_id: input.user_id ?? null, email, role: input.role, status: 'pending', token_hash: hashToken(token),
+    email_token_hash: emailToken && hashToken(emailToken),
     inviter_user_id: inviterId, created: now(), expires_at: new Date(Date.parse(expires)).toISOString(), accepted_at: null,
   }).returningAll().executeTakeFirstOrThrow();
   await recordEvent(tx, { projectId, userId: inviterId, objectType: 'invite', objectId: row.id, description: `Invitation ${row.id} created (${input.role})` });
-  return { row, token, to: email ?? invitee?.email ?? '' };
+  return { row, token, mailedToken: emailToken ?? token, to: email ?? invitee?.email ?? '' };
 }
 
 /** `PUT …/invites/{id}`: a pending invitation may be declined or expired by the project; a settled one stays. */
@@ -81,18 +87,53 @@ export async function deleteInvite(tx: Tx, actorId: number, row: ProjectInviteRo
 }
 
 /**
+ * Whether the invitation's inviter may still give its role in its project: an admin, or a
+ * member whose role now manages the team and holds every permission of the role given.
+ */
+async function inviterMayStillInvite(tx: Tx, row: ProjectInviteRow): Promise<boolean> {
+  if (row.inviter_user_id === null) return false;
+  const inviter = await tx.selectFrom('user').select('admin').where('id', '=', row.inviter_user_id).executeTakeFirst();
+  if (!inviter) return false;
+  if (inviter.admin) return true;
+  const member = await tx.selectFrom('project_user').select('role').where('project_id', '=', row.project_id).where('user_id', '=', row.inviter_user_id).executeTakeFirst();
+  const granted = member ? permissionsOf(member.role) : 0;
+  return hasPermission(granted, Permission.ManageUsers) && hasPermission(granted, permissionsOf(row.role));
+}
+
+/**
+ * Whether the user may answer the invitation: the user it names, or, for an email invitation,
+ * the user with that email who proved it (the token of the mail to it, or a verified email).
+ */
+function answeredByInvitee(row: ProjectInviteRow, user: UserRow, viaMail: boolean): boolean {
+  if (row.user_id !== null) return row.user_id === user.id;
+  return row.email === user.email.toLowerCase() && (viaMail || Boolean(user.email_verified));
+}
+
+/**
  * Accepts (the signed-in user joins the project with the invitation's role) or declines an
- * invitation by its token. 404: no such token; 400: not pending any more or expired; 403: the
- * invitation names another user or another email address.
+ * invitation by its token (or the token of the mail to the invited address). 404: no such
+ * token; 400: not pending any more or expired; 403: the invitation names another user or
+ * another email address, an address the user has not proven, or its inviter may no longer
+ * give that role.
  */
 export async function answerInvite(tx: Tx, token: string, user: UserRow, answer: 'accepted' | 'declined'): Promise<ProjectInviteRow> {
-  const row = await tx.selectFrom('project_invite').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  const hash = hashToken(token);
+  const row = await tx.selectFrom('project_invite').selectAll()
+    .where((eb) => eb.or([eb('token_hash', '=', hash), eb('email_token_hash', '=', hash)])).executeTakeFirst();
   if (!row) throw notFound('invitation not found');
   const status = inviteStatus(row);
   if (status !== 'pending') throw badRequest(`token: the invitation is ${status}`);
-  const forUser = row.user_id !== null ? row.user_id === user.id : row.email === user.email.toLowerCase();
-  if (!forUser) throw forbidden();
-  if (answer === 'accepted') await addProjectMember(tx, row.project_id, user.id, row.role as ProjectRole, user.id);
+  const viaMail = row.email_token_hash === hash;
+  if (!answeredByInvitee(row, user, viaMail)) {
+    throw row.user_id === null && row.email === user.email.toLowerCase()
+      ? new ApiError('forbidden', 'token: this invitation is for an email address you have not verified; open the link in the mail sent to it')
+      : forbidden();
+  }
+  if (viaMail && !user.email_verified) await tx.updateTable('user').set({ email_verified: 1 }).where('id', '=', user.id).execute();
+  if (answer === 'accepted') {
+    if (!(await inviterMayStillInvite(tx, row))) throw new ApiError('forbidden', `token: the person who invited you may no longer add ${row.role}s to this project`);
+    await addProjectMember(tx, row.project_id, user.id, row.role as ProjectRole, user.id);
+  }
   const changed = { status: answer, ...(answer === 'accepted' ? { accepted_at: now() } : {}) };
   // conditional on still pending, so the same token answered twice at once counts once
   const done = await tx.updateTable('project_invite').set(changed).where('id', '=', row.id).where('status', '=', 'pending').executeTakeFirst();

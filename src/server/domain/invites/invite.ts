@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProjectInviteRow, UserRow } from '../../db/schema.ts';
-import { PROJECT_ROLES, type ProjectRole } from '../../auth/permissions.ts';
+import { PROJECT_ROLES, type ProjectRole } from '../../access/permissions.ts';
 import { fields } from '../../http/validation.ts';
 import { userRowToUser, type User } from '../users/user.ts';
 
@@ -23,6 +23,8 @@ export const inviteTokenSchema = z.strictObject({ token: z.string().min(1, 'requ
 
 /** Invitations last a week unless the request says otherwise (as in Semaphore). */
 export const DEFAULT_INVITE_DAYS = 7;
+/** The longest an invitation may wait: a forgotten one should not stand for years. */
+export const MAX_INVITE_DAYS = 30;
 
 /** A pending invite whose expiry has passed reads as expired. */
 export function inviteStatus(row: ProjectInviteRow, at = Date.now()): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fields } from '../../http/validation.ts';
-import { PROJECT_ROLES, type ProjectRole } from '../../auth/permissions.ts';
+import { PROJECT_ROLES, type ProjectRole } from '../../access/permissions.ts';
 
 const role = z.enum(PROJECT_ROLES as [ProjectRole, ...ProjectRole[]], { message: `must be one of ${PROJECT_ROLES.join(', ')}` });
 

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../db/database.ts';
-import type { ProjectRole } from '../../auth/permissions.ts';
+import type { ProjectRole } from '../../access/permissions.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';

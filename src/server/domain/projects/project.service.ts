@@ -12,6 +12,7 @@ export interface ProjectInput {
   task_retention_days?: number;
   task_retention_count?: number;
   output_retention_days?: number;
+  executor_image?: string | null;
 }
 
 /**
@@ -29,10 +30,11 @@ export async function createProject(tx: Tx, input: ProjectInput, ownerId: number
     task_retention_days: input.task_retention_days ?? 0,
     task_retention_count: input.task_retention_count ?? 0,
     output_retention_days: input.output_retention_days ?? 0,
+    executor_image: input.executor_image?.trim() || null,
   }).returningAll().executeTakeFirstOrThrow();
   await tx.insertInto('project_user').values({ project_id: project.id, user_id: ownerId, role: 'owner', created: now() }).execute();
   await tx.insertInto('access_key').values({ project_id: project.id, name: 'None', type: 'none', secret: null, owner: '', environment_id: null, created: now() }).execute();
-  await tx.insertInto('environment').values({ project_id: project.id, name: 'Empty', json: '{}', env: null, password: null }).execute();
+  await tx.insertInto('environment').values({ project_id: project.id, name: 'Empty', json: '{}', env: '{}', password: null }).execute();
   await recordEvent(tx, { projectId: project.id, userId: ownerId, objectType: 'project', objectId: project.id, description: 'Project created' });
   return project;
 }
@@ -58,6 +60,7 @@ export async function updateProject(tx: Tx, project: ProjectRow, input: ProjectI
     task_retention_days: input.task_retention_days ?? project.task_retention_days,
     task_retention_count: input.task_retention_count ?? project.task_retention_count,
     output_retention_days: input.output_retention_days ?? project.output_retention_days,
+    executor_image: input.executor_image !== undefined ? input.executor_image?.trim() || null : project.executor_image,
   }).where('id', '=', project.id).execute();
   await recordEvent(tx, { projectId: project.id, userId: actorId, objectType: 'project', objectId: project.id, description: 'Project updated' });
 }

@@ -12,6 +12,8 @@ export interface Project {
   task_retention_days: number;
   task_retention_count: number;
   output_retention_days: number;
+  /** the image of its templates that name none; null: the server's default */
+  executor_image: string | null;
 }
 
 export function projectRowToProject(row: ProjectRow): Project {
@@ -26,5 +28,6 @@ export function projectRowToProject(row: ProjectRow): Project {
     task_retention_days: row.task_retention_days,
     task_retention_count: row.task_retention_count,
     output_retention_days: row.output_retention_days,
+    executor_image: row.executor_image,
   };
 }

@@ -23,7 +23,7 @@ const IN_USE_LABEL: Record<RefKind, string> = {
 
 /**
  * Lists every template, inventory, repository, schedule and integration of the project that
- * points at the resource (directly, through a vault, an extra SSH key, a workspace link or a become key).
+ * points at the resource (directly, through a vault, an extra SSH key, a registry key, a workspace link or a become key).
  * @example const refs = await findResourceRefs(db, projectId, 'key', keyId);
  */
 export async function findResourceRefs(db: Db | Tx, projectId: number, kind: RefKind, id: number): Promise<ResourceRefs> {
@@ -33,6 +33,7 @@ export async function findResourceRefs(db: Db | Tx, projectId: number, kind: Ref
     refs.templates = await templates.where((eb) => eb.or([
       eb('template.id', 'in', db.selectFrom('template_vault').select('template_id').where('vault_key_id', '=', id)),
       eb('template.id', 'in', db.selectFrom('template_ssh_key').select('template_id').where('ssh_key_id', '=', id)),
+      eb('template.executor_registry_key_id', '=', id),
     ])).orderBy('template.id').execute();
     refs.inventories = await db.selectFrom('inventory').select(['id', 'name']).where('project_id', '=', projectId)
       .where((eb) => eb.or([eb('ssh_key_id', '=', id), eb('become_key_id', '=', id)])).orderBy('id').execute();

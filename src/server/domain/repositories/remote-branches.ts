@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.ts';
 import type { RepositoryTable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
 import { badRequest } from '../../http/errors.ts';
-import { listRemoteRefs } from '../../scheduler/remote-head.ts';
+import { listRemoteRefs } from './remote-head.ts';
 import { classifyRepositoryUrl } from './repository-url.ts';
 
 /** A form waits for this answer, so a remote that hangs is given up on sooner than a schedule's. */

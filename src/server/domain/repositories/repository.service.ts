@@ -18,7 +18,7 @@ export function listRepositories(db: Db, projectId: number, order: ListOrder<'na
 
 async function validRepositoryValues(tx: Tx, projectId: number, input: RepositoryInput) {
   const type = classifyRepositoryUrl(input.git_url);
-  if (!type) throw badRequest('git_url: incorrect URL; use git://, file://, ssh://, http://, https://, user@host:path or an absolute local path');
+  if (!type) throw badRequest('git_url: incorrect URL; only git://, file://, ssh://, http:// and https:// schemes are fetched, and no ::remote helpers');
   const branch = input.git_branch ?? '';
   if (type !== 'local' && !branch) throw badRequest('git_branch: required unless the URL is a local path');
   await assertProjectKey(tx, projectId, input.ssh_key_id, 'ssh_key_id');

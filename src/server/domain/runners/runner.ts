@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { RunnerRow } from '../../db/schema.ts';
-import { smallCount } from '../shared/project-refs.ts';
+import { INT32_MAX } from '../../http/validation.ts';
 
-const tag = z.string().trim().min(1, 'must not be empty').max(255, 'at most 255 characters');
+// an empty tag is dropped (tagsOf), as Semaphore's clients send [""] for none
+const tag = z.string().trim().max(255, 'at most 255 characters');
 
 /**
  * The body of POST/PUT `/runners` and `/project/{id}/runners` (Semaphore's `RunnerRequest`).
@@ -14,7 +15,8 @@ export const runnerInputSchema = z.strictObject({
   name: z.string().trim().max(255, 'at most 255 characters').optional(),
   webhook: z.string().trim().max(1024, 'at most 1024 characters')
     .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), 'must be an http(s) URL').optional(),
-  max_parallel_tasks: smallCount.optional(),
+  // 0 or less means no limit; any integer is taken, as Semaphore takes it
+  max_parallel_tasks: z.number().int().min(-INT32_MAX, 'too small').max(INT32_MAX, 'too large').optional(),
   active: z.boolean().optional(),
   tag: z.string().trim().max(255, 'at most 255 characters').optional(),
   tags: z.array(tag).max(32, 'at most 32 tags').nullable().optional(),

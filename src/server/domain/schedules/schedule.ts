@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { leaveOutUnset } from '../../lib/unset-fields.ts';
 import type { Selectable } from 'kysely';
 import type { ScheduleTable } from '../../db/schema.ts';
 import { parseJsonColumn, refId } from '../shared/project-refs.ts';
@@ -32,13 +33,17 @@ export function scheduleZone(schedule: { timezone?: string | null }, serverZone:
   return schedule.timezone || serverZone || 'UTC';
 }
 
-/** A schedule as the API shows it (reference §3.9); `last_commit_hash` stays inside. */
+/**
+ * A schedule as the API shows it (reference §3.9); `last_commit_hash` stays inside. `last_error`
+ * (ours) says why its latest firing started nothing, and is left out once a firing started a task.
+ */
 export function scheduleRowToSchedule(row: ScheduleRow & { tpl_name?: string }) {
-  return {
+  return leaveOutUnset({
     id: row.id, project_id: row.project_id, template_id: row.template_id, name: row.name,
     cron_format: row.cron_format, type: row.type, run_at: row.run_at, active: Boolean(row.active),
     repository_id: row.repository_id, task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
     timezone: row.timezone ?? '',
+    ...(row.last_error ? { last_error: row.last_error } : {}),
     ...(row.tpl_name !== undefined ? { tpl_name: row.tpl_name } : {}),
-  };
+  }, ['run_at']);
 }

@@ -7,6 +7,8 @@ import { recordEvent } from '../events/event.repository.ts';
 import { loadProjectRow, type Actor } from '../project-resource.ts';
 import { ENVIRONMENT_KEY_OWNER, secretNameParts } from '../environments/environment.ts';
 import { parseSecretRef } from './vault-client.ts';
+import { keptSecret, sameValues } from '../shared/bound-secret.ts';
+import { parseJsonObject } from '../../lib/json-object.ts';
 import { storedParams, type SecretStorageInput, type SecretStorageRow } from './secret-storage.ts';
 
 export function listStorages(db: Db, projectId: number): Promise<SecretStorageRow[]> {
@@ -34,11 +36,21 @@ export async function createStorage(tx: Tx, box: SecretBox, actor: Actor, input:
   return row;
 }
 
-/** Updates a storage; an empty or missing `secret` keeps the stored credential. */
+/** The parameters that say where a storage's credential goes and what it signs in as. */
+const DESTINATION_PARAMS = ['url', 'namespace', 'auth_method', 'auth_mount', 'role_id'] as const;
+
+/**
+ * Updates a storage; an empty or missing `secret` keeps the stored credential while the URL and
+ * sign-in stay the same (see keptSecret), and is required again when they change.
+ */
 export async function updateStorage(tx: Tx, box: SecretBox, actor: Actor, id: number, input: SecretStorageInput): Promise<void> {
   const existing = await findStorage(tx, actor.projectId, id);
   const params = storedParams(input);
-  const secret = params.auth_method === 'jwt' ? null : input.secret ? sealSecret(box, input.secret) : existing.secret;
+  const same = sameValues(parseJsonObject(existing.params), params, DESTINATION_PARAMS);
+  const secret = params.auth_method === 'jwt' ? null : keptSecret(input.secret ? sealSecret(box, input.secret) : null, existing.secret, same);
+  if (!secret && existing.secret && !same && params.auth_method !== 'jwt') {
+    throw badRequest('secret: required again, as the url or sign-in changed (a stored credential goes only where it was given)');
+  }
   checkCredential(params, secret);
   await tx.updateTable('secret_storage').set({
     name: input.name, type: input.type!, params: JSON.stringify(params), readonly: input.readonly === false ? 0 : 1, secret,

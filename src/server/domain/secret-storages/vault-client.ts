@@ -1,3 +1,8 @@
+import { sendOutgoing, type OutgoingAnswer } from '../../lib/outgoing-http.ts';
+
+/** Largest answer read from a storage: a KV secret is a few kilobytes. */
+const ANSWER_LIMIT = 1024 * 1024;
+
 /** How long one request to a storage may take before the task fails instead of waiting. */
 export const STORAGE_TIMEOUT_MS = 10_000;
 
@@ -53,25 +58,23 @@ async function vaultRequest(c: VaultConnection, method: string, path: string, to
   if (token) headers['x-vault-token'] = token;
   if (c.namespace) headers['x-vault-namespace'] = c.namespace;
   if (body) headers['content-type'] = 'application/json';
-  let res: Response;
+  let answer: OutgoingAnswer;
   try {
-    res = await fetch(apiUrl(c, path), { method, headers, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(STORAGE_TIMEOUT_MS), redirect: 'error' });
+    answer = await sendOutgoing(apiUrl(c, path), { method, headers, body: body ? JSON.stringify(body) : undefined, timeoutMs: STORAGE_TIMEOUT_MS, answerLimit: ANSWER_LIMIT });
   } catch (err) {
-    const timedOut = (err as Error).name === 'TimeoutError';
-    // fetch says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, a certificate) is its cause
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new StorageError(timedOut ? `no answer within ${STORAGE_TIMEOUT_MS / 1000} s` : `unreachable (${cause?.code ?? cause?.message ?? (err as Error).message})`);
+    // one text per kind of failure (see outgoing-http), so a storage's test cannot tell a closed port from a missing host
+    throw new StorageError((err as Error).message);
   }
-  const text = await res.text();
+  const text = answer.body.toString('utf8');
   let parsed: Record<string, unknown> = {};
   try {
     parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {
     // a proxy's HTML page: reported by status below
   }
-  if (!res.ok) {
+  if (answer.status < 200 || answer.status >= 300) {
     const errors = Array.isArray(parsed.errors) ? parsed.errors.filter((e) => typeof e === 'string').join('; ') : '';
-    throw new StorageError(`answered ${res.status}${errors ? `: ${errors.slice(0, 300)}` : ''}`);
+    throw new StorageError(`answered ${answer.status}${errors ? `: ${errors.slice(0, 300)}` : ''}`);
   }
   return parsed;
 }

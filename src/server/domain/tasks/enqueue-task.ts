@@ -6,7 +6,20 @@ import { holdTaskSecrets } from './task-secrets.ts';
 import { computeBuildVersion } from './build-version.ts';
 import { templateEnvironmentIds } from '../environments/environment-list.ts';
 import type { Tx } from '../../db/database.ts';
-import { badRequest } from '../../http/errors.ts';
+import { priorityHeadStart, queueRank, type Priority } from './priority.ts';
+import { sql } from 'kysely';
+import { isPostgres } from '../../db/dialect.ts';
+
+/**
+ * The queue rank of a task inserted now: the database's clock at the insert (seconds), less the
+ * priority's head start. Taken in the insert statement, not before it, so that tasks of one
+ * priority rank in the order their rows were written (their ids), however long a start waited
+ * for a connection. An explicit `created` (a test ageing a task) ranks by that time instead.
+ */
+function rankNow(tx: Tx, priority: Priority) {
+  const seconds = isPostgres(tx) ? sql<number>`extract(epoch from clock_timestamp())` : sql<number>`((julianday('now') - 2440587.5) * 86400.0)`;
+  return sql<number>`(${seconds} - ${priorityHeadStart(priority)})`;
+}
 
 async function findTemplateGroupRow(tx: Tx, templateId: number) {
   return (await tx.selectFrom('template').select(['id', 'environment_id']).where('id', '=', templateId).executeTakeFirst()) ?? { id: templateId, environment_id: null };
@@ -40,23 +53,36 @@ export interface NewTaskInput {
   version?: string | null;
   /** the variable groups to run with, in order; the template's when left out */
   environmentIds?: number[];
+  /** runs inside the queuing transaction before the insert (the launch rules' admission); throwing starts nothing */
+  admit?: (tx: Tx) => Promise<void>;
   /** runs inside the queuing transaction (a workflow run claims its node there); throwing undoes the queuing */
   onInsert?: (tx: Tx, task: TaskRow) => Promise<void>;
+  /** lines the task's log starts with (what the start did not apply) */
+  notes?: string[];
+  /** how urgent; `normal` when left out */
+  priority?: Priority;
+  /** when it is queued (tests give an earlier time to age a task); now when left out */
+  created?: string;
+  /** a webhook's task: the digest of its delivery (integration once_within) */
+  triggerDigest?: string | null;
 }
 
 /**
  * Puts a task in the queue: a `waiting` row, an event, and an `update` on the bus, which
- * wakes the dispatcher. Every starter (API, schedules, webhooks, autorun) goes through here.
- * A task of a `build` template gets the next version (reference §5.9) unless one is given.
- * A disabled template starts nothing: 400, which a schedule logs and a webhook's delivery records.
+ * wakes the dispatcher. Only the launch function (launch/launch-task.ts) calls it, after its
+ * rules; tests use it to put rows in place. A task of a `build` template gets the next version
+ * (reference §5.9) unless one is given.
  * @example const task = await enqueueTask(deps, { projectId: 1, templateId: 3, userId: 2 });
  */
 export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<TaskRow> {
+  const notes = input.notes ?? [];
   const task = await deps.db.transaction().execute(async (tx) => {
-    const template = await tx.selectFrom('template').select(['name', 'type', 'start_version', 'disabled']).where('id', '=', input.templateId).executeTakeFirst();
-    if (template?.disabled) throw badRequest(`Template "${template.name}" is disabled`);
+    await input.admit?.(tx);
+    const template = await tx.selectFrom('template').select(['name', 'type', 'start_version']).where('id', '=', input.templateId).executeTakeFirst();
     let version = input.version ?? null;
     if (input.version === undefined && template?.type === 'build') version = await computeBuildVersion(tx, input.templateId, template.start_version);
+    const created = input.created ?? now();
+    const priority = input.priority ?? 'normal';
     const environmentIds = input.environmentIds ?? await templateEnvironmentIds(tx, await findTemplateGroupRow(tx, input.templateId));
     const row = await tx.insertInto('task').values({
       project_id: input.projectId,
@@ -76,7 +102,10 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
       commit_message: '',
       version,
       params: JSON.stringify(input.params ?? {}),
-      created: now(),
+      created,
+      priority,
+      queue_rank: input.created === undefined ? rankNow(tx, priority) : queueRank(created, priority),
+      trigger_digest: input.triggerDigest ?? null,
       start: null,
       end: null,
       locked_by: null,
@@ -87,6 +116,7 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
       projectId: row.project_id, userId: row.user_id, integrationId: row.integration_id,
       objectType: 'task', objectId: row.id, description: `Task ID ${row.id} queued for running`,
     });
+    if (notes.length) await tx.insertInto('task_output').values(notes.map((output, i) => ({ task_id: row.id, time: row.created, output, line: i + 1 }))).execute();
     await holdTaskSecrets(tx, deps.secrets, row.id, input.secret ?? {});
     await input.onInsert?.(tx, row);
     return row;
@@ -95,5 +125,6 @@ export async function enqueueTask(deps: Deps, input: NewTaskInput): Promise<Task
     type: 'update', project_id: task.project_id, task_id: task.id, template_id: task.template_id,
     status: task.status, start: null, end: null, version: task.version,
   });
+  for (const output of notes) deps.bus.publish({ type: 'log', project_id: task.project_id, task_id: task.id, time: task.created, output });
   return task;
 }

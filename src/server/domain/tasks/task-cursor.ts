@@ -33,6 +33,13 @@ export const taskListQuerySchema = taskPageQuerySchema.extend({
   offset: z.coerce.number().int().min(0).optional().meta({ description: 'rows to skip; the project total comes in X-Total-Count' }),
 });
 
+/** `GET …/tasks/last` (Semaphore develop's keyset paging): `count` newest tasks older than `before`; X-Has-Next. */
+export const lastTasksQuerySchema = z.object({
+  count: z.coerce.number().int().optional().meta({ description: 'how many tasks, at most and by default 200' }),
+  limit: z.coerce.number().int().optional().meta({ description: 'the older name of count' }),
+  before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'only tasks older than this task id (the last id of the previous page)' }),
+});
+
 /** The query words that ask for cursor paging. */
 export const TASK_PAGE_PARAMS = ['before_id', 'after_id', 'status', 'user_id', 'template_id', 'from', 'to'] as const;
 

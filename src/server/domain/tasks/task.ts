@@ -3,6 +3,8 @@ import type { TaskRow } from '../../db/schema.ts';
 import { parseJsonObject } from '../../lib/json-object.ts';
 import { fields, INT32_MAX } from '../../http/validation.ts';
 import { parseTaskEnvironmentIds } from '../environments/environment-list.ts';
+import { parseWaitReason, type WaitReason } from './wait-reason.ts';
+import { prioritySchema, readPriority, type Priority } from './priority.ts';
 
 /** A task as the API returns it: 2.10's flat debug/dry_run/diff/limit next to the newer `params`. */
 export interface Task {
@@ -17,8 +19,9 @@ export interface Task {
   environment: string;
   limit: string;
   secret: string;
-  arguments: string | null;
-  git_branch: string | null;
+  /** left out when unset, as Semaphore's own answer does (and so git_branch and inventory_id) */
+  arguments?: string;
+  git_branch?: string;
   user_id: number | null;
   integration_id: number | null;
   schedule_id: number | null;
@@ -30,10 +33,16 @@ export interface Task {
   commit_message: string;
   build_task_id: number | null;
   version: string | null;
-  inventory_id: number | null;
+  inventory_id?: number;
   /** the variable groups the task ran with, in order (later ones override earlier ones) */
   environment_ids: number[];
   params: Record<string, unknown>;
+  /** while it waits, what for (left out otherwise) */
+  waiting_for?: WaitReason;
+  /** Signalbox: the container image the task ran in; null: on the host */
+  executor_image: string | null;
+  /** Signalbox: high, normal or low (domain/tasks/priority.ts) */
+  priority: Priority;
 }
 
 /** List items (Semaphore's TaskWithTpl). */
@@ -65,8 +74,8 @@ export function taskRowToTask(row: TaskRow): Task {
     environment: row.environment,
     limit,
     secret: '{}',
-    arguments: row.arguments,
-    git_branch: row.git_branch,
+    ...(row.arguments === null ? {} : { arguments: row.arguments }),
+    ...(row.git_branch === null ? {} : { git_branch: row.git_branch }),
     user_id: row.user_id,
     integration_id: row.integration_id,
     schedule_id: row.schedule_id,
@@ -78,10 +87,18 @@ export function taskRowToTask(row: TaskRow): Task {
     commit_message: row.commit_message,
     build_task_id: row.build_task_id,
     version: row.version,
-    inventory_id: row.inventory_id,
+    ...(row.inventory_id === null ? {} : { inventory_id: row.inventory_id }),
     environment_ids: parseTaskEnvironmentIds(row.environment_ids) ?? [],
     params,
+    ...waitingFor(row),
+    executor_image: row.executor_image ?? null,
+    priority: readPriority(row.priority),
   };
+}
+
+function waitingFor(row: TaskRow): { waiting_for?: WaitReason } {
+  const reason = row.status === 'waiting' ? parseWaitReason(row.waiting_for) : null;
+  return reason ? { waiting_for: reason } : {};
 }
 
 // bounded like the integer columns, so a huge id is a 400 rather than a PostgreSQL error
@@ -110,8 +127,10 @@ export const taskInputSchema = z.strictObject({
   debug_level: z.number().int().optional(),
   dry_run: z.boolean().optional(),
   diff: z.boolean().optional(),
-  limit: z.string().max(65535).nullable().optional(),
+  limit: z.union([z.string().max(65535), z.array(z.string().max(1024)).max(10_000)]).nullable().optional()
+    .meta({ description: 'Hosts or groups to run on: a comma-separated string or a list; each part is judged as ansible-playbook reads --limit' }),
   playbook: optionalText,
+  priority: prioritySchema.optional(),
   // read-only fields of the task object
   id: optionalInt,
   project_id: optionalInt,

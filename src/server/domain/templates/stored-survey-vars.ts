@@ -5,6 +5,10 @@ export interface StoredSurveyVar {
   type?: string;
   target?: string;
   required?: boolean;
+  /** the answer a start that gives none takes */
+  default_value?: string | null;
+  /** its answer travels as a survey secret does: used for the run, never stored */
+  do_not_store?: boolean;
   /** the choices of an `enum` variable */
   values?: ({ name?: string | null; value?: string | null } | null)[] | null;
 }

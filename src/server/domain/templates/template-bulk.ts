@@ -4,7 +4,8 @@ import { ApiError, badRequest } from '../../http/errors.ts';
 import { writeAudit } from '../audit/audit.writer.ts';
 import { auditEachItem, auditNothingChanged, beginAuditItem } from '../audit/audit-context.ts';
 import { recordEvent } from '../events/event.repository.ts';
-import { createTask } from '../tasks/task.service.ts';
+import { launchTask, LaunchRefusal } from '../tasks/launch/launch-task.ts';
+import { templateEnabled } from '../tasks/launch/rules/template-enabled.ts';
 import { requireInProject } from '../shared/project-refs.ts';
 import type { Actor } from '../project-resource.ts';
 import { deleteTemplate, findTemplate, findTemplateRefs } from './template.service.ts';
@@ -15,8 +16,8 @@ export { templateBulkSchema, type BulkResult } from './template-bulk.schema.ts';
 export interface BulkCaller {
   project: ProjectRow;
   user: UserRow;
-  /** may edit templates (ManageResources or admin): a run's values are trusted, as for a single run */
-  mayEditTemplate: boolean;
+  /** the user's permission bits in the project */
+  permissions: number;
 }
 
 /**
@@ -52,18 +53,14 @@ function refusal(template: TemplateRow, err: unknown): BulkResult {
   return { template_id: template.id, name: template.name, ok: false, error: err.message || (err.status === 404 ? 'not found' : err.code) };
 }
 
+/** Starts each template through the launch function, as its Run button would (no values given). */
 async function runEach(deps: Deps, caller: BulkCaller, templates: TemplateRow[]): Promise<BulkResult[]> {
   const results: BulkResult[] = [];
   for (const template of templates) {
-    // the queue refuses it too (enqueueTask); said here with a code a client may word itself
-    if (template.disabled) {
-      results.push({ template_id: template.id, name: template.name, ok: false, code: 'disabled', error: `Template "${template.name}" is disabled` });
-      continue;
-    }
     beginAuditItem();
     try {
-      const task = await createTask(deps, caller.project, caller.user, { template_id: template.id }, {
-        mayEditTemplate: caller.mayEditTemplate,
+      const { task } = await launchTask(deps, {
+        path: 'bulk', user: caller.user, permissions: caller.permissions, valuesFrom: 'caller',
         // the queue records the task's event first: it is pointed at the row written here
         onInsert: async (tx, row) => {
           const auditId = await writeAudit(tx, {
@@ -71,10 +68,13 @@ async function runEach(deps: Deps, caller: BulkCaller, templates: TemplateRow[])
           });
           await tx.updateTable('event').set({ audit_id: auditId }).where('object_type', '=', 'task').where('object_id', '=', row.id).where('audit_id', 'is', null).execute();
         },
-      });
+      }, { projectId: caller.project.id, input: { template_id: template.id } });
       results.push({ template_id: template.id, name: template.name, ok: true, task_id: task.id });
     } catch (err) {
-      results.push(refusal(template, err));
+      const result = refusal(template, err);
+      // a code a client may word itself
+      if (err instanceof LaunchRefusal && err.rule === templateEnabled.name) result.code = 'disabled';
+      results.push(result);
     }
   }
   return results;

@@ -10,6 +10,7 @@ import type { TemplateValues } from './template.validation.ts';
 import type { VaultValues } from './vaults.validation.ts';
 import { groupsOf, readTemplateEnvironmentIds, writeTemplateEnvironmentIds } from '../environments/environment-list.ts';
 import { readTemplateSshKeyIds, writeTemplateSshKeyIds } from './template-ssh-keys.ts';
+import { readTemplateLocks } from '../locks/template-locks.ts';
 import { templateAlertChannelIds } from '../alert-channels/alert-channel.service.ts';
 import { enqueueWebhookEvent } from '../event-webhooks/event-webhook.service.ts';
 
@@ -29,7 +30,9 @@ export async function presentTemplates(db: Db | Tx, rows: TemplateRow[]): Promis
   const groups = await readTemplateEnvironmentIds(db, ids);
   const sshKeys = await readTemplateSshKeyIds(db, ids);
   const alertChannels = await templateAlertChannelIds(db, ids);
+  const locks = await readTemplateLocks(db, ids);
   return rows.map((row) => templateRowToTemplate(row, {
+    locks: locks.get(row.id) ?? [],
     environmentIds: groupsOf(groups, row),
     sshKeyIds: sshKeys.get(row.id) ?? [],
     alertChannelIds: alertChannels.get(row.id) ?? [],

@@ -1,10 +1,15 @@
 import { z } from 'zod';
+import { leaveOutUnset } from '../../lib/unset-fields.ts';
 import { templateAudiences } from '../../identity/task-token.ts';
 import type { Selectable } from 'kysely';
 import type { TemplateRow, TemplateVaultTable } from '../../db/schema.ts';
 import { fields } from '../../http/validation.ts';
 import { parseJsonColumn, refId } from '../shared/project-refs.ts';
 import type { TaskWithTpl } from '../tasks/task.ts';
+import { lockNameField } from '../locks/lock.ts';
+import { MAX_TEMPLATE_LOCKS } from '../locks/template-locks.ts';
+import { concurrencyFieldsOf, concurrencyTemplateFields, type ConcurrencyPolicy } from './concurrency-fields.ts';
+import { executorFieldsOf, executorImageField, executorTemplateFields, type ExecutorNetwork, type PullPolicy } from './executor-fields.ts';
 
 /** Apps a template may run (reference §3.7); the configured `apps` add more. */
 export const BUILT_IN_APPS = ['ansible', 'terraform', 'tofu', 'terragrunt', 'bash', 'python', 'powershell', 'pulumi'] as const;
@@ -14,19 +19,28 @@ export const TERRAFORM_APPS = new Set(['terraform', 'tofu', 'terragrunt']);
 
 const optionalRef = refId.nullable().optional();
 
-/** Which task outcomes alert: a view of Semaphore's two suppress flags (always = neither suppressed). */
-export const ALERT_ON = ['failure', 'success', 'always', 'never'] as const;
+/**
+ * Which task outcomes alert: a view of Semaphore's two suppress flags (always = neither
+ * suppressed), and `fixed`: failures and the first success after a failure.
+ */
+export const ALERT_ON = ['failure', 'fixed', 'success', 'always', 'never'] as const;
 export type AlertOn = (typeof ALERT_ON)[number];
 
-/** The alert choice the two suppress flags make. */
-export function alertOnOf(row: { suppress_success_alerts: number; suppress_error_alerts: number }): AlertOn {
-  if (row.suppress_success_alerts) return row.suppress_error_alerts ? 'never' : 'failure';
+type AlertFlags = { suppress_success_alerts: number; suppress_error_alerts: number; alert_fixed: number };
+
+/** The alert choice the suppress flags and `alert_fixed` make. */
+export function alertOnOf(row: AlertFlags): AlertOn {
+  if (row.suppress_success_alerts) return row.suppress_error_alerts ? 'never' : row.alert_fixed ? 'fixed' : 'failure';
   return row.suppress_error_alerts ? 'success' : 'always';
 }
 
-/** The suppress flags an alert choice stands for. */
-export function suppressFlagsOf(alertOn: AlertOn): { suppress_success_alerts: number; suppress_error_alerts: number } {
-  return { suppress_success_alerts: alertOn === 'failure' || alertOn === 'never' ? 1 : 0, suppress_error_alerts: alertOn === 'success' || alertOn === 'never' ? 1 : 0 };
+/** The flags an alert choice stands for. */
+export function suppressFlagsOf(alertOn: AlertOn): AlertFlags {
+  return {
+    suppress_success_alerts: alertOn === 'failure' || alertOn === 'fixed' || alertOn === 'never' ? 1 : 0,
+    suppress_error_alerts: alertOn === 'success' || alertOn === 'never' ? 1 : 0,
+    alert_fixed: alertOn === 'fixed' ? 1 : 0,
+  };
 }
 const flag = z.boolean().optional();
 
@@ -38,6 +52,8 @@ export const surveyVarSchema = z.looseObject({
   target: z.enum(['', 'env']).optional(),
   required: z.boolean().optional(),
   default_value: z.string().nullable().optional(),
+  /** its answer is used for the run and never stored: kept out of the task row, masked in the log */
+  do_not_store: z.boolean().optional(),
   values: z.array(z.looseObject({ name: z.string().nullable().optional(), value: z.string().nullable().optional() })).nullable().optional(),
 });
 export type SurveyVar = z.infer<typeof surveyVarSchema>;
@@ -46,7 +62,8 @@ export const vaultSchema = z.strictObject({
   id: z.number().int().optional(),
   project_id: z.number().int().optional(),
   template_id: z.number().int().optional(),
-  vault_key_id: optionalRef,
+  // any integer, as Semaphore: a script vault ignores it, a password vault's must be a key of the project
+  vault_key_id: z.number().int().nullable().optional(),
   name: z.string().nullable().optional(),
   type: z.enum(['password', 'script', '']).nullable().optional(),
   script: z.string().nullable().optional(),
@@ -80,8 +97,8 @@ export const templateInputSchema = z.strictObject({
   limit: z.string().optional(),
   suppress_success_alerts: flag,
   suppress_error_alerts: flag,
-  alert_on: z.enum(ALERT_ON, { error: 'must be failure, success, always or never' }).optional()
-    .meta({ description: 'Signalbox: which outcomes alert (always = both); sets suppress_success_alerts and suppress_error_alerts, and wins over them' }),
+  alert_on: z.enum(ALERT_ON, { error: 'must be failure, fixed, success, always or never' }).optional()
+    .meta({ description: 'Signalbox: which outcomes alert (always = both; fixed = failures and the first success after one); sets suppress_success_alerts and suppress_error_alerts, and wins over them' }),
   alert_channel_ids: z.array(refId).max(100, 'at most 100 channels').nullable().optional()
     .meta({ description: "Signalbox: which of the project's alert channels get this template's alerts; empty = all" }),
   app: z.string().max(64).optional(),
@@ -94,7 +111,12 @@ export const templateInputSchema = z.strictObject({
   disabled: flag.meta({ description: 'Signalbox: a disabled template cannot be run by anyone; schedules and webhooks skip it' }),
   task_params: z.record(z.string(), z.unknown()).nullable().optional(),
   runner_tag: z.string().max(255).nullable().optional(),
-  executor_image: z.string().max(1024).nullable().optional(),
+  executor_image: executorImageField
+    .meta({ description: "Container image the template's tasks run in (empty: the project's, else the server's SEMAPHORE_EXECUTOR_IMAGE, else on the host)" }),
+  ...executorTemplateFields,
+  ...concurrencyTemplateFields,
+  locks: z.array(lockNameField).max(MAX_TEMPLATE_LOCKS, `at most ${MAX_TEMPLATE_LOCKS} locks`).nullable().optional()
+    .meta({ description: "Signalbox: names of the project's locks a task of the template must hold, all at once, to start" }),
   jwt_enabled: z.boolean().optional(),
   jwt_audience: z.array(z.string().trim().min(1, 'must not be empty').max(1024, 'at most 1024 characters')).max(32, 'at most 32 audiences').nullable().optional(),
   jwt_ttl: z.string().trim().max(32).nullable().optional(),
@@ -112,10 +134,10 @@ export interface TemplateVault {
   id: number;
   project_id: number;
   template_id: number;
-  vault_key_id: number | null;
-  name: string | null;
+  vault_key_id?: number;
+  name?: string;
   type: string;
-  script: string | null;
+  script?: string;
 }
 
 /** A template as the API shows it (reference §3.7 plus the 2.16 additions). */
@@ -143,15 +165,26 @@ export interface Template {
   app: string;
   git_branch: string | null;
   type: string;
-  start_version: string | null;
-  build_template_id: number | null;
+  start_version?: string;
+  build_template_id?: number;
   autorun: boolean;
   disabled: boolean;
   survey_vars: SurveyVar[];
   vaults: TemplateVault[];
   task_params: Record<string, unknown>;
   runner_tag: string | null;
-  executor_image: string | null;
+  executor_image?: string;
+  executor_network: ExecutorNetwork;
+  executor_cpus?: number;
+  executor_memory?: string;
+  executor_user?: string;
+  executor_pull?: PullPolicy;
+  executor_registry_key_id?: number;
+  concurrency_limit: number | null;
+  concurrency_policy: ConcurrencyPolicy;
+  rate_limit_starts: number | null;
+  rate_limit_window: string | null;
+  locks: string[];
   jwt_enabled: boolean;
   jwt_audience: string[];
   jwt_ttl: string;
@@ -161,14 +194,14 @@ export interface Template {
 }
 
 export function vaultRowToVault(row: VaultRow): TemplateVault {
-  return {
+  return leaveOutUnset({
     id: row.id, project_id: row.project_id, template_id: row.template_id, vault_key_id: row.vault_key_id,
     name: row.name, type: row.type, script: row.script,
-  };
+  }, ['vault_key_id', 'name', 'script']);
 }
 
 /** Builds the API object from a row, its vaults, its latest task and its task count. */
-export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; sshKeyIds: number[]; alertChannelIds?: number[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
+export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; sshKeyIds: number[]; alertChannelIds?: number[]; locks?: string[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -193,15 +226,19 @@ export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds:
     app: row.app,
     git_branch: row.git_branch,
     type: row.type,
-    start_version: row.start_version,
-    build_template_id: row.build_template_id,
+    // left out when unset, as Semaphore's own answer does
+    ...(row.start_version === null ? {} : { start_version: row.start_version }),
+    ...(row.build_template_id === null ? {} : { build_template_id: row.build_template_id }),
     autorun: Boolean(row.autorun),
     disabled: Boolean(row.disabled),
     survey_vars: parseJsonColumn<SurveyVar[]>(row.survey_vars, []),
     vaults: extra.vaults.map(vaultRowToVault),
     task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
     runner_tag: row.runner_tag,
-    executor_image: row.executor_image,
+    ...(row.executor_image === null ? {} : { executor_image: row.executor_image }),
+    ...executorFieldsOf(row),
+    ...concurrencyFieldsOf(row),
+    locks: extra.locks ?? [],
     jwt_enabled: Boolean(row.jwt_enabled),
     jwt_audience: templateAudiences(row),
     jwt_ttl: row.jwt_ttl ?? '',

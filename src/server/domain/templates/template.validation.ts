@@ -12,6 +12,9 @@ import { normaliseSurveyVars } from './survey-vars.validation.ts';
 import { validateVaults, type VaultValues } from './vaults.validation.ts';
 import { checkEnvironmentIds, templateEnvironmentIds } from '../environments/environment-list.ts';
 import { checkTemplateSshKeyIds } from './template-ssh-keys.ts';
+import { executorColumns } from './executor-fields.ts';
+import { concurrencyColumns } from './concurrency-fields.ts';
+import { checkTemplateLocks } from '../locks/template-locks.ts';
 
 /** Column values of a template row, ready to insert or update. */
 export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
@@ -31,7 +34,7 @@ export async function listKnownApps(db: Db | Tx, config: Config): Promise<Set<st
  */
 export async function validateTemplate(
   db: Db | Tx, config: Config, projectId: number, input: TemplateInput, current?: TemplateRow,
-): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined; sshKeyIds: number[] | undefined; alertChannelIds: number[] | undefined }> {
+): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined; sshKeyIds: number[] | undefined; alertChannelIds: number[] | undefined; lockIds: number[] | undefined }> {
   if (current && input.project_id !== undefined && input.project_id !== projectId) throw badRequest('Template cannot be moved to another project');
   const pick = <K extends keyof TemplateInput & keyof TemplateRow>(key: K, fallback: TemplateRow[K]) =>
     (input[key] !== undefined ? input[key] : current ? current[key] : fallback) as TemplateInput[K];
@@ -98,16 +101,20 @@ export async function validateTemplate(
     task_params: JSON.stringify(taskParams),
     runner_tag: emptyToNull(pick('runner_tag', null) as string | null | undefined),
     working_directory: workingDirectory,
-    executor_image: emptyToNull(pick('executor_image', null) as string | null | undefined),
+    ...(await executorColumns(db, projectId, input, current)),
+    ...concurrencyColumns(input, current),
     ...jwtValues(config, input, current),
+    // kept while successes stay muted (a Semaphore client sends only the suppress flags)
+    alert_fixed: bool('suppress_success_alerts') ? (current?.alert_fixed ?? 0) : 0,
     // Signalbox's alert choice wins over the suppress flags Semaphore clients send
     ...(input.alert_on ? suppressFlagsOf(input.alert_on) : {}),
   };
   const vaults = input.vaults === undefined ? undefined : await validateVaults(db, projectId, input.vaults ?? []);
   const sshKeyIds = input.ssh_key_ids === undefined || input.ssh_key_ids === null ? undefined : await checkTemplateSshKeyIds(db, projectId, input.ssh_key_ids);
   const alertChannelIds = input.alert_channel_ids === undefined || input.alert_channel_ids === null ? undefined : await checkAlertChannelIds(db, projectId, input.alert_channel_ids);
+  const lockIds = input.locks === undefined || input.locks === null ? undefined : await checkTemplateLocks(db, projectId, input.locks);
   if (name !== current?.name) await refuseTakenName(db, projectId, name);
-  return { values, vaults, environmentIds, sshKeyIds, alertChannelIds };
+  return { values, vaults, environmentIds, sshKeyIds, alertChannelIds, lockIds };
 }
 
 /** The JWT section: audiences ≤ 32, a TTL that parses and stays within `jwt.max_ttl`. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { hashPassword } from '../../auth/password.ts';
+import { hashPassword } from '../../access/password.ts';
 import { now } from '../../lib/time.ts';
 import { findUserByLogin } from './user.repository.ts';
 

@@ -30,6 +30,14 @@ const FIXED_KEYS: Record<string, { test: (value: string) => boolean; expected: s
 /** `nav.lastView.<projectId>`: the dashboard view last visited in that project. */
 const LAST_VIEW_KEY = /^nav\.lastView\.[1-9]\d{0,9}$/;
 
+/**
+ * Options that only remember where a person was (the last project, the last dashboard view):
+ * page views write them, so they are no audited change.
+ */
+export function isWhereabouts(key: string): boolean {
+  return key === 'nav.lastProject' || LAST_VIEW_KEY.test(key);
+}
+
 function ruleFor(key: string) {
   if (Object.hasOwn(FIXED_KEYS, key)) return FIXED_KEYS[key]!;
   return LAST_VIEW_KEY.test(key) ? DASHBOARD_VIEW : undefined;

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { fields } from '../../http/validation.ts';
-import { reauthenticationFields } from '../../auth/reauthentication.ts';
+
+/**
+ * The proof a user gives again before changing their own password or removing their own second
+ * factor: the current password (local or LDAP) or a code from their authenticator app.
+ * Semaphore has no such fields; `passcode` is the name `/api/auth/verify` already uses.
+ */
+export const reauthenticationFields = {
+  current_password: z.string().max(1024, 'at most 1024 characters').optional(),
+  passcode: z.string().max(64, 'at most 64 characters').optional(),
+};
 
 const username = z.string().trim().min(1, 'required').max(255, 'at most 255 characters')
   .regex(/^[^\s]+$/, 'must not contain spaces');
@@ -22,7 +31,8 @@ export const userCreateSchema = z.strictObject({
   name: fields.name,
   username,
   email,
-  password: password.optional(),
+  // Semaphore checks only username, email and name; an empty password means none (no password sign-in)
+  password: z.string().max(1024, 'at most 1024 characters').optional(),
   alert: z.boolean().optional(),
   admin: z.boolean().optional(),
   external: z.boolean().optional(),

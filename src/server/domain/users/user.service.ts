@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../db/database.ts';
 import type { UserRow } from '../../db/schema.ts';
-import { hashPassword } from '../../auth/password.ts';
+import { hashPassword } from '../../access/password.ts';
 import { badRequest } from '../../http/errors.ts';
 import { now, toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -10,12 +10,12 @@ import type { UserCreateInput, UserUpdateInput } from './user.schema.ts';
 
 /**
  * Creates a user after checking that username and email are free (compared case-insensitively).
- * External users (LDAP/OIDC) never get a local password.
+ * External users (LDAP/OIDC) never get a local password. A local user may be created without one,
+ * as Semaphore allows: it cannot sign in with a password until one is set.
  * @example await db.transaction().execute((tx) => createUser(tx, input, adminId));
  */
 export async function createUser(tx: Tx, input: UserCreateInput, actorId: number | null): Promise<UserRow> {
   if (input.external && input.password) throw badRequest('password: external users cannot have a password');
-  if (!input.external && !input.password) throw badRequest('password: required');
   await assertLoginFree(tx, input.username, input.email, null);
   const user = await insertUser(tx, {
     created: now(),
@@ -44,6 +44,8 @@ export async function updateUser(tx: Tx, current: UserRow, input: UserUpdateInpu
     username: input.username,
     name: input.name,
     email: input.email,
+    // an address one sets oneself is unproven; one an admin (or the server's operator) sets is vouched for
+    email_verified: input.email.toLowerCase() === current.email.toLowerCase() ? current.email_verified : toFlag(actorId !== current.id),
     alert: input.alert === undefined ? current.alert : toFlag(input.alert),
     admin: input.admin === undefined ? current.admin : toFlag(input.admin),
     can_create_project: input.can_create_project === undefined ? current.can_create_project : toFlag(input.can_create_project),

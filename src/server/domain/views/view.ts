@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { leaveOutUnset } from '../../lib/unset-fields.ts';
 import type { Selectable } from 'kysely';
 import type { ViewTable } from '../../db/schema.ts';
 import { smallCount } from '../shared/project-refs.ts';
@@ -22,8 +23,8 @@ export type ViewRow = Selectable<ViewTable>;
 
 /** A view as the API shows it (reference §3.10). */
 export function viewRowToView(row: ViewRow) {
-  return {
+  return leaveOutUnset({
     id: row.id, project_id: row.project_id, title: row.title, position: row.position,
     hidden: Boolean(row.hidden), type: row.type, sort_column: row.sort_column, sort_reverse: Boolean(row.sort_reverse),
-  };
+  }, ['sort_column']);
 }

@@ -4,7 +4,10 @@ import type { UserRow, WorkflowRow, WorkflowRunNodeRow, WorkflowRunRow } from '.
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
 import { parseJsonColumn } from '../shared/project-refs.ts';
-import { createTask, stopTask } from '../tasks/task.service.ts';
+import { stopTask } from '../tasks/task.service.ts';
+import { launchTask } from '../tasks/launch/launch-task.ts';
+import { findRole } from '../projects/project-members.service.ts';
+import { permissionsOf } from '../../access/permissions.ts';
 import { isFinished } from '../tasks/task-status.ts';
 import { surveyVarsOf } from '../templates/stored-survey-vars.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -157,10 +160,13 @@ async function claimNode(tx: Tx, runId: number, node: WorkflowNode, values: Part
 }
 
 /**
- * Queues the node's template with the node's task params, survey values filled from the
- * outputs of the connections into it (never secrets; values from outputs are untrusted), and
- * claims the node in the same transaction. A task that cannot be queued (a required variable
- * without a value, a template gone) fails the node, so the run follows its failure edges.
+ * Starts the node's template through the launch function, for the person who started the run
+ * (who must still be allowed to run tasks): the node's task params, survey values filled from
+ * the outputs of the connections into it (never secrets; values from outputs are untrusted),
+ * and, for a deploy, the build an incoming node just made. The node is claimed in the same
+ * transaction. A start the launch rules refuse (a required variable without a value, a deploy
+ * with no build, a template gone) fails the node with that reason, so the run follows its
+ * failure edges.
  */
 async function startTaskNode(deps: Deps, run: WorkflowRunRow, definition: WorkflowDefinition, node: WorkflowNode, incoming: ReturnType<typeof liveIncoming>): Promise<void> {
   const template = node.template_id ? await deps.db.selectFrom('template').selectAll().where('id', '=', node.template_id).where('project_id', '=', run.project_id).executeTakeFirst() : undefined;
@@ -175,18 +181,23 @@ async function startTaskNode(deps: Deps, run: WorkflowRunRow, definition: Workfl
   const params = node.task_params ?? {};
   const environment = { ...(params.environment ?? {}), ...inputs.values };
   try {
-    await createTask(deps, project, user, {
-      template_id: template.id, message: params.message || `${definition.name} run #${run.id}: ${node.name || `node ${node.id}`}`,
-      environment, inventory_id: params.inventory_id ?? undefined, environment_ids: params.environment_ids ?? (params.environment_id ? [params.environment_id] : undefined),
-      limit: Array.isArray(params.limit) ? params.limit.join(',') : params.limit ?? undefined, arguments: params.arguments ?? undefined,
-      git_branch: params.git_branch ?? undefined, debug: params.debug, dry_run: params.dry_run, diff: params.diff,
-      params: { ...(params.tags ? { tags: params.tags } : {}), ...(params.skip_tags ? { skip_tags: params.skip_tags } : {}) },
-    }, {
-      mayEditTemplate: true,
-      trustedValues: Object.keys(inputs.values).length === 0,
+    const role = await findRole(deps.db, project.id, user.id);
+    await launchTask(deps, {
+      path: 'workflow', user, permissions: role ? permissionsOf(role) : 0, valuesFrom: 'configuration',
+      outsideValues: Object.keys(inputs.values).length > 0,
       onInsert: async (tx, task) => {
         if (!(await claimNode(tx, run.id, node, { status: 'running', task_id: task.id, input_log: inputs.lines.join('\n') }))) throw new AlreadyClaimed();
         await addHistory(tx, run.id, node.id, null, 'task_queued', `${nodeLabel(node)}: task #${task.id} queued`);
+      },
+    }, {
+      projectId: project.id,
+      input: {
+        template_id: template.id, message: params.message || `${definition.name} run #${run.id}: ${node.name || `node ${node.id}`}`,
+        environment, inventory_id: params.inventory_id ?? undefined, environment_ids: params.environment_ids ?? (params.environment_id ? [params.environment_id] : undefined),
+        limit: Array.isArray(params.limit) ? params.limit.join(',') : params.limit ?? undefined, arguments: params.arguments ?? undefined,
+        git_branch: params.git_branch ?? undefined, debug: params.debug, dry_run: params.dry_run, diff: params.diff,
+        params: { ...(params.tags ? { tags: params.tags } : {}), ...(params.skip_tags ? { skip_tags: params.skip_tags } : {}) },
+        build_task_id: template.type === 'deploy' ? await incomingBuild(deps, template.build_template_id, deliveries) : undefined,
       },
     });
   } catch (err) {
@@ -195,6 +206,15 @@ async function startTaskNode(deps: Deps, run: WorkflowRunRow, definition: Workfl
     await failNodeUnstarted(deps, run, node, err.message);
   }
   publishRun(deps, run, run.status, null);
+}
+
+/** The newest task of the deploy's build template among the nodes that hand this one their end. */
+async function incomingBuild(deps: Deps, buildTemplateId: number | null, deliveries: Delivery[]): Promise<number | undefined> {
+  const ids = deliveries.map((d) => d.source_task_id).filter((id): id is number => id !== null);
+  if (!buildTemplateId || !ids.length) return undefined;
+  const build = await deps.db.selectFrom('task').select('id').where('id', 'in', ids).where('template_id', '=', buildTemplateId)
+    .orderBy('id', 'desc').executeTakeFirst();
+  return build?.id;
 }
 
 async function failNodeUnstarted(deps: Deps, run: WorkflowRunRow, node: WorkflowNode, reason: string): Promise<void> {

@@ -80,3 +80,12 @@ export async function taskOutputs(db: Db | Tx, taskId: number): Promise<{ output
   const row = await db.selectFrom('task_output_value').selectAll().where('task_id', '=', taskId).executeTakeFirst();
   return { outputs: parseJsonColumn(row?.outputs, {}), not_captured: parseJsonColumn(row?.not_captured, []) };
 }
+
+/** The project's workflow gates waiting for a decision, oldest first, each with the workflow it belongs to. */
+export async function pendingApprovals(db: Db, projectId: number) {
+  const rows = await db.selectFrom('workflow_approval').innerJoin('workflow_run', 'workflow_run.id', 'workflow_approval.run_id')
+    .selectAll('workflow_approval').select('workflow_run.workflow_id')
+    .where('workflow_approval.project_id', '=', projectId).where('workflow_approval.status', '=', 'pending')
+    .orderBy('workflow_approval.id').execute();
+  return rows.map((row) => ({ ...approvalToApi(row), workflow_id: row.workflow_id }));
+}

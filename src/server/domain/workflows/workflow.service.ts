@@ -91,9 +91,27 @@ async function checkInput(tx: Tx, projectId: number, input: WorkflowInput, exist
   for (const node of graph.nodes) {
     if (node.kind === 'task' && node.template_id !== null && !known.has(node.template_id)) throw badRequest(`${nodeLabel(node)}: template ${node.template_id} is not in this project`, { node_id: node.id });
   }
+  for (const [i, node] of (input.nodes ?? []).entries()) await checkTaskParamRefs(tx, projectId, graph.nodes[i]!, node.task_params);
   for (const edge of input.edges ?? []) {
     const target = graph.nodes.find((n) => n.id === edge.destination_node_id);
     if ((edge.input_mappings?.length ?? 0) > 0 && target?.kind === 'note') throw badRequest(`${nodeLabel(target)}: a note has no connections`, { node_id: target.id });
+  }
+}
+
+/**
+ * The inventory and environments a node's task params name must be the project's own: a run
+ * would refuse another project's anyway, and a save is where the editor can say so.
+ */
+async function checkTaskParamRefs(tx: Tx, projectId: number, node: GraphNode, params: WorkflowNodeInput['task_params']): Promise<void> {
+  if (!params) return;
+  const refs: [table: 'inventory' | 'environment', field: string, id: number | null | undefined][] = [
+    ['inventory', 'inventory_id', params.inventory_id], ['environment', 'environment_id', params.environment_id],
+    ...(params.environment_ids ?? []).map((id) => ['environment', 'environment_ids', id] as ['environment', string, number]),
+  ];
+  for (const [table, field, id] of refs) {
+    if (id === null || id === undefined) continue;
+    const row = await tx.selectFrom(table).select('id').where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+    if (!row) throw badRequest(`${nodeLabel(node)}: task_params.${field}: no ${table} ${id} in this project`, { node_id: node.id });
   }
 }
 

@@ -6,6 +6,7 @@ import { buildTaskEnv } from './task-env.ts';
 import { installGalaxyRequirements } from './galaxy.ts';
 import { ansibleVarsFile } from './ansible-unsafe.ts';
 import { hostSshConfig } from '../run/host-keys.ts';
+import { limitArgument } from '../../domain/tasks/ansible-host-patterns.ts';
 
 const DEFAULT_DEBUG_LEVEL = 4;
 
@@ -13,7 +14,7 @@ const DEFAULT_DEBUG_LEVEL = 4;
 export const ansibleApp: App = {
   async run(ctx) {
     const workDir = ansibleWorkDir(ctx);
-    const env = { ...buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir, shell: false }), PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True' };
+    const env = { ...buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir, shell: false, serverEnv: ctx.serverEnv }), PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True' };
     const playbook = ctx.details.task.playbook || ctx.details.template.playbook;
     // a task without its own choice follows its template's
     if (!(ctx.params.skip_galaxy_install ?? ctx.templateParams.skip_galaxy_install)) await installGalaxyRequirements(ctx, dirname(join(workDir, playbook)), env);
@@ -97,7 +98,7 @@ export function buildAnsibleCommand(ctx: AppContext, baseEnv: Record<string, str
   const limit = listParam(params.limit ?? templateParams.limit);
   const tags = listParam(params.tags ?? templateParams.tags);
   const skipTags = listParam(params.skip_tags ?? templateParams.skip_tags);
-  if (limit.length) args.push(`--limit=${limit.join(',')}`);
+  if (limit.length) args.push(`--limit=${limitArgument(limit)}`);
   if (tags.length) args.push(`--tags=${tags.join(',')}`);
   if (skipTags.length) args.push(`--skip-tags=${skipTags.join(',')}`);
   args.push(...taskArgsOf(details));
@@ -110,11 +111,14 @@ function debugLevel(value: unknown): number {
   return Number.isInteger(n) ? Math.min(6, Math.max(1, n)) : DEFAULT_DEBUG_LEVEL;
 }
 
-/** A static inventory becomes `<tmp_path>/inventory_<taskId>` (0600, removed after the run). */
+/**
+ * A static inventory becomes `inventory_<taskId>` in the task's own directory (0600, removed after
+ * the run), which a task container has mounted.
+ */
 function inventoryPath(ctx: AppContext): string {
   const inventory = ctx.details.inventory;
   if (!inventory) throw new Error('ansible needs an inventory; the template has none');
-  const base = join(ctx.config.tmp_path, `inventory_${ctx.details.task.id}`);
+  const base = join(ctx.taskDir, `inventory_${ctx.details.task.id}`);
   switch (inventory.type) {
     case 'static':
       return ctx.files.writeAt(base, inventory.inventory.endsWith('\n') ? inventory.inventory : `${inventory.inventory}\n`);

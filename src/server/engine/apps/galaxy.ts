@@ -13,7 +13,9 @@ const REQUIREMENTS: { file: string; kind: 'collection' | 'role' }[] = [
 
 /**
  * Installs galaxy collections and roles (reference §5.6), skipping a file whose MD5 matches
- * the `<file>.md5` written after its last successful install.
+ * the `<file>.md5` written after its last successful install. With a HOME of the task's own
+ * (a container), every run installs into it: nothing is shared with other tasks, and nothing
+ * is left for the next one.
  * @example await installGalaxyRequirements(ctx, playbookDir, env);
  */
 export async function installGalaxyRequirements(ctx: AppContext, playbookDir: string, env: Record<string, string>): Promise<void> {
@@ -25,11 +27,11 @@ export async function installGalaxyRequirements(ctx: AppContext, playbookDir: st
     }
     const hash = createHash('md5').update(readFileSync(path)).digest('hex');
     const hashFile = `${path}.${kind}.md5`;
-    if (existsSync(hashFile) && readFileSync(hashFile, 'utf8').trim() === hash) {
+    if (!ctx.freshHome && existsSync(hashFile) && readFileSync(hashFile, 'utf8').trim() === hash) {
       ctx.log(`${file} has not changed. Skip galaxy ${kind} install process.`);
       continue;
     }
     await ctx.exec({ command: 'ansible-galaxy', args: [kind, 'install', '-r', path, '--force'], cwd: playbookDir, env });
-    writeFileSync(hashFile, hash);
+    if (!ctx.freshHome) writeFileSync(hashFile, hash);
   }
 }

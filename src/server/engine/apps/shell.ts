@@ -26,7 +26,7 @@ export function shellApp(appId: string): App {
   return {
     async run(ctx) {
       const { command, args } = buildShellCommand(appId, ctx);
-      const env = { ...buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir: ctx.repoDir, shell: true }), ...ctx.vars.secretVars };
+      const env = { ...buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir: ctx.repoDir, shell: true, serverEnv: ctx.serverEnv }), ...ctx.vars.secretVars };
       ctx.beginStage('running');
       await ctx.exec({ command, args, cwd: ctx.repoDir, env });
       return 'success';

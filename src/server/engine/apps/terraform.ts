@@ -14,7 +14,7 @@ export function terraformApp(binary: 'terraform' | 'tofu'): App {
     async run(ctx) {
       const { details, params } = ctx;
       const cwd = join(ctx.repoDir, details.template.playbook || '');
-      const env: Record<string, string> = { ...buildTaskEnv(ctx.config, details, ctx.vars, { workDir: cwd, shell: false }), TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
+      const env: Record<string, string> = { ...buildTaskEnv(ctx.config, details, ctx.vars, { workDir: cwd, shell: false, serverEnv: ctx.serverEnv }), TF_IN_AUTOMATION: '1', TF_INPUT: '0' };
       // Secrets travel as TF_VAR_* so they never show on a command line.
       for (const [name, value] of Object.entries(ctx.vars.secretVars)) env[`TF_VAR_${name}`] = value;
       // The workspace's state lives in Signalbox's HTTP backend when the code declares `backend "http"`.

@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { execFile } from 'node:child_process';
 import type { KeySecret, RepositoryRow } from '../run/task-details.ts';
 import type { SecretFiles } from '../run/secret-files.ts';
 import { gitCredentialEnv, gitUrlWithLogin } from './git-credentials.ts';
 import { giveToTaskUser, type TaskUser } from '../process/task-user.ts';
+import { checkOutRequestedCommit } from './requested-commit.ts';
+import { gitQuery, type LoggedExec } from './git-query.ts';
 
-/** Runs a command whose output belongs in the task log; rejects on a non-zero exit. */
-export type LoggedExec = (command: string, args: string[], cwd: string, env: Record<string, string>) => Promise<void>;
 
 export interface RepositoryCheckout {
   dir: string;
@@ -23,6 +22,8 @@ export interface PrepareRepositoryInput {
   tmpPath: string;
   branch: string;
   commitHash: string | null;
+  /** the template lets a task choose its branch, so its commit need not be on `branch` */
+  anyBranch?: boolean;
   baseEnv: Record<string, string>;
   files: SecretFiles;
   exec: LoggedExec;
@@ -37,14 +38,15 @@ const COMMIT_MESSAGE_CHARS = 100;
 /**
  * Makes the repository's files available for a run (reference §5.2): a local path is used in
  * place; otherwise the per-(repository, template) clone is fetched and reset to the branch, or
- * cloned afresh when that fails. Checks out `commitHash` when given and reports the commit.
+ * cloned afresh when that fails. Checks out `commitHash` when given (requested-commit.ts says
+ * which may run) and reports the commit.
  * @example const { dir, commitHash } = await prepareRepository({ repository, key, dirName: 'repository_1_2', ... });
  */
 export async function prepareRepository(input: PrepareRepositoryInput): Promise<RepositoryCheckout> {
   const { repository } = input;
   if (repository.git_url.startsWith('/')) {
     input.log(`Using local repository ${repository.git_url}`);
-    return { dir: repository.git_url, ...(await readCommit(repository.git_url, input.user)) };
+    return { dir: repository.git_url, ...(await readCommit(repository.git_url, input.user, input.baseEnv)) };
   }
   refuseOptionLikeRefs(input.branch, input.commitHash);
   const env = { ...input.baseEnv, ...gitCredentialEnv(input.key, input.files, input.sshConfigPath) };
@@ -77,9 +79,9 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
     await input.exec('git', ['clone', ...recursive, '--branch', input.branch, '--end-of-options', url, input.dirName], input.tmpPath, env);
   }
   if (input.commitHash) {
-    await input.exec('git', ['checkout', '-f', input.commitHash, '--'], dir, env);
+    await checkOutRequestedCommit({ dir, branch: input.branch, commitHash: input.commitHash, anyBranch: input.anyBranch ?? false, env, exec: input.exec, user });
   }
-  return { dir, ...(await readCommit(dir, user)) };
+  return { dir, ...(await readCommit(dir, user, input.baseEnv)) };
 }
 
 /**
@@ -91,17 +93,11 @@ function refuseOptionLikeRefs(branch: string, commitHash: string | null | undefi
   if (commitHash && !/^[0-9a-f]{4,64}$/i.test(commitHash)) throw new Error(`refusing commit ${JSON.stringify(commitHash)}`);
 }
 
-/**
- * HEAD's hash and message (first 100 characters); nulls outside a git work tree. Read as the
- * task user when there is one: its clone's config must never run anything as the server.
- */
-export async function readCommit(dir: string, user: TaskUser | null = null): Promise<{ commitHash: string | null; commitMessage: string }> {
+/** HEAD's hash and message (first 100 characters); nulls outside a git work tree. */
+export async function readCommit(dir: string, user: TaskUser | null = null, env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' }): Promise<{ commitHash: string | null; commitMessage: string }> {
   // a plain directory (a local repository that is not a work tree) costs no git process per task
   if (!insideGitWorkTree(dir)) return { commitHash: null, commitMessage: '' };
-  const ids = user ? { uid: user.uid, gid: user.gid } : {};
-  const out = await new Promise<string | null>((resolve) => {
-    execFile('git', ['log', '-1', '--format=%H%x00%B'], { cwd: dir, ...ids, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout) => resolve(err ? null : stdout));
-  });
+  const out = await gitQuery(dir, ['log', '-1', '--format=%H%x00%B'], env, user);
   if (!out) return { commitHash: null, commitMessage: '' };
   const [hash, message = ''] = out.split('\0');
   return { commitHash: hash!.trim() || null, commitMessage: message.trim().slice(0, COMMIT_MESSAGE_CHARS) };

@@ -9,6 +9,8 @@ export interface TaskUser {
   gid: number;
   /** empty: no chroot */
   chroot: string;
+  /** in a PID namespace of its own (with its own /proc): the run sees no other process */
+  ownPids?: boolean;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface TaskUser {
  * setting when the user is unknown or the server may not switch to it.
  * @example resolveTaskUser({ user: 'signalbox-task', uid: null, gid: null, chroot: '' }) // { uid: 1001, gid: 1001, chroot: '' }
  */
-export function resolveTaskUser(settings: ProcessSettings): TaskUser | null {
+export function resolveTaskUser(settings: Omit<ProcessSettings, 'uid_pool'>): TaskUser | null {
   if (!settings.user && settings.uid === null && settings.gid === null && !settings.chroot) return null;
   const account = settings.user ? lookUpAccount(settings.user, 'SEMAPHORE_PROCESS_USER') : null;
   const uid = settings.uid ?? account?.uid ?? process.getuid!();
@@ -30,9 +32,9 @@ export function resolveTaskUser(settings: ProcessSettings): TaskUser | null {
 }
 
 /** Tasks running as root could read the database and the key file: say once how to avoid it. */
-export function warnWhenTasksRunAsRoot(user: TaskUser | null, warn: (line: string) => void): void {
-  if (process.getuid?.() !== 0 || user) return;
-  warn('warning: the server runs as root and so does every task; set SEMAPHORE_PROCESS_USER (process.user in config.json) to run tasks as an unprivileged user');
+export function warnWhenTasksRunAsRoot(tasksRunAsServer: boolean, warn: (line: string) => void): void {
+  if (process.getuid?.() !== 0 || !tasksRunAsServer) return;
+  warn('warning: the server runs as root and so does every task; set SEMAPHORE_PROCESS_UID_POOL (a user of its own for each running task) or SEMAPHORE_PROCESS_USER (one unprivileged user for all)');
 }
 
 function lookUpAccount(nameOrId: string, setting: string): { uid: number; gid: number } {
@@ -75,24 +77,54 @@ export function giveToTaskUser(path: string, user: TaskUser | null): void {
   if (user) chownTree(path, user.uid, user.gid);
 }
 
-/** How many running tasks hold each lent path (parallel tasks of a template share its clone). */
-const lends = new Map<string, number>();
+/** Who holds each lent path and how many of its runs (parallel runs of one user share a template's clone). */
+const lends = new Map<string, { uid: number; runs: number }>();
+/** Runs waiting for a path another task user holds, woken when it comes back. */
+const waiting = new Map<string, Set<() => void>>();
 
 /**
  * Lends a path to the task user for one run; `returnFromTaskUser` takes it back once the last
- * run holding it ends, so later tasks cannot read what this one left.
- * @example lendToTaskUser(cloneDir, user); try { ... } finally { returnFromTaskUser(cloneDir, user); }
+ * run holding it ends, so later tasks cannot read what this one left. False (nothing changed)
+ * while another task user holds it: a run never takes files from under another identity.
+ * @example if (lendToTaskUser(cloneDir, user)) try { ... } finally { returnFromTaskUser(cloneDir, user); }
  */
-export function lendToTaskUser(path: string, user: TaskUser | null): void {
-  if (!user) return;
-  lends.set(path, (lends.get(path) ?? 0) + 1);
+export function lendToTaskUser(path: string, user: TaskUser | null): boolean {
+  if (!user) return true;
+  const held = lends.get(path);
+  if (held && held.uid !== user.uid) return false;
+  lends.set(path, { uid: user.uid, runs: (held?.runs ?? 0) + 1 });
   giveToTaskUser(path, user);
+  return true;
+}
+
+/**
+ * Lends a path as `lendToTaskUser` does, waiting while another task user holds it (a local
+ * repository every run clones from); rejects when `signal` aborts first.
+ * @example await lendWhenFree(sourceDir, user, signal, () => log('waiting'));
+ */
+export async function lendWhenFree(path: string, user: TaskUser | null, signal: AbortSignal, onWait: () => void): Promise<void> {
+  if (lendToTaskUser(path, user)) return;
+  onWait();
+  while (!lendToTaskUser(path, user)) {
+    signal.throwIfAborted();
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        waiting.get(path)?.delete(wake);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      if (!waiting.has(path)) waiting.set(path, new Set());
+      waiting.get(path)!.add(wake);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
 }
 
 export function returnFromTaskUser(path: string, user: TaskUser | null): void {
   if (!user) return;
-  const left = (lends.get(path) ?? 1) - 1;
-  if (left > 0) return void lends.set(path, left);
+  const held = lends.get(path);
+  if (held && held.runs > 1) return void lends.set(path, { ...held, runs: held.runs - 1 });
   lends.delete(path);
   chownTree(path, process.getuid!(), process.getgid!());
+  for (const wake of [...(waiting.get(path) ?? [])]) wake();
 }

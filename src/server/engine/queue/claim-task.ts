@@ -7,8 +7,11 @@ import { ACTIVE_STATUSES } from '../../domain/tasks/task-status.ts';
 /**
  * Claims the oldest waiting task that the limits allow, in one conditional UPDATE: status
  * `waiting` → `starting`, `locked_by` = this worker. Limits: global `maxParallel` (0 = none),
- * the project's `max_parallel_tasks` (0 = none), one active task per template unless the
- * template has `allow_parallel_tasks`. PostgreSQL serialises dispatchers of several servers
+ * the project's `max_parallel_tasks` (0 = none), the template's `concurrency_limit` active
+ * tasks (unset: one, or any number with `allow_parallel_tasks`), room in every named lock the
+ * template needs (an active task holds its template's locks). Among the tasks these allow, the
+ * one with the lowest `queue_rank` goes first (priority raised by age, domain/tasks/priority.ts),
+ * then the oldest. PostgreSQL serialises dispatchers of several servers
  * with a transaction-scoped advisory lock and skips rows another transaction holds.
  * @example const task = await claimNextTask(db, 'host:123', 10); // null when nothing can start
  */
@@ -38,7 +41,7 @@ const LOCAL: ClaimTarget = { kind: 'local' };
 
 function claimWith(db: Db, workerId: string, maxParallel: number, postgres: boolean, target: ClaimTarget): Promise<TaskRow | undefined> {
   return db.updateTable('task')
-    .set({ status: 'starting', locked_by: workerId, ...(target.kind === 'runner' ? { runner_id: target.runnerId } : {}) })
+    .set({ status: 'starting', locked_by: workerId, waiting_for: null, ...(target.kind === 'runner' ? { runner_id: target.runnerId } : {}) })
     .where('status', '=', 'waiting')
     .where('locked_by', 'is', null)
     .where('id', '=', pickTask(db, maxParallel, postgres, target))
@@ -46,7 +49,7 @@ function claimWith(db: Db, workerId: string, maxParallel: number, postgres: bool
     .executeTakeFirst();
 }
 
-/** The id of the oldest waiting task the limits and the target allow (`lock`: PostgreSQL row lock, skipping rows others hold). */
+/** The id of the first waiting task in the queue (priority, then age: domain/tasks/priority.ts) that the limits and the target allow (`lock`: PostgreSQL row lock, skipping rows others hold). */
 function pickTask(db: Db, maxParallel: number, lock: boolean, target: ClaimTarget) {
   const active = [...ACTIVE_STATUSES];
   let pick = db.selectFrom('task as t')
@@ -55,14 +58,26 @@ function pickTask(db: Db, maxParallel: number, lock: boolean, target: ClaimTarge
     .select('t.id')
     .where('t.status', '=', 'waiting')
     .where('t.locked_by', 'is', null)
+    // the tasks of a template wait for the same things, so only its first in the queue may be
+    // next: the limits below are asked of one task per template, however long the queue
+    .where((w) => w(w.refTuple('t.template_id', 't.queue_rank'), 'in', db.selectFrom('task as q')
+      .select((s) => ['q.template_id', s.fn.min<number>('q.queue_rank').as('rank')])
+      .where('q.status', '=', 'waiting').where('q.locked_by', 'is', null).groupBy('q.template_id').$asTuple('template_id', 'rank')))
     .where((w) => w.or([
-      w('tp.allow_parallel_tasks', '=', 1),
-      w.not(w.exists(w.selectFrom('task as a').select('a.id').whereRef('a.template_id', '=', 't.template_id').where('a.status', 'in', active))),
+      w.and([w('tp.concurrency_limit', 'is', null), w('tp.allow_parallel_tasks', '=', 1)]),
+      w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.template_id', '=', 't.template_id').where('a.status', 'in', active),
+        '<', sql<number>`coalesce(tp.concurrency_limit, 1)`),
     ]))
+    // every lock its template needs has room: all are taken together, so no two tasks deadlock.
+    // The templates held back by a full lock are found once per claim, however long the queue.
+    .where('t.template_id', 'not in', db.selectFrom('template_lock as tl').innerJoin('project_lock as l', 'l.id', 'tl.lock_id').select('tl.template_id')
+      .where((v) => v(v.selectFrom('task as h').innerJoin('template_lock as hl', 'hl.template_id', 'h.template_id')
+        .select((s) => s.fn.countAll<number>().as('n')).whereRef('hl.lock_id', '=', 'l.id').where('h.status', 'in', active), '>=', v.ref('l.capacity'))))
     .where((w) => w.or([
       w('p.max_parallel_tasks', '=', 0),
       w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.project_id', '=', 't.project_id').where('a.status', 'in', active), '<', w.ref('p.max_parallel_tasks')),
     ]))
+    .orderBy('t.queue_rank')
     .orderBy('t.id')
     .limit(1);
   const tag = sql<string>`coalesce(tp.runner_tag, '')`;

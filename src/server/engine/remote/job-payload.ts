@@ -26,7 +26,8 @@ export interface JobPayload {
 
 /**
  * Collects the rows of `task`'s run: template and its vaults, project, the user's name,
- * inventory, repositories, variable group, host configs, the template's extra SSH keys and every key they name.
+ * inventory, repositories, variable group, host configs, the template's extra SSH keys and every key they name
+ * (its registry key too: a runner pulls the template's image itself).
  * @example const payload = await buildJobPayload(db, box, task, takeTaskSecrets(task.id));
  */
 export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>, jwt: string | null = null, workflow: WorkflowTaskContext | null = null): Promise<JobPayload> {
@@ -44,7 +45,7 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
   const templateKeys = await db.selectFrom('template_ssh_key').selectAll().where('template_id', '=', template.id).execute();
   const keyIds = [
     inventory?.ssh_key_id, inventory?.become_key_id, ...repositories.map((r) => r.ssh_key_id), ...vaults.map((v) => v.vault_key_id),
-    ...hostConfigs.map((h) => h.ssh_key_id), ...templateKeys.map((k) => k.ssh_key_id),
+    ...hostConfigs.map((h) => h.ssh_key_id), ...templateKeys.map((k) => k.ssh_key_id), template.executor_registry_key_id,
   ].filter((id): id is number => typeof id === 'number');
   const keyRows = await db.selectFrom('access_key').selectAll().where((w) => w.or([
     ...(keyIds.length ? [w('id', 'in', keyIds)] : []),

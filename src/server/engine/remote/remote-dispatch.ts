@@ -46,7 +46,7 @@ export async function pollRunner(deps: Deps, runner: RunnerRow, known: Map<numbe
   const active = [...ACTIVE_STATUSES];
   let mine = await db.selectFrom('task').selectAll().where('runner_id', '=', runner.id).where('status', 'in', active).execute();
   if (runner.active && runner.token_hash) {
-    while (runner.max_parallel_tasks === 0 || mine.length < runner.max_parallel_tasks) {
+    while (runner.max_parallel_tasks <= 0 || mine.length < runner.max_parallel_tasks) {
       const task = await claimNextTask(db, runnerWorkerId(runner.id), 0, {
         kind: 'runner', runnerId: runner.id, projectId: runner.project_id, tags: parseTags(runner.tags),
         untagged: deps.config.use_remote_runner || Boolean(runner.is_default), onlineSince: onlineSince(deps),

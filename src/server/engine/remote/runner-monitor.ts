@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { ACTIVE_STATUSES, publishTaskUpdate, setTaskStatus } from '../../domain/tasks/task-status.ts';
 import { parseTags } from '../../domain/runners/runner.ts';
 import { appendTaskLine, forgetSealedJob, onlineSince } from './remote-dispatch.ts';
+import { noteWaitReason } from '../queue/explain-waiting.ts';
 
 /**
  * Watches remote runners from every server (each step is a conditional update, so several
@@ -61,8 +62,7 @@ export async function checkRunners(deps: Deps, told: Set<number>): Promise<void>
     const fits = online.some((r) => (r.project_id === null || r.project_id === t.project_id) && (t.tag ? parseTags(r.tags).includes(t.tag) : true));
     if (fits) continue;
     told.add(t.id);
-    const why = t.tag ? `no active runner with the tag "${t.tag}" is online` : 'no active runner is online';
-    await appendTaskLine(deps, t, `Waiting for a runner: ${why}`);
+    await noteWaitReason(deps, t, { kind: 'runner', tag: t.tag || null });
   }
   if (told.size > 10_000) told.clear();
 }

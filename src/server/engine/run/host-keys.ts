@@ -1,12 +1,5 @@
-import type { KeySecret } from './task-details.ts';
+import type { HostKey, KeySecret } from './task-details.ts';
 import type { SecretFiles } from './secret-files.ts';
-
-/** A project's host config with its key opened, as a run uses it. */
-export interface HostKey {
-  type: 'host' | 'url';
-  host: string;
-  key: KeySecret;
-}
 
 /**
  * The key a clone of `gitUrl` authenticates with: the repository's own key when it is one

@@ -16,7 +16,8 @@ import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.t
 import { SecretFiles } from './secret-files.ts';
 import { stateBackendEnv } from '../../domain/terraform/task-state-credentials.ts';
 import { appCommandOverride } from '../../domain/apps/app-catalog.ts';
-import { giveToTaskUser, lendToTaskUser, returnFromTaskUser, type TaskUser } from '../process/task-user.ts';
+import { giveToTaskUser, lendToTaskUser, lendWhenFree, returnFromTaskUser, type TaskUser } from '../process/task-user.ts';
+import { SERVER_USER, type TaskIdentity, type TaskIdentitySource } from '../process/task-identity.ts';
 import { secretValuesOf } from './secret-values.ts';
 import { StorageReadError } from './storage-secrets.ts';
 import { mintTaskToken } from '../../identity/task-token.ts';
@@ -26,6 +27,8 @@ import { TaskSummaryRecorder } from '../summary/task-summary-recorder.ts';
 import { saveTaskOutputs, workflowTaskContext, type WorkflowTaskContext } from '../../domain/workflows/workflow-task.ts';
 import { readTaskOutputs } from '../../domain/workflows/workflow-outputs.ts';
 import { ANSIBLE_OUTPUTS_CALLBACK } from '../apps/ansible-outputs-callback.ts';
+import { containerPlanFor, fileOwnerOf, type ContainerPlan } from '../container/container-plan.ts';
+import { CONTAINER_IDENTITY, TaskContainer } from '../container/task-container.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
 const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
@@ -49,10 +52,20 @@ export class LocalJob {
   readonly #deps: Deps;
   readonly #secret: Record<string, string>;
   readonly #out: TaskOutputWriter;
-  readonly #files: SecretFiles;
-  readonly #user: TaskUser | null;
+  #files: SecretFiles;
+  readonly #identities: TaskIdentitySource;
+  /** who this run's processes are, from its identity */
+  #user: TaskUser | null = null;
+  #account: TaskIdentity['account'] = null;
+  /** the container the task's commands run in (issue 47), once started; its plan from the task's settings */
+  #container: TaskContainer | null = null;
+  #plan: ContainerPlan | null = null;
   /** clones handed to the task user for this run, taken back when it ends */
   readonly #lent: string[] = [];
+  /** this run's own clone (another identity held the template's shared one), removed when it ends */
+  #ownClone: string | null = null;
+  /** aborted by a stop: a run still waiting for an identity or a repository gives up */
+  readonly #stopSignal = new AbortController();
   #taskDir = '';
   readonly #summary: TaskSummaryRecorder;
   #process: RunningProcess | null = null;
@@ -65,21 +78,42 @@ export class LocalJob {
   /** the workflow run the task belongs to, told by the server (remote runner); undefined: look it up here */
   readonly #presetFlow: WorkflowTaskContext | null | undefined;
 
-  constructor(deps: Deps, task: TaskRow, secret: Record<string, string>, user: TaskUser | null = null, options: { jwt?: string | null; workflow?: WorkflowTaskContext | null } = {}) {
+  constructor(deps: Deps, task: TaskRow, secret: Record<string, string>, identities: TaskIdentitySource = SERVER_USER, options: { jwt?: string | null; workflow?: WorkflowTaskContext | null } = {}) {
     this.#deps = deps;
     this.#presetJwt = options.jwt;
     this.#presetFlow = options.workflow;
     this.task = task;
     this.#secret = secret;
-    this.#user = user;
+    this.#identities = identities;
     this.#out = new TaskOutputWriter(deps, task);
     this.#summary = new TaskSummaryRecorder(deps.db, task, () => this.#out.flush());
-    this.#files = new SecretFiles(join(deps.config.tmp_path, `secrets_${task.id}`), user);
+    this.#files = this.#secretFiles();
+  }
+
+  #secretFiles(): SecretFiles {
+    return new SecretFiles(this.#secretsDir, this.#owner);
+  }
+
+  get #secretsDir(): string {
+    return join(this.#deps.config.tmp_path, `secrets_${this.task.id}`);
+  }
+
+  /** The host-only folder of a container task: its environment files and registry credentials. */
+  get #containerDir(): string {
+    return join(this.#deps.config.tmp_path, `container_${this.task.id}`);
+  }
+
+  /** Who owns the task's files: the task user, or in a container its numeric `uid[:gid]`. */
+  get #owner(): TaskUser | null {
+    if (!this.#plan) return this.#user;
+    const owner = fileOwnerOf(this.#plan.user);
+    return owner ? { ...owner, chroot: '' } : null;
   }
 
   /** Stops the run: SIGTERM then SIGKILL after the grace period, or SIGKILL at once with force. */
   kill(force: boolean): void {
     this.#stopRequested = true;
+    this.#stopSignal.abort();
     this.#process?.kill(force);
     this.#decide?.('stopped');
   }
@@ -103,11 +137,18 @@ export class LocalJob {
     this.#taskDir = taskDir;
     let final: TaskStatus = 'error';
     let timer: NodeJS.Timeout | null = null;
+    let identity: TaskIdentity | null = null;
     // Whatever happens below, the task must leave its active status and its files must go.
     try {
       this.#summary.beginStage('init');
       this.log(`Started: ${this.task.id}`);
       const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task, await this.#taskToken());
+      this.#plan = containerPlanFor(details, config.executor);
+      // a container is the run's identity: its commands run inside it, git on the host as the server
+      identity = this.#plan ? CONTAINER_IDENTITY : await this.#identities.acquire(this.#stopSignal.signal, (line) => this.log(line));
+      this.#user = identity.user;
+      this.#account = identity.account;
+      this.#files = this.#secretFiles();
       const flow = this.#presetFlow !== undefined ? this.#presetFlow : await workflowTaskContext(this.#deps.db, this.task.id, config.web_host).catch(() => null);
       for (const line of flow?.inputLines ?? []) this.log(line);
       this.#out.maskSecrets(secretValuesOf(details, this.#secret));
@@ -121,10 +162,12 @@ export class LocalJob {
           this.kill(false);
         }, config.max_task_duration_sec * 1000);
       }
-      prepareTmpPath(config.tmp_path, this.#user);
+      prepareTmpPath(config.tmp_path, this.#identities.kind !== 'server');
       mkdirSync(taskDir, { recursive: true, mode: 0o700 });
+      // a task user's TMPDIR: inside its own folder, not the shared /tmp
+      if (this.#user) mkdirSync(join(taskDir, 'tmp'), { mode: 0o700 });
       if (flow) details.workflow = prepareWorkflowFiles(flow, taskDir);
-      giveToTaskUser(taskDir, this.#user);
+      giveToTaskUser(taskDir, this.#owner);
       const outcome = await this.#runApp(details, taskDir);
       final = this.#stopRequested ? 'stopped' : outcome;
       if (final === 'success' && details.workflow) final = await this.#keepOutputs(details.workflow.outputsFile);
@@ -147,10 +190,15 @@ export class LocalJob {
         this.log(`Task timed out after ${config.max_task_duration_sec} seconds`);
         final = 'error';
       }
-      for (const dir of this.#lent.splice(0)) returnFromTaskUser(dir, this.#user);
+      const notRemoved = await this.#container?.remove();
+      if (notRemoved) this.log(`Removing the task's container failed: ${notRemoved}`);
+      for (const dir of this.#lent.splice(0)) returnFromTaskUser(dir, this.#owner);
       this.#files.removeAll();
       rmSync(taskDir, { recursive: true, force: true });
-      rmSync(join(config.tmp_path, `secrets_${this.task.id}`), { recursive: true, force: true });
+      rmSync(this.#secretsDir, { recursive: true, force: true });
+      if (this.#plan) rmSync(this.#containerDir, { recursive: true, force: true });
+      if (this.#ownClone) rmSync(this.#ownClone, { recursive: true, force: true });
+      await identity?.release().catch((err: Error) => this.log(`Releasing the task user failed: ${err.message}`));
       await this.#summary.close();
       await this.#out.close();
     }
@@ -189,16 +237,15 @@ export class LocalJob {
     const { template, task } = details;
     refuseEscapingPaths(details);
     const gitEnv = gitProcessEnv(deps.config);
-    const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env });
+    const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env }, null);
     let repoDir = taskDir;
     const sshConfigPath = hostSshConfig(details.hostKeys, this.#files, null, details.templateKeys) ?? undefined;
     if (details.repository) {
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || details.repository.git_branch;
-      const dirName = `repository_${details.repository.id}_${template.id}`;
-      this.#lendRepository(details.repository.git_url, join(deps.config.tmp_path, dirName));
+      const dirName = await this.#lendRepository(details.repository.git_url, `repository_${details.repository.id}_${template.id}`);
       const checkout = await prepareRepository({
         repository: details.repository, key: repositoryKeyFor(details.repository.git_url, details.repositoryKey, details.hostKeys), dirName, sshConfigPath,
-        tmpPath: deps.config.tmp_path, branch, commitHash: task.commit_hash, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
+        tmpPath: deps.config.tmp_path, branch, commitHash: task.commit_hash, anyBranch: Boolean(template.allow_override_branch_in_task), baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
       });
       repoDir = checkout.dir;
       if (checkout.commitHash) {
@@ -216,13 +263,17 @@ export class LocalJob {
       inventoryRepoDir = checkout.dir;
     }
     const options = await appCommandOverride(deps.db, deps.config, template.app || 'ansible');
+    if (this.#plan) this.#container = await this.#startContainer(this.#plan, [taskDir, repoDir, inventoryRepoDir]);
+    const container = this.#container;
     const ctx: AppContext = {
       config: deps.config, details, repoDir, inventoryRepoDir, taskDir,
+      serverEnv: container ? forwardedOnly(process.env, deps.config.forwarded_env_vars) : process.env,
+      freshHome: container !== null,
       params: parseObject(task.params), templateParams: parseObject(template.task_params),
       vars: mergeRunVariables(details, this.#secret, deps.config.web_host),
       files: this.#files, appPath: options.path, appArgs: options.args,
       log: (line) => this.log(line),
-      exec: (spec) => this.#exec(spec),
+      exec: (spec) => this.#exec(spec, container),
       beginStage: (type) => this.#summary.beginStage(type),
       setStatus: async (to) => Boolean(await setTaskStatus(deps, task.id, to)),
       waitForDecision: () => this.#waitForDecision(),
@@ -238,22 +289,58 @@ export class LocalJob {
   /**
    * Repositories under tmp_path (clones, and the demo repository they are cloned from) belong
    * to the task user while it runs and are taken back afterwards — even a clone that failed
-   * halfway. A local repository elsewhere is the administrator's: it is used as it is.
+   * halfway. A local repository elsewhere is the administrator's: it is used as it is. With a
+   * pool, a parallel run of the template may hold the shared clone as another user: this run
+   * then clones into a folder of its own; a source repository it waits for. Returns the name
+   * of the clone folder to use.
    */
-  #lendRepository(gitUrl: string, cloneDir: string): void {
-    if (!this.#user) return;
+  async #lendRepository(gitUrl: string, dirName: string): Promise<string> {
+    if (!this.#user) return dirName;
+    const tmpPath = this.#deps.config.tmp_path;
     const source = gitUrl.startsWith('file://') ? gitUrl.slice('file://'.length) : gitUrl;
-    if (source.startsWith('/') && isInside(this.#deps.config.tmp_path, source)) this.#lend(source);
+    if (source.startsWith('/') && isInside(tmpPath, source)) {
+      await lendWhenFree(source, this.#user, this.#stopSignal.signal, () => this.log(`Waiting for the repository ${source}: another running task holds it`));
+      this.#lent.push(source);
+    }
+    if (gitUrl.startsWith('/')) return dirName;
     // the clone may not exist yet: prepareRepository hands it over once made; the count starts here
-    if (!gitUrl.startsWith('/')) this.#lend(cloneDir);
+    if (lendToTaskUser(join(tmpPath, dirName), this.#user)) {
+      this.#lent.push(join(tmpPath, dirName));
+      return dirName;
+    }
+    const own = `${dirName}_task${this.task.id}`;
+    this.#ownClone = join(tmpPath, own);
+    return own;
   }
 
-  #lend(path: string): void {
-    this.#lent.push(path);
-    lendToTaskUser(path, this.#user);
+  /**
+   * Starts the task's container with the folders it works in mounted at their own paths (the
+   * secrets read-only), lent to the container's numeric user; the task row notes the image
+   * first, so a crash in between still finds the container.
+   */
+  async #startContainer(plan: ContainerPlan, workDirs: (string | null)[]): Promise<TaskContainer> {
+    await this.#deps.db.updateTable('task').set({ executor_image: plan.image }).where('id', '=', this.task.id).execute();
+    mkdirSync(this.#secretsDir, { recursive: true, mode: 0o700 });
+    giveToTaskUser(this.#secretsDir, this.#owner);
+    const dirs = [...new Set(workDirs.filter((d): d is string => d !== null))].filter((dir, _, all) => !all.some((other) => isInside(other, dir)));
+    // a local repository outside tmp_path is the administrator's: used as it is
+    for (const dir of dirs.filter((d) => d !== this.#taskDir && isInside(this.#deps.config.tmp_path, d))) {
+      if (!lendToTaskUser(dir, this.#owner)) throw new Error(`${dir} is held by another running task's user; run the task again when it ends`);
+      this.#lent.push(dir);
+    }
+    this.log(`Running in a container of ${plan.image} (${plan.engine}, network ${plan.network})`);
+    const container = await TaskContainer.start({
+      plan, task: this.task, tmpPath: this.#deps.config.tmp_path, privateDir: this.#containerDir, log: (line) => this.log(line),
+      mounts: [...dirs.map((path) => ({ path, readOnly: false })), { path: this.#secretsDir, readOnly: true }],
+    });
+    if (this.#stopRequested) {
+      this.#container = container;
+      throw new StopRequested();
+    }
+    return container;
   }
 
-  async #exec(spec: ExecSpec): Promise<void> {
+  async #exec(spec: ExecSpec, container: TaskContainer | null): Promise<void> {
     if (this.#stopRequested) throw new StopRequested();
     const out = this.#out;
     const sink = {
@@ -265,9 +352,8 @@ export class LocalJob {
       },
       drained: () => out.drained(),
     };
-    // A task user gets a HOME of its own inside the task's directory, not the shared tmp_path.
-    const env = { ...spec.env, ...(this.#user ? { HOME: this.#taskDir } : {}), [TASK_MARKER_VAR]: String(this.task.id) };
-    const proc = startProcess({ ...spec, env, user: this.#user }, sink);
+    const env = { ...spec.env, ...this.#identityEnv(container !== null), [TASK_MARKER_VAR]: String(this.task.id) };
+    const proc = container ? container.exec({ ...spec, env }, sink) : startProcess({ ...spec, env, user: this.#user }, sink);
     this.#process = proc;
     if (proc.pid !== undefined) void recordProcessGroup(this.#deps.db, this.task.id, proc.pid).catch(() => undefined);
     try {
@@ -277,6 +363,19 @@ export class LocalJob {
     } finally {
       this.#process = null;
     }
+  }
+
+  /**
+   * A task user gets a HOME of its own (its pool account's, else inside the task's directory,
+   * not the shared tmp_path) and a TMPDIR inside the task's directory; a pool account also
+   * gets its name as USER and LOGNAME (ansible finds its temporary folder by them). A command
+   * in a container gets the task's directory as HOME (its /tmp is the container's own).
+   */
+  #identityEnv(inContainer: boolean): Record<string, string> {
+    if (inContainer) return { HOME: this.#taskDir };
+    if (!this.#user) return {};
+    const names: Record<string, string> = this.#account ? { USER: this.#account.name, LOGNAME: this.#account.name } : {};
+    return { HOME: this.#account?.home ?? this.#taskDir, TMPDIR: join(this.#taskDir, 'tmp'), ...names };
   }
 
   #waitForDecision(): Promise<Decision> {
@@ -299,15 +398,16 @@ export class LocalJob {
 }
 
 /**
- * tmp_path holds every task's files: only the server may list it. A task user may pass through
- * (0711) to reach its own folders, which are 0700 and its own.
+ * tmp_path holds every task's files: only the server may list it. Task users may pass through
+ * (0711) to reach their own folders, which are 0700 and their own — also while this run is in a
+ * container (a container mounts its folders and needs no passage).
  */
-function prepareTmpPath(tmpPath: string, user: TaskUser | null): void {
+function prepareTmpPath(tmpPath: string, taskUsers: boolean): void {
   mkdirSync(tmpPath, { recursive: true, mode: 0o700 });
   const stat = statSync(tmpPath);
   // A shared folder such as /tmp itself (sticky bit, or not ours) is left as it is.
   if (stat.uid !== process.getuid!() || stat.mode & 0o1000) return;
-  chmodSync(tmpPath, user ? 0o711 : 0o700);
+  chmodSync(tmpPath, taskUsers ? 0o711 : 0o700);
 }
 
 function isInside(parent: string, path: string): boolean {
@@ -315,7 +415,13 @@ function isInside(parent: string, path: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
-function gitProcessEnv(config: Deps['config']): Record<string, string> {
+/** Only the server variables the administrator forwards on purpose (`forwarded_env_vars`). */
+function forwardedOnly(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
+  return Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
+}
+
+/** The environment git runs in: HOME in tmp_path, the server's git variables and forwarded ones only. */
+export function gitProcessEnv(config: Deps['config']): Record<string, string> {
   const env: Record<string, string> = { HOME: config.tmp_path };
   for (const name of [...GIT_SERVER_VARS, ...config.forwarded_env_vars]) {
     const value = process.env[name];

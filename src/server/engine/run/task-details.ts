@@ -6,7 +6,6 @@ import { parseJsonObject as parseObject } from '../../lib/json-object.ts';
 import { findIncomingVersion } from '../../domain/tasks/build-version.ts';
 import { readEnvironmentSecrets } from '../../domain/keys/key-secret.ts';
 import { KeyOpener } from './storage-secrets.ts';
-import type { HostKey } from './host-keys.ts';
 import { parseTaskEnvironmentIds } from '../../domain/environments/environment-list.ts';
 
 /** A JSON object column; anything else reads as `{}` (the engine's name for lib's parseJsonObject). */
@@ -25,6 +24,13 @@ export interface KeySecret {
   passphrase: string;
   /** type `string` (variable-group secrets) */
   text: string;
+}
+
+/** A project's host config with its key opened, as a run uses it. */
+export interface HostKey {
+  type: 'host' | 'url';
+  host: string;
+  key: KeySecret;
 }
 
 export interface VaultSecret {
@@ -58,6 +64,8 @@ export interface TaskDetails {
   hostKeys: HostKey[];
   /** the template's extra SSH keys, in order, opened */
   templateKeys: KeySecret[];
+  /** login and password for the registry of the template's container image */
+  registryKey: KeySecret | null;
   variables: VariableGroup;
   vaults: VaultSecret[];
   incomingVersion: string | null;
@@ -116,6 +124,7 @@ async function loadWith(db: Db, opener: KeyOpener, task: TaskRow, jwt: string | 
     repositoryKey: await key(repository?.ssh_key_id),
     hostKeys: await loadHostKeys(db, opener, project.id),
     templateKeys: await loadTemplateKeys(db, opener, template.id),
+    registryKey: await key(template.executor_registry_key_id),
     variables: await loadVariableGroups(db, opener, parseTaskEnvironmentIds(task.environment_ids) ?? (template.environment_id ? [template.environment_id] : [])),
     vaults,
     incomingVersion: template.type === 'deploy' ? await findIncomingVersion(db, task.build_task_id) : null,
@@ -139,6 +148,20 @@ async function loadTemplateKeys(db: Db, opener: KeyOpener, templateId: number): 
   const keys: KeySecret[] = [];
   for (const r of rows) keys.push(openKey(r.id, r.type, await opener.plain(r)));
   return keys;
+}
+
+/**
+ * One access key opened outside a run (no task token): for the server's own look-ups, such as
+ * reading an inventory's repository.
+ * @example const key = await openKeyById(deps.db, deps.secrets, repository.ssh_key_id);
+ */
+export async function openKeyById(db: Db, box: SecretBox, id: number | null | undefined): Promise<KeySecret | null> {
+  const opener = new KeyOpener(db, box, null);
+  try {
+    return await loadKey(db, opener, id);
+  } finally {
+    await opener.close();
+  }
 }
 
 async function loadKey(db: Db, opener: KeyOpener, id: number | null | undefined): Promise<KeySecret | null> {

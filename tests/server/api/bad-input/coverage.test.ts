@@ -13,10 +13,12 @@ import { INVITE_WRITES } from './invites.writes.ts';
 import { WORKFLOW_WRITES } from './workflows.writes.ts';
 import { SECRET_STORAGE_WRITES } from './secret-storages.writes.ts';
 import { ALERT_WRITES } from './alerts.writes.ts';
+import { LOCK_WRITES } from './locks.writes.ts';
 
 /** POST/PUT routes that read no body, with the reason they are not sent bad bodies. */
 const NO_BODY: Record<string, string> = {
   'POST /api/auth/logout': 'reads no body: it ends the session of the request',
+  'POST /api/debug/gc': 'reads no body: it runs a garbage collection',
   'POST /api/integrations/{alias}': 'a webhook takes any body by design; its checks are in tests/server/integrations',
   'POST /api/project/{id}/integrations/aliases': 'reads no body: it creates a random alias',
   'POST /api/project/{id}/integrations/{i}/aliases': 'reads no body: it creates a random alias',
@@ -27,8 +29,9 @@ const NO_BODY: Record<string, string> = {
   'POST /api/project/{id}/workflows/{w}/runs/{r}/stop': 'reads no body: it stops the run in the path',
   'POST /api/project/{id}/tasks/{task}/confirm': 'reads no body: the task is in the path',
   'POST /api/project/{id}/tasks/{task}/reject': 'reads no body: the task is in the path',
+  'POST /api/project/{id}/tasks/{task}/relaunch_failed': 'reads no body: the task is in the path, the hosts come from its recorded PLAY RECAP',
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/detach': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',
-  'POST /api/users/{id}/2fas/totp': 'reads no body: it creates a random secret and recovery code',
+  'POST /api/users/{id}/2fas/totp/{t}/confirm': 'its valid body is the code of the moment of a pending enrolment: its bad bodies are in tests/security/totp-enrolment.test.ts',
   'POST /api/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
   'POST /api/project/{id}/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
   'POST /api/project/{id}/notifications/test': 'reads no body: it sends a test alert (tests/server/api/notifications-test.test.ts)',
@@ -41,7 +44,7 @@ describe('bad-input coverage', () => {
   it('sends bad bodies to every POST and PUT the API mounts, or says why the route reads no body', () => {
     const writes = mountedRoutes().filter((route) => /^(POST|PUT|PATCH) /.test(route));
     expect(writes.length).toBeGreaterThan(40);
-    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...INVITE_WRITES, ...SECRET_STORAGE_WRITES, ...WORKFLOW_WRITES, ...ALERT_WRITES].map((r) => r.route);
+    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...INVITE_WRITES, ...SECRET_STORAGE_WRITES, ...WORKFLOW_WRITES, ...ALERT_WRITES, ...LOCK_WRITES].map((r) => r.route);
     expect(routesWithoutLabel(writes, [...labels, ...Object.keys(NO_BODY)])).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ export async function prepareInvites(db: Db, x: BadInputContext): Promise<Record
   for (const token of Object.values(TOKENS)) {
     await db.insertInto('project_invite').values({
       project_id: project.id, user_id: x.w.users.admin.id, email: null, role: 'guest', status: 'pending',
-      token_hash: createHash('sha256').update(token).digest('hex'), inviter_user_id: null, created: now(), expires_at: null, accepted_at: null,
+      token_hash: createHash('sha256').update(token).digest('hex'), inviter_user_id: x.w.users.admin.id, created: now(), expires_at: null, accepted_at: null,
     }).execute();
   }
   return { invitedProject: project.id };

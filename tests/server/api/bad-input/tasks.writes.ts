@@ -11,7 +11,8 @@ export const TASK_WRITES: WriteRoute[] = [
     route: 'POST /api/project/{id}/tasks', path: (x) => `${p(x)}/tasks`, valid: task,
     fields: { template_id: 'number', message: 'string', environment: 'json', arguments: 'string', git_branch: 'string', debug: 'boolean', dry_run: 'boolean', diff: 'boolean' },
     maxLength: { message: 2000, environment: 1_000_000, arguments: 65535 },
-    extra: () => [['a template of no project', { template_id: 999999 }], ['a build task id beyond the column', { build_task_id: 99_999_999_999 }]],
+    extra: () => [['a template of no project', { template_id: 999999 }], ['a build task id beyond the column', { build_task_id: 99_999_999_999 }],
+      ['a limit list of numbers', { limit: [1, 2] }], ['a limit list item too long', { limit: ['x'.repeat(1025)] }]],
   },
   { route: 'POST /api/project/{id}/tasks/{task}/stop', path: (x) => `${p(x)}/tasks/${x.ids.waitingTask}/stop`, valid: () => ({ force: false }), fields: { force: 'boolean' } },
   {

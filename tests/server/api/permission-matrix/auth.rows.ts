@@ -24,8 +24,12 @@ export const AUTH_MATRIX: MatrixRow[] = [
   { route: 'GET /api/auth/oidc/{provider}/redirect/*', path: () => '/api/auth/oidc/corp/redirect/project/1?code=x&state=y', expect: publicRoute(307) },
   { route: 'GET /api/user/sessions', path: () => '/api/user/sessions', expect: signedIn(200) },
   { route: 'DELETE /api/user/sessions/{unknown session}', path: () => '/api/user/sessions/0123456789abcdef', expect: signedIn(404) },
-  { route: 'POST /api/users/{self}/2fas/totp', path: (w, self) => `/api/users/${selfId(w, self)}/2fas/totp`, expect: signedIn(201) },
+  { route: 'POST /api/users/{self}/2fas/totp', path: (w, self) => `/api/users/${selfId(w, self)}/2fas/totp`, body: (w) => ({ current_password: w.password }), expect: signedIn(201) },
   { route: 'POST /api/users/{other}/2fas/totp', path: (w) => `/api/users/${w.users.spare.id}/2fas/totp`, expect: adminOnly(201, 401) },
+  {
+    route: 'POST /api/users/{other}/2fas/totp/{unknown}/confirm', path: (w) => `/api/users/${w.users.spare.id}/2fas/totp/999999/confirm`,
+    body: () => ({ passcode: '123456' }), expect: adminOnly(404, 401),
+  },
   {
     route: 'GET /api/users/{other}/2fas/totp/{unknown}/qr', path: (w) => `/api/users/${w.users.spare.id}/2fas/totp/999999/qr`,
     expect: adminOnly(404, 401),

@@ -28,22 +28,23 @@ const selfId = (w: { users: { spare: { id: number } } }, self?: { id: number }) 
 /** The token of the matrix's invitation of a user to a project (known, so a request can name it). */
 const inviteToken = (projectId: number, userId: number) => `matrix-invite-${projectId}-${userId}`;
 
-async function insertInvite(db: Db, projectId: number, invitee: { userId?: number; email?: string }): Promise<number> {
+/** A pending invitation from the world's admin (an invitation is accepted only while its inviter may still invite). */
+async function insertInvite(db: Db, w: World, projectId: number, invitee: { userId?: number; email?: string }): Promise<number> {
   const token = inviteToken(projectId, invitee.userId ?? 0);
   const row = await db.insertInto('project_invite').values({
     project_id: projectId, user_id: invitee.userId ?? null, email: invitee.email ?? null, role: 'guest', status: 'pending',
-    token_hash: createHash('sha256').update(token).digest('hex'), inviter_user_id: null, created: now(), expires_at: null, accepted_at: null,
+    token_hash: createHash('sha256').update(token).digest('hex'), inviter_user_id: w.users.admin.id, created: now(), expires_at: null, accepted_at: null,
   }).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** A pending invitation of an email address to the world's project. */
-const worldInvite: MatrixRow['setup'] = async (db, w) => ({ invite: await insertInvite(db, w.projectId, { email: `invitee-${w.projectId}@example.test` }) });
+const worldInvite: MatrixRow['setup'] = async (db, w) => ({ invite: await insertInvite(db, w, w.projectId, { email: `invitee-${w.projectId}@example.test` }) });
 
 /** Another project, with a pending invitation for every user of the world (none is a member of it). */
 const everyoneInvited = async (db: Db, w: World) => {
   const project = await insertProject(db, `Invited ${w.projectId}`);
-  for (const user of Object.values(w.users)) await insertInvite(db, project.id, { userId: user.id });
+  for (const user of Object.values(w.users)) await insertInvite(db, w, project.id, { userId: user.id });
   return { project: project.id };
 };
 

@@ -31,6 +31,9 @@ export const RESOURCES_MATRIX: MatrixRow[] = FAMILIES.flatMap((f): MatrixRow[] =
   { route: `DELETE /api/project/{id}/${f.path}/{unused ${f.id}}`, setup, path: (w, _, ids) => `${p(w)}/${f.path}/${ids[f.spare]}`, expect: projectWrite(Permission.ManageResources, 204) },
 ]).concat([
   // the fixture repository is a local directory: members get its branches (none when it is not a git repository)
+  // ansible-inventory reads the fixture's static inventory
+  { route: 'GET /api/project/{id}/hosts', setup, path: (w) => `${p(w)}/hosts`, expect: projectRead(200) },
+  { route: 'GET /api/project/{id}/inventory/{inventory}/hosts', setup, path: (w, _, ids) => `${p(w)}/inventory/${ids.inventory}/hosts`, expect: projectRead(200) },
   { route: 'GET /api/project/{id}/repositories/{repository}/branches', setup, path: (w, _, ids) => `${p(w)}/repositories/${ids.repository}/branches`, expect: projectRead(200) },
 ], hostConfigRows());
 

@@ -24,6 +24,8 @@ export const SYSTEM_MATRIX: MatrixRow[] = [
   // task identity tokens are off in the matrix server: the keys and discovery document are 404 for everyone
   { route: 'GET /.well-known/jwks.json', path: () => '/.well-known/jwks.json', expect: publicRoute(404) },
   { route: 'GET /.well-known/openid-configuration', path: () => '/.well-known/openid-configuration', expect: publicRoute(404) },
+  // Semaphore's debug route: a full garbage collection, for admins only
+  { route: 'POST /api/debug/gc', path: () => '/api/debug/gc', expect: { ...adminOnly(204, 403), anonymous: 401 } },
   { route: 'GET /api/project/{id}/stats', path: (w) => `${p(w)}/stats`, expect: projectRead() },
   { route: 'GET /api/project/{id}/backup', setup: (db, w) => insertProjectResources(db, w.projectId), path: (w) => `${p(w)}/backup`, expect: projectWrite(Permission.ManageResources, 200) },
   { route: 'DELETE /api/project/{id}/cache', path: (w) => `${p(w)}/cache`, expect: projectWrite(Permission.UpdateProject, 204) },

@@ -21,6 +21,7 @@ export const WORKFLOWS_MATRIX: MatrixRow[] = [
   read('GET /api/project/{id}/workflows/{w}/runs/{r}', (ids) => `/workflows/${ids.workflow}/runs/${ids.workflowRun}`),
   read('GET /api/project/{id}/workflows/{w}/runs/{r}/approvals', (ids) => `/workflows/${ids.workflow}/runs/${ids.workflowRun}/approvals`),
   read('GET /api/project/{id}/workflows/{w}/runs/{r}/artifacts', (ids) => `/workflows/${ids.workflow}/runs/${ids.workflowRun}/artifacts`),
+  read('GET /api/project/{id}/approvals', () => '/approvals'),
   read('GET /api/project/{id}/tasks/{t}/outputs', (ids) => `/tasks/${ids.task}/outputs`),
   write('POST /api/project/{id}/workflows', Permission.ManageResources, 201, () => '/workflows', graph),
   write('POST /api/project/{id}/workflows/validate', Permission.ManageResources, 200, () => '/workflows/validate', graph),

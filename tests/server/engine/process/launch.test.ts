@@ -17,6 +17,19 @@ describe('how a task command is launched', () => {
     expect(launch).toMatchObject({ uid: 1234, gid: 4321 });
   });
 
+  it.runIf(hasSetpriv)('gives a pool user PID and mount namespaces of its own, started as root, the ids dropped inside', () => {
+    const launch = launchFor('bash', ['run.sh'], tmpdir(), env, { uid: 61003, gid: 998, chroot: '', ownPids: true });
+    expect(launch.command).toMatch(/\/setpriv$/);
+    expect(launch.args.slice(0, 3)).toEqual(['--pdeathsig', 'KILL', '--']);
+    expect(launch.args[3]).toMatch(/\/unshare$/);
+    expect(launch.args.slice(4, 10)).toEqual(['--pid', '--fork', '--mount-proc', '--kill-child', '--', launch.command]);
+    expect(launch.args.slice(10, 16)).toEqual(['--reuid=61003', '--regid=998', '--clear-groups', '--pdeathsig', 'KILL', '--']);
+    // a shell stays process 1 of the namespace, so a stop's SIGTERM reaches the command (process 2)
+    expect(launch.args.slice(16, 20)).toEqual(['/bin/sh', '-c', '"$@" & wait $!', 'sh']);
+    expect(launch.args.slice(20)).toEqual([expect.stringMatching(/^\/(usr\/)?bin\/bash$/), 'run.sh']);
+    expect(launch.uid).toBeUndefined();
+  });
+
   it('runs the command inside the chroot as the task user, passing the folder and words as arguments', () => {
     const launch = launchFor('ansible-playbook', ['site.yml'], '/srv/tmp/task_4', env, { uid: 1001, gid: 1002, chroot: '/srv/jail' });
     expect(launch.command).toBe('chroot');
