@@ -53,6 +53,10 @@ describe('server-rendered forms check what is typed, and never change it', () =>
     // a one-shot time in the past: said beside the field in words, before the API is asked
     await page.locator('dialog input[name=name]').fill('nightly');
     await page.locator('dialog select[name=template_id]').selectOption(String(fx.template.id));
+    // the modal dialog is centred, so a message going or the builder arriving moves the radios:
+    // click only once the dialog has its final height
+    await page.locator('[data-cron-builder]').waitFor();
+    await expect.poll(() => message(page, 'template_id').count()).toBe(0);
     await page.check('dialog input[name=kind][value=run_at]');
     await page.locator('dialog input[name=run_at]').fill('2020-01-01T10:00');
     await expect.poll(() => message(page, 'run_at').textContent()).toBe('Run at must be in the future');
