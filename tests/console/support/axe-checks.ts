@@ -1,22 +1,14 @@
-// What accessibility-*.test.ts share: axe-core's verdict on a page, and the axe checks of every
-// fixture page in one theme (a file a theme, so that the two themes run side by side).
+// What accessibility-*.test.ts share: the axe checks (support/axe.ts) of every fixture page in
+// one theme (a file a theme, so that the two themes run side by side).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { signIn } from './browser.ts';
+import { seriousViolations } from './axe.ts';
 import { LOOK_ROUTE_NAMES, startRunnersServer } from './look-fixture.ts';
 import { browser, look, openPage, server } from './look-world.ts';
 
 // Browser journeys over many pages: generous limits for a loaded machine (none is a speed target).
 export const SLOW = 300_000;
-
-/** WCAG 2 A/AA violations axe rates serious or critical, as "rule: targets" lines. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** A task dialog's route: waits for its island to have hydrated. */
 export async function waitForIsland(page: Page, path: string): Promise<void> {
@@ -37,6 +29,13 @@ export function describeAxeChecks(theme: 'light' | 'dark'): void {
     afterAll(async () => {
       await page?.context().close();
     });
+
+    it('finds the violations of a page made to have them, so the checks below can fail', async () => {
+      const probe = await openPage({ width: 1280, height: 800, theme, signedIn: false });
+      await probe.setContent('<!doctype html><html lang="en"><title>Probe</title><main><img src="data:,"><button></button></main></html>');
+      expect((await seriousViolations(probe)).sort()).toEqual(['button-name: button', 'image-alt: img']);
+      await probe.context().close();
+    }, SLOW);
 
     it('on the sign-in page', async () => {
       const signedOut = await openPage({ width: 1280, height: 800, theme, signedIn: false });
