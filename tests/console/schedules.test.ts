@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi } from './support/real-tasks.ts';
@@ -14,6 +13,7 @@ import { createClient } from './support/http-client.ts';
 import { createGitRepo } from '../support/git-repo.ts';
 import { LANGUAGES } from '../../src/console/languages.ts';
 import { startScheduler, type Scheduler } from '../../src/server/scheduler/scheduler.ts';
+import { seriousViolations } from './support/axe.ts';
 
 let server: ConsoleServer;
 let scheduler: Scheduler;
@@ -33,13 +33,6 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 const list = () => `${server.url}/project/${pid}/schedule`;
 // textContent: the snackbar hides itself after a while, and this machine may be slow to ask.
 const snackbar = async (page: Page) => (await page.locator('.snackbar').textContent()) ?? '';
-
-/** WCAG 2 A/AA violations axe rates serious or critical (as tests/console/support/axe-checks.ts). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 beforeAll(async () => {
   server = await startConsoleServer();

@@ -4,7 +4,7 @@ import { startConsoleServer, type ConsoleServer } from './support/console-server
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
 import { measurePageJs } from './support/js-weight.ts';
-import { AxeBuilder } from '@axe-core/playwright';
+import { seriousViolations } from './support/axe.ts';
 
 // Issue 13 screens 1–3: the template list with its views, the view editor, the template page.
 let server: ConsoleServer;
@@ -37,13 +37,6 @@ async function shoot(name: string): Promise<void> {
   await screenshot(page, `${name}-375`);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.waitForTimeout(300);
-}
-
-/** WCAG 2 A/AA violations axe rates serious or critical (as in support/axe-checks.ts). */
-async function seriousViolations(): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 async function send(method: string, path: string, body?: unknown): Promise<Response> {
@@ -372,7 +365,7 @@ describe('accessibility', { timeout: 300_000 }, () => {
     for (const path of ['/templates?view=all', `/templates?view=all&views=edit&open=${docs.id}`, `/templates/${docs.id}/tasks`,
       `/templates/${docs.id}/details`, `/templates/${docs.id}/tasks?delete=1`]) {
       await page.goto(url(path));
-      expect(await seriousViolations(), path).toEqual([]);
+      expect(await seriousViolations(page), path).toEqual([]);
     }
   });
 });
