@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
 import { createClient } from './support/http-client.ts';
+import { seriousViolations } from './support/axe.ts';
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -166,9 +166,7 @@ describe('integrations', () => {
       `${base}/environment?edit=new`]) {
       await page.goto(server.url + path);
       if (path.endsWith('environment?edit=new')) await page.locator('[data-field-editor=env] .cm-content').waitFor();
-      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      found[path] = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      found[path] = await seriousViolations(page);
     }
     expect(Object.entries(found).filter(([, list]) => list.length)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { createGitRepo } from '../support/git-repo.ts';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousViolations } from './support/axe.ts';
 
 // Key store and repositories (issue #14 screens 3, 4, 7): created through the browser alone in a
 // new empty project, with every seed 001 §5 message of both forms, the references dialog, editing
@@ -190,10 +190,7 @@ describe('key store and repositories', { timeout: 120_000 }, () => {
     // axe is slow: the screens with the most kinds of controls
     for (const path of [`keys?edit=${key}`, `keys?delete=${key}`, 'inventory?edit=new', 'team']) {
       await page.goto(`${server.url}/project/${pid}/${path}`);
-      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect(serious, path).toEqual([]);
+      expect(await seriousViolations(page), path).toEqual([]);
     }
   }, 400_000);
 

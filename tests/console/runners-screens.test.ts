@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
-import { AxeBuilder } from '@axe-core/playwright';
 import { insertProject } from '../support/fixtures.ts';
+import { seriousViolations } from './support/axe.ts';
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -24,12 +24,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** WCAG 2 A/AA violations axe rates serious or critical (as in support/axe-checks.ts). */
-async function seriousViolations(p: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('runners screens', { timeout: 120_000 }, () => {
   it('global runners: the new-runner dialog checks the name, shows the token and the start command once, copies the command', async () => {
