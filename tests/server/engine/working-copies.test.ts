@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
@@ -81,6 +81,15 @@ describe('each task its own working copy, borrowing from a shared object cache (
     // the working copy holds no objects of its own: it reads the cache's
     expect(value(log, 'alternates')).toBe(join(cache, 'objects'));
     expect(value(log, 'own-packs')).toBe('0');
+  }, 120_000);
+
+  it('makes a cache git cannot fetch into again, once', async () => {
+    const cache = join(e.s.config.tmp_path, `repository_${fixture.repository.id}_cache`);
+    writeFileSync(join(cache, 'HEAD'), 'not a ref\n');
+    const log = await finish(await run({ template_id: fixture.template.id, git_branch: 'feature' }));
+    expect(log).toContain('Fetching into the object cache failed; making it again');
+    expect(value(log, 'first')).toBe('feature-content');
+    expect(value(log, 'alternates')).toBe(join(cache, 'objects'));
   }, 120_000);
 
   it('installs galaxy roles into folders of the run: two parallel runs on different branches each use their own role version', async () => {

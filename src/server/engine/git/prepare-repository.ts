@@ -100,23 +100,38 @@ export async function prepareRepository(input: PrepareRepositoryInput): Promise<
 /**
  * Under the cache's lock (two runs fetching into one repository at once would fight over its
  * refs, and a clone must not read a pack a fetch is replacing): makes the bare cache when
- * missing, fetches every branch and tag into it, and clones the run's working copy from it.
- * The URL is given on the command line only, so no login is stored in the cache.
+ * missing, fetches every branch and tag into it, and clones the run's working copy from it. A
+ * cache git cannot fetch into (a crash halfway through making it) is made again once. The URL is
+ * given on the command line only, so no login is stored in the cache.
  */
 async function cloneFromCache(input: PrepareRepositoryInput, cache: CacheUse, url: string, env: Record<string, string>): Promise<void> {
   const cacheDir = join(input.tmpPath, cacheDirName(input.repository.id));
+  const git = (args: string[], cwd = input.tmpPath) => cache.exec('git', args, cwd, env);
+  // named, not found from the folder: a broken cache must never make git look for a repository above it
+  const inCache = `--git-dir=${cacheDir}`;
+  const fetch = () => git([inCache, 'fetch', '--prune', '--no-tags', '--end-of-options', url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+  const make = async () => {
+    rmSync(cacheDir, { recursive: true, force: true });
+    await git(['init', '--bare', '--quiet', '--', cacheDir]);
+    // git's own housekeeping after a fetch runs inside the fetch (under this lock), not detached
+    // after it; it drops unreachable objects only weeks later, long after runs borrowing them end
+    await git([inCache, 'config', 'gc.autoDetach', 'false']);
+  };
   await withCacheLock(`${cacheDir}.lock`, cache.signal, async () => {
     if (!existsSync(join(cacheDir, 'HEAD'))) {
-      rmSync(cacheDir, { recursive: true, force: true });
-      await cache.exec('git', ['init', '--bare', '--quiet', '--', cacheDir], input.tmpPath, env);
-      // no automatic repacking: working copies borrowing its objects may be reading them
-      await cache.exec('git', ['config', 'gc.auto', '0'], cacheDir, env);
+      await make();
+      await fetch();
     } else {
       input.log(`Using the object cache of repository ${input.repository.git_url}`);
+      await fetch().catch(async (err: unknown) => {
+        if (cache.signal?.aborted) throw err;
+        input.log('Fetching into the object cache failed; making it again');
+        await make();
+        await fetch();
+      });
     }
-    await cache.exec('git', ['fetch', '--prune', '--no-tags', '--end-of-options', url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], cacheDir, env);
     const borrow = cache.selfContained ? ['--no-hardlinks'] : ['--shared'];
-    await cache.exec('git', ['clone', '--quiet', ...borrow, '--branch', input.branch, '--end-of-options', cacheDir, input.dirName], input.tmpPath, env);
+    await git(['clone', '--quiet', ...borrow, '--branch', input.branch, '--end-of-options', cacheDir, input.dirName]);
   });
   const dir = join(input.tmpPath, input.dirName);
   chmodSync(dir, 0o700);
