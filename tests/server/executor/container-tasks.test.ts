@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -151,7 +151,7 @@ runWithPodman('tasks in containers (podman, sqlite)', () => {
     expect(containerState(containerNameOf(e.s.config.tmp_path, id))).toBeNull();
   }, 180_000);
 
-  it("runs ansible-playbook of the image's ansible-core against localhost inside, with the recap, and installs the galaxy collection into the task's own HOME", async () => {
+  it("runs ansible-playbook of the image's ansible-core against localhost inside, with the recap, and installs the galaxy collection into the task's own galaxy folder", async () => {
     const hostVersion = /core ([\d.]+)/.exec(execFileSync('ansible-playbook', ['--version'], { encoding: 'utf8' }))![1];
     const imageVersion = /core ([\d.]+)/.exec(podman('run', '--rm', ansibleImage, 'ansible-playbook', '--version'))![1];
     expect(imageVersion, 'the test image must carry another ansible-core than the machine').not.toBe(hostVersion);
@@ -167,7 +167,7 @@ runWithPodman('tasks in containers (podman, sqlite)', () => {
       expect(log).not.toContain(`ansible-core ${hostVersion}`);
       expect(log).toContain(`"msg": "marker=${IMAGE_MARKER.text}"`);
       expect(log).toContain('"msg": "hello from a collection"');
-      // every run installs into its own HOME: nothing is shared, nothing skipped because of an earlier run
+      // every run installs into its own galaxy folder: nothing is shared, nothing skipped because of an earlier run
       expect(log, `run ${attempt}`).toMatch(/signalbox\.hello:1\.0\.0 was installed successfully/);
       expect(log).not.toContain('has not changed');
       const hosts = (await e.s.call('GET', `${base}/tasks/${id}/ansible/hosts`, undefined, e.admin)).body as { host: string; ok: number; failed: number }[];
@@ -256,12 +256,11 @@ runWithPodman('tasks in containers (podman, sqlite)', () => {
 
   it('runs terraform plan, waits for confirmation, then applies, all inside', async () => {
     const tpl = await template('Infra', 'infra', { app: 'terraform', environment_id: null });
-    // terraform runs in the run's own working copy, in infra/: the fake is in bin/ beside it
-    const env = await e.s.deps.db.insertInto('environment').values({
-      project_id: fx.project.id, name: 'Terraform in the image', json: '{}', password: null,
-      env: JSON.stringify({ PATH: '../bin:/usr/local/bin:/usr/bin:/bin' }),
-    }).returning('id').executeTakeFirstOrThrow();
-    await e.s.deps.db.updateTable('template').set({ environment_id: env.id }).where('id', '=', tpl.id).execute();
+    // terraform runs in infra/ of the run's own working copy, whose path has the task's id: the
+    // fake is named relative to it (inside the image, apps.<id>.path names the command)
+    const apps = e.s.config.apps;
+    e.s.config.apps = { ...apps, terraform: { path: '../bin/terraform' } };
+    onTestFinished(() => { e.s.config.apps = apps; });
     const id = await run(tpl.id);
     await waitForTask(e.s.deps.db, id, hasStatus('waiting_confirmation'), 120_000);
     expect(containerState(containerNameOf(e.s.config.tmp_path, id))).toBe('running');
