@@ -3,6 +3,7 @@ import { checkEnvironmentIds, templateEnvironmentIds } from '../../../environmen
 import { checkCommitHash, checkGitBranch } from '../../git-refs.ts';
 import { refuseLimitReadingFiles } from '../../limit-file-check.ts';
 import type { Launch, LaunchRule } from '../launch.ts';
+import { assertInventoryAllowed } from '../../../templates/allowed-inventories.ts';
 
 const TERRAFORM_APPS = ['terraform', 'tofu'];
 
@@ -77,6 +78,7 @@ async function chooseInventory(launch: Launch, allowed: boolean): Promise<void> 
     launch.task.inventoryId = id;
     return;
   }
+  await assertInventoryAllowed(launch.deps.db, launch.template, id);
   if (!allowed) return notApplied(launch, 'inventory_id', id, 'inventory');
   const inventory = await launch.deps.db.selectFrom('inventory').select('id').where('id', '=', id).where('project_id', '=', launch.template.project_id).executeTakeFirst();
   if (!inventory) throw badRequest('inventory_id: no such inventory in this project');
