@@ -70,6 +70,25 @@ for (const dialect of DIALECTS) {
       expect((await start({ inventory_id: production })).status).toBe(400);
     });
 
+    it('keeps the list in backups by inventory name and restores it', async () => {
+      await template({ name: 'Backed up', allowed_inventories: [production, staging] });
+      const backup = (await call('GET', '/backup')).body;
+      const tpl = backup.templates.find((t: { name: string }) => t.name === 'Backed up');
+      expect(tpl.allowed_inventories).toEqual(['Production', 'Staging']);
+      expect(backup.templates.find((t: { name: string }) => t.name !== 'Backed up' && !t.allowed_inventories)).toBeDefined();
+      const restored = await s.call('POST', '/api/projects/restore', { ...backup, meta: { ...backup.meta, name: `Restored ${dialect}` } }, w.admin);
+      expect(restored.status, restored.text).toBe(200);
+      const base = `/api/project/${restored.body.id}`;
+      const inventories = (await s.call('GET', `${base}/inventory`, undefined, w.admin)).body as { id: number; name: string }[];
+      const again = (await s.call('GET', `${base}/templates`, undefined, w.admin)).body.find((t: { name: string }) => t.name === 'Backed up');
+      const ids = inventories.filter((i) => i.name === 'Production' || i.name === 'Staging').map((i) => i.id).sort((x, y) => x - y);
+      expect(again.allowed_inventories).toEqual(ids);
+      const misnamed = { ...backup, meta: { ...backup.meta, name: 'Broken' }, templates: backup.templates.map((t: { name: string }) => (t.name === 'Backed up' ? { ...t, allowed_inventories: ['Nope'] } : t)) };
+      const res = await s.call('POST', '/api/projects/restore', misnamed, w.admin);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toContain('Nope');
+    });
+
     it('keeps a listed inventory in use: its refs name the template, deleting it is refused', async () => {
       const spare = await inventory('Spare');
       const tpl = (await template({ name: 'Uses spare', allowed_inventories: [spare] })).body;
