@@ -75,7 +75,7 @@ for (const dialect of DIALECTS) {
       const backup = (await call('GET', '/backup')).body;
       const tpl = backup.templates.find((t: { name: string }) => t.name === 'Backed up');
       expect(tpl.allowed_inventories).toEqual(['Production', 'Staging']);
-      expect(backup.templates.find((t: { name: string }) => t.name !== 'Backed up' && !t.allowed_inventories)).toBeDefined();
+      expect(backup.templates.find((t: { name: string; allowed_inventories?: string[] }) => t.name !== 'Backed up' && !t.allowed_inventories)).toBeDefined();
       const restored = await s.call('POST', '/api/projects/restore', { ...backup, meta: { ...backup.meta, name: `Restored ${dialect}` } }, w.admin);
       expect(restored.status, restored.text).toBe(200);
       const base = `/api/project/${restored.body.id}`;
