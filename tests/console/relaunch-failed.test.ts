@@ -71,6 +71,7 @@ describe('relaunch on failed hosts', { timeout: 180_000 }, () => {
     expect(next).toBeGreaterThan(failedTask);
     expect(url.pathname).toBe(`/project/${pid}/history`);
     expect(await page.textContent('.snackbar')).toContain('Relaunched on bravo');
+    await screenshot(page, 'relaunch-failed-opened-1280', { fullPage: false });
     const done = await waitForTask(server.deps.db, next, undefined, 120_000);
     const log = (await taskLog(server.deps.db, next)).join('\n');
     expect(done.status, log).toBe('error');
