@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { follow, launchBrowser, screenshot, signedInPage } from './support/browser.ts';
+import { follow, launchBrowser, screenshot, SCREENSHOTS, signedInPage } from './support/browser.ts';
 import { createClient } from './support/http-client.ts';
 import { adminApi, waitForTask } from './support/real-tasks.ts';
 import { createGitRepo } from '../support/git-repo.ts';
@@ -71,7 +71,14 @@ describe('relaunch on failed hosts', { timeout: 180_000 }, () => {
     expect(next).toBeGreaterThan(failedTask);
     expect(url.pathname).toBe(`/project/${pid}/history`);
     expect(await page.textContent('.snackbar')).toContain('Relaunched on bravo');
-    await screenshot(page, 'relaunch-failed-opened-1280', { fullPage: false });
+    // said above the new task's modal dialog, not under its backdrop
+    const onTop = await page.locator('.snackbar').evaluate((bar) => {
+      const box = bar.getBoundingClientRect();
+      return bar.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+    });
+    expect(onTop).toBe(true);
+    // the snackbar hides itself after 3 s: this picture keeps its animation as it is
+    await page.screenshot({ path: new URL('relaunch-failed-opened-1280.png', SCREENSHOTS).pathname });
     const done = await waitForTask(server.deps.db, next, undefined, 120_000);
     const log = (await taskLog(server.deps.db, next)).join('\n');
     expect(done.status, log).toBe('error');
