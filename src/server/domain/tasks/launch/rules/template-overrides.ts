@@ -13,7 +13,8 @@ const TERRAFORM_APPS = ['terraform', 'tofu'];
  * (commit: always, for now). A value the template does not let a run choose is not applied
  * — Semaphore ignores it too — and the start says so (`notes`: the task's log, a webhook's
  * delivery record); other variable groups are refused instead, as they would hand the task
- * other secrets than asked for. A value equal to the template's own (Semaphore's UI sends them
+ * other secrets than asked for, and so is an inventory the template's `allowed_inventories`
+ * leave out (the list is a limit, whether or not a run may choose). A value equal to the template's own (Semaphore's UI sends them
  * back on a re-run) and an empty branch are no override at all, and are kept as sent. A value
  * that is allowed but malformed is refused, and so is one that would let a caller who may not
  * edit the template run code (arguments, a limit that reads a file).
