@@ -48,7 +48,8 @@ export const accessKeySchema = z.object({
   ssh: z.object({ login: z.string(), passphrase: z.string(), private_key: z.string() }),
   override_secret: z.boolean(), empty: z.boolean().optional(),
   source_storage_id: id.nullable().meta({ description: 'The secret storage the value is read from at task start (null: stored here)' }),
-  source_storage_key: z.string().nullable().meta({ description: 'Where in the storage: path#field' }),
+  source_storage_key: z.string().nullable().meta({ description: 'Where in the storage: path#field; or the server environment variable or file path' }),
+  source_storage_type: z.enum(['vault', 'env', 'file']).nullable().meta({ description: 'vault: a secret storage; env / file: read at task start from the server (allowed by secret_sources); null: stored here' }),
 }).meta({ id: 'AccessKey' }) satisfies z.ZodType<AccessKey>;
 
 export const secretStorageSchema = z.object({
