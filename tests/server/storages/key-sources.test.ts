@@ -217,6 +217,22 @@ describe.each(DIALECTS)('keys from the server environment or a file (%s)', (dial
     await restart(allowed());
   });
 
+  it('backups carry the reference; a restore keeps it only where this server allows the source', async () => {
+    const backup = await call('GET', `${base}/backup`);
+    expect(backup.status, backup.text).toBe(200);
+    const keys = backup.body.keys as Record<string, unknown>[];
+    expect(keys.find((k) => k.name === 'From env')).toMatchObject({ source_storage_type: 'env', source_storage_key: 'DEPLOY_TOKEN' });
+    const restored = await call('POST', '/api/projects/restore', { ...backup.body, meta: { ...backup.body.meta, name: 'Restored sources' } });
+    expect(restored.status, restored.text).toBe(200);
+    const row = await db.selectFrom('access_key').selectAll().where('project_id', '=', restored.body.id).where('name', '=', 'From file').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ source_storage_type: 'file', source_storage_key: join(secretsDir, 'deploy-token'), secret: expect.not.stringContaining(FILE_VALUE) });
+    const elsewhere = keys.map((k) => (k.name === 'From env' ? { ...k, source_storage_key: 'OTHER_TOKEN' } : k));
+    const refused = await call('POST', '/api/projects/restore', { ...backup.body, keys: elsewhere, meta: { ...backup.body.meta, name: 'Refused sources' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain('source_storage_key: OTHER_TOKEN is not among the allowed secret sources');
+    expect(await db.selectFrom('project').select('id').where('name', '=', 'Refused sources').execute()).toEqual([]);
+  });
+
   it('no value read is in the database, the task logs, the server\'s output or any response', async () => {
     const logs = (await db.selectFrom('task_output').select('output').execute()).map((r) => r.output).join('\n');
     const keys = JSON.stringify(await db.selectFrom('access_key').selectAll().execute());
