@@ -25,6 +25,8 @@ let victimId: number;
 beforeAll(async () => {
   const providerPort = await freeLoopbackPort();
   server = await startConsoleServer({
+    // the adoption of pre-link accounts by verified email is what these cases check (off by default)
+    SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING: 'auto',
     SEMAPHORE_OIDC_PROVIDERS: JSON.stringify({
       corp: { display_name: 'Corp ID', provider_url: `http://127.0.0.1:${providerPort}`, client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret, scopes: ['openid', 'profile', 'email'] },
     }),

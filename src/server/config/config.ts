@@ -4,7 +4,7 @@ import type { DbSettings } from '../db/database.ts';
 import { ConfigError } from './config-error.ts';
 import type { SecretSourcesPolicy } from '../domain/keys/key-source.ts';
 import { text, oneOf, imageReference, port, count, optionalId, uidRange, absolutePath, duration, flag, flagDefault, url, aesKey, timezone, jsonObject, jsonArray, addressList, jsonList, stringList } from './setting-readers.ts';
-import { readGroupMappings, readOidcProviders, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
+import { EMAIL_MATCHING, readGroupMappings, readOidcProviders, type EmailMatching, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
 export interface Config {
@@ -59,6 +59,8 @@ export interface Config {
   totp: TotpConfig;
   ldap: LdapConfig;
   oidc_providers: Record<string, OidcProviderConfig>;
+  /** whether an LDAP/OIDC sign-in with no linked identity may take an existing external user by email/username (Semaphore's modes; `never` here by default) */
+  external_auth_email_matching: EmailMatching;
   /** directory groups → admin flag and project roles, applied at each LDAP/OIDC sign-in */
   group_mappings: GroupMapping[];
   /** Semaphore's `jwt` section: task identity tokens (TTLs in seconds) */
@@ -216,6 +218,7 @@ const SETTINGS = {
   ldap_group_searchdn: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_DN', json: 'ldap_group_searchdn', read: text('') },
   ldap_group_searchfilter: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_FILTER', json: 'ldap_group_searchfilter', read: text('(member=%s)') },
   oidc_providers: { env: 'SEMAPHORE_OIDC_PROVIDERS', json: 'oidc_providers', read: jsonObject() },
+  external_auth_email_matching: { env: 'SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING', json: 'external_auth_email_matching', read: oneOf([...EMAIL_MATCHING], 'never') },
   group_mappings: { env: 'SEMAPHORE_GROUP_MAPPINGS', json: 'group_mappings', read: jsonList() },
   jwt_enabled: { env: 'SEMAPHORE_JWT_ENABLED', json: 'jwt.enabled', read: flag() },
   jwt_issuer: { env: 'SEMAPHORE_JWT_ISSUER', json: 'jwt.issuer', read: text('') },
@@ -313,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     totp: { enabled: value('totp_enabled') as boolean, allow_recovery: value('totp_allow_recovery') as boolean, issuer: value('totp_issuer') as string },
     ldap: readLdap((key) => value(key) as string & boolean),
     oidc_providers: readOidcProviders(value('oidc_providers') as Record<string, unknown>, where('oidc_providers')),
+    external_auth_email_matching: value('external_auth_email_matching') as EmailMatching,
     group_mappings: readGroupMappings(value('group_mappings') as unknown[], where('group_mappings')),
     jwt: readJwt(value),
     audit: readAudit(value, where),
