@@ -73,6 +73,7 @@ describe('configuration', () => {
     ['SEMAPHORE_SECRET_SOURCES_DIRS', 'relative/dir'],
     ['SEMAPHORE_SECRET_SOURCES_DIRS', '/'],
     ['SEMAPHORE_SECRETS_PATH', 'relative'],
+    ['SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING', 'sometimes'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
@@ -92,6 +93,16 @@ describe('secret sources (keys read from the server environment or files)', () =
     expect(loadConfig({}, { configPath: file }).secret_sources).toEqual({ env: ['DEPLOY_*', 'TOKEN'], dirs: ['/run/secrets', '/etc/semaphore/secrets'] });
     expect(loadConfig({ SEMAPHORE_SECRET_SOURCES_ENV: 'A_*, B', SEMAPHORE_SECRET_SOURCES_DIRS: '/x /y' }, { configPath: file }).secret_sources)
       .toEqual({ env: ['A_*', 'B'], dirs: ['/x', '/y', '/etc/semaphore/secrets'] });
+  });
+});
+
+describe('external_auth_email_matching', () => {
+  it('is never by default; takes Semaphore\'s modes from config.json or SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING', () => {
+    expect(loadConfig({}).external_auth_email_matching).toBe('never');
+    const file = join(tmp, 'matching.json');
+    writeFileSync(file, JSON.stringify({ external_auth_email_matching: 'auto' }));
+    expect(loadConfig({}, { configPath: file }).external_auth_email_matching).toBe('auto');
+    expect(loadConfig({ SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING: 'always' }, { configPath: file }).external_auth_email_matching).toBe('always');
   });
 });
 
