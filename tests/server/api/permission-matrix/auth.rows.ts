@@ -49,8 +49,8 @@ export const AUTH_MATRIX: MatrixRow[] = [
   {
     route: 'DELETE /api/users/{other}/identities/{type}/{provider}',
     setup: async (db, w) => {
-      await db.deleteFrom('external_identity').where('user_id', '=', w.users.spare.id).execute();
-      await db.insertInto('external_identity').values({ user_id: w.users.spare.id, provider: 'oidc:corp', subject: 'spare-sub', created: now() }).execute();
+      await db.insertInto('external_identity').values({ user_id: w.users.spare.id, provider: 'oidc:corp', subject: `spare-${w.users.spare.id}`, created: now() })
+        .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing()).execute();
       return {};
     },
     path: (w) => `/api/users/${w.users.spare.id}/identities/oidc/corp`,
