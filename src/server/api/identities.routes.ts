@@ -30,7 +30,7 @@ userIdentitiesRoutes.delete('/:type/:provider', async (c) => {
   return c.body(null, 204);
 });
 
-const ldapLinkSchema = z.object({
+export const ldapLinkSchema = z.object({
   username: z.string().trim().min(1, 'required').max(255, 'at most 255 characters'),
   password: z.string().min(1, 'required').max(1024, 'at most 1024 characters'),
   /** Semaphore's multi-provider field; one directory here, named `ldap` */

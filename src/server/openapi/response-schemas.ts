@@ -42,6 +42,14 @@ export const currentUserSchema = userSchema.extend({
   has_active_subscription: z.boolean(),
 }).meta({ id: 'CurrentUser' });
 
+/** Semaphore 2.20's UserExternalIdentity */
+export const externalIdentitySchema = z.object({
+  id, user_id: id, type: z.enum(['ldap', 'oidc']),
+  provider: z.string().meta({ description: 'ldap, or the key in oidc_providers' }),
+  external_uid: z.string().meta({ description: 'the OIDC sub claim, or the LDAP login' }),
+  created: z.string(),
+}).meta({ id: 'UserExternalIdentity' });
+
 export const accessKeySchema = z.object({
   id, name: z.string(), type: z.string(), project_id: id, string: z.string(),
   login_password: z.object({ login: z.string(), password: z.string() }),
