@@ -8,11 +8,13 @@ import { insertProjectWithTemplate, insertTemplate } from '../../support/fixture
 import { taskLog, waitForTask } from '../../support/engine.ts';
 import { ADMIN } from '../../support/harness.ts';
 import { freePort, startServerProcess, startTaskOverHttp, type ServerProcess } from '../../support/server-process.ts';
+import { registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerChild } from '../../support/runner-process.ts';
 
 const ENV_VALUE = 'env-sourced-value-5d1e9a';
 const FILE_VALUE = 'file-sourced-value-7c42b0';
 const OUTSIDE_VALUE = 'outside-value-never-read-91f3';
 const NOT_ALLOWED_VALUE = 'not-allowed-env-value-3e8d';
+const REGISTRATION = 'sources-registration-5b0c';
 
 /**
  * Keys and variable-group secrets read at task start from the server process's own environment
@@ -32,6 +34,7 @@ describe.each(DIALECTS)('keys from the server environment or a file (%s)', (dial
   let fixture: Awaited<ReturnType<typeof insertProjectWithTemplate>>;
   let base: string;
   let secretsDir: string;
+  let runner: RunnerChild | undefined;
   const responses: string[] = [];
 
   const call = async (method: string, path: string, body?: unknown) => {
@@ -91,6 +94,7 @@ describe.each(DIALECTS)('keys from the server environment or a file (%s)', (dial
       ...(settings.user ? { SEMAPHORE_DB_USER: settings.user } : {}), ...(settings.name ? { SEMAPHORE_DB: settings.name } : {}),
       SEMAPHORE_TMP_PATH: join(tmp, 'work'), SEMAPHORE_ADMIN: ADMIN.login, SEMAPHORE_ADMIN_PASSWORD: ADMIN.password,
       DEPLOY_TOKEN: ENV_VALUE, OTHER_TOKEN: NOT_ALLOWED_VALUE,
+      SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION, SIGNALBOX_RUNNER_POLL_HOLD_MS: '3000',
     };
     await start(allowed());
     db = openDatabase(settings);
@@ -99,6 +103,7 @@ describe.each(DIALECTS)('keys from the server environment or a file (%s)', (dial
   }, 180_000);
 
   afterAll(async () => {
+    await stopRunner(runner);
     server?.child.kill('SIGKILL');
     await db?.destroy();
     await drop?.();
@@ -200,6 +205,26 @@ describe.each(DIALECTS)('keys from the server environment or a file (%s)', (dial
     expect(missing.done.status).toBe('error');
     expect(missing.log).toContain(`Secret source file ${join(secretsDir, 'soon-gone')} could not be read: the file ${join(secretsDir, 'soon-gone')} cannot be read`);
     await db.updateTable('inventory').set({ become_key_id: null }).where('id', '=', fixture.inventory.id).execute();
+  });
+
+  it('a remote runner gets the value the server read from its own environment (the runner has no such variable)', async () => {
+    const dir = join(tmp, 'runner');
+    const runnerVars = runnerEnv(`http://127.0.0.1:${port}`, dir, { SEMAPHORE_RUNNER_REGISTRATION_TOKEN: REGISTRATION });
+    expect(runnerVars.DEPLOY_TOKEN).toBeUndefined();
+    await registerRunner(runnerVars, ['--name', 'sources-runner', '--tags', 'remote']);
+    runner = startRunner(runnerVars);
+    await until('the runner polling', async () => runner!.output().includes('runner started'), 90_000);
+    const remote = await group('Remote env', [
+      { type: 'env', name: 'GOT', source_storage_type: 'env', source_storage_key: 'DEPLOY_TOKEN', operation: 'create' },
+      { type: 'env', name: 'EXPECT', secret: ENV_VALUE, operation: 'create' },
+    ]);
+    const { done, log } = await run('Remote env secret', { environment_id: remote.id, runner_tag: 'remote' });
+    expect(done.status, log).toBe('success');
+    expect(done.runner_id).not.toBeNull();
+    expect(log).toContain('value matches');
+    expect(log).toContain('value=********');
+    expect(runner.output()).not.toContain(ENV_VALUE);
+    await stopRunner(runner);
   });
 
   it('after the admin narrows the list, a key naming a source no longer allowed fails its task with a clear line', async () => {
