@@ -95,7 +95,7 @@ function tileMarkup(tile: BoardTileData, texts: BoardTexts, lang: string, now: n
   const streak = tile.fail_streak > 1 ? html`<p class="tile-streak">${statusIcon('error')}${fill(texts.streak, 'n', tile.fail_streak)}</p>` : '';
   const queued = tile.queued ? html`<p class="tile-queued">${statusIcon('waiting')}${fill(texts.queued, 'n', tile.queued)}</p>` : '';
   return html`<li class="tile tone-${tone}${tile.fail_streak > 0 ? ' tile-failing' : ''}" data-tile="${tile.kind}-${tile.id}" data-status="${status ?? 'none'}"><div class="tile-body">
-<p class="tile-status">${statusIcon(status)}<span>${label}</span></p>
+<p class="tile-status" style="--len:${label.length}">${statusIcon(status)}<span>${label}</span></p>
 ${streak}${queued}<p class="tile-name" title="${tile.name}">${tile.name}</p>
 <p class="tile-project">${tile.project_name}</p>
 ${task ? html`<p class="tile-meta">${[when, duration].filter(Boolean).join(' · ')}</p>${who ? html`<p class="tile-meta">${who}</p>` : ''}` : ''}

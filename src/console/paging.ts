@@ -12,9 +12,13 @@ export function paginate<T>(all: T[], pageParam: string | null, size = PAGE_SIZE
   return { items: all.slice((page - 1) * size, page * size), page, pages };
 }
 
-/** The current URL with one query parameter changed (or removed when value is null). */
+/**
+ * The current URL with one query parameter changed (or removed when value is null). A flash is
+ * said once, on the page a change lands on: links made from that page do not carry it on.
+ */
 export function withParam(url: URL, name: string, value: string | null): string {
   const next = new URL(url);
+  next.searchParams.delete('flash');
   if (value === null) next.searchParams.delete(name);
   else next.searchParams.set(name, value);
   return next.pathname + next.search;

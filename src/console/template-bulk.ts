@@ -59,7 +59,7 @@ export function confirmIdsOf(url: URL): number[] {
  */
 export async function runBulkBar(astro: AstroLike, projectId: number, actions: string[]): Promise<BulkBarData | Response> {
   const { t } = astro.locals;
-  const back = withParam(new URL(withParam(new URL(withParam(astro.url, CONFIRM_PARAM, null), astro.url), 'flash', null), astro.url), 'name', null);
+  const back = withParam(new URL(withParam(astro.url, CONFIRM_PARAM, null), astro.url), 'name', null);
   const posted = await postedForm(astro.request);
   if (posted?.get('_form') === BULK_FORM) {
     const values = readBulkValues(posted);

@@ -104,6 +104,9 @@ describe('wall board in Chromium', () => {
     expect(fontSize).toBeGreaterThan(40);
     await expect.poll(() => page.locator('li[data-status=running] .tile-progress').count()).toBe(1);
     expect(await page.locator('li[data-status=running] .tile-queued').textContent()).toBe('2 queued');
+    // a long status ("waiting confirmation") is said whole, not cut with an ellipsis
+    const cut = await page.locator('.tile-status').evaluateAll((lines) => lines.filter((p) => p.scrollWidth > p.clientWidth + 1).map((p) => p.textContent));
+    expect(cut).toEqual([]);
     await screenshot(page, 'board-12-1920', { fullPage: false });
     // the task ends (its status is stored and announced): the tile changes in the open page
     // (how fast is a benchmark's business, not this test's: it must not fail on a busy machine)

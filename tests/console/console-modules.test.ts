@@ -5,7 +5,7 @@ import { appCssColour, appIconLetter, colourToSave, pickerColour } from '../../s
 import { resolveLanguage } from '../../src/console/languages.ts';
 import { buildStatsChart } from '../../src/console/stats-chart.ts';
 import { formatDuration, formatTime, relativeTimeText } from '../../src/console/format.ts';
-import { paginate } from '../../src/console/paging.ts';
+import { paginate, withParam } from '../../src/console/paging.ts';
 import { safeBackPath } from '../../src/console/preferences.ts';
 import { createTranslator, messagesFor } from '../../src/console/i18n.ts';
 import { projectSettingsBody, readProjectSettings } from '../../src/console/project-settings.ts';
@@ -121,6 +121,12 @@ describe('small helpers', () => {
     expect(paginate(all, '3')).toEqual({ items: [40, 41, 42, 43, 44], page: 3, pages: 3 });
     expect(paginate(all, '99').page).toBe(3);
     expect(paginate([], null)).toEqual({ items: [], page: 1, pages: 1 });
+  });
+
+  it('makes links from the current address without carrying its one-time flash on', () => {
+    const here = new URL('http://console.test/project/1/environment?flash=environment_saved&page=2');
+    expect(withParam(here, 'edit', '5')).toBe('/project/1/environment?page=2&edit=5');
+    expect(withParam(here, 'page', null)).toBe('/project/1/environment');
   });
 
   it('accepts only same-site back paths', () => {

@@ -53,8 +53,7 @@ describe('server-rendered forms check what is typed, and never change it', () =>
     // a one-shot time in the past: said beside the field in words, before the API is asked
     await page.locator('dialog input[name=name]').fill('nightly');
     await page.locator('dialog select[name=template_id]').selectOption(String(fx.template.id));
-    // the modal dialog is centred, so a message going or the builder arriving moves the radios:
-    // click only once the dialog has its final height
+    // a message going above the radios moves them: click only once the form has settled
     await page.locator('[data-cron-builder]').waitFor();
     await expect.poll(() => message(page, 'template_id').count()).toBe(0);
     await page.check('dialog input[name=kind][value=run_at]');
