@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../../src/server/db/database.ts';
 import { DIALECTS, freshDatabase } from '../../support/dialects.ts';
@@ -198,6 +199,12 @@ describe.each(DIALECTS)('keys from the server environment or a file (%s)', (dial
     expect(escaped.done.status).toBe('error');
     expect(escaped.log).toContain(`Secret source file ${join(secretsDir, 'escape')} could not be read: ${join(secretsDir, 'escape')} leads outside the allowed directories`);
     expect(escaped.log).not.toContain('value=');
+    // a FIFO where a file was expected is refused, not waited on
+    execFileSync('mkfifo', [join(secretsDir, 'pipe')]);
+    const fifo = await group('Fifo', [{ type: 'env', name: 'GOT', source_storage_type: 'file', source_storage_key: join(secretsDir, 'pipe'), operation: 'create' }]);
+    const piped = await run('Fifo file', { environment_id: fifo.id });
+    expect(piped.done.status).toBe('error');
+    expect(piped.log).toContain(`${join(secretsDir, 'pipe')} is not a regular file`);
     writeFileSync(join(secretsDir, 'soon-gone'), 'x');
     const gone = await group('Gone', [{ type: 'env', name: 'GOT', source_storage_type: 'file', source_storage_key: join(secretsDir, 'soon-gone'), operation: 'create' }]);
     unlinkSync(join(secretsDir, 'soon-gone'));

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, normalize, sep } from 'node:path';
 
 /**
@@ -66,15 +66,10 @@ export function readKeySource(policy: SecretSourcesPolicy, type: ExternalSourceT
 }
 
 function readAllowedFile(policy: SecretSourcesPolicy, ref: string): string {
-  let real: string;
-  try {
-    real = realpathSync(ref);
-  } catch {
-    throw new KeySourceError(`the file ${ref} cannot be read`);
-  }
-  if (!policy.dirs.some((dir) => isInside(realDir(dir), real))) throw new KeySourceError(`${ref} leads outside the allowed directories`);
   const fd = openSafely(ref);
   try {
+    // judged by what was opened, not by the name: a link swapped in after a check cannot lead out
+    if (!policy.dirs.some((dir) => isInside(realDir(dir), openedPath(fd, ref)))) throw new KeySourceError(`${ref} leads outside the allowed directories`);
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new KeySourceError(`${ref} is not a regular file`);
     if (stat.size > MAX_FILE_BYTES) throw new KeySourceError(`${ref} is larger than ${MAX_FILE_BYTES} bytes`);
@@ -87,9 +82,23 @@ function readAllowedFile(policy: SecretSourcesPolicy, ref: string): string {
   }
 }
 
+/** The real path of an open file: Linux names it in /proc; elsewhere the name is resolved again. */
+function openedPath(fd: number, ref: string): string {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    try {
+      return realpathSync(ref);
+    } catch {
+      throw new KeySourceError(`the file ${ref} cannot be read`);
+    }
+  }
+}
+
 function openSafely(path: string): number {
   try {
-    return openSync(path, 'r');
+    // non-blocking: a FIFO put where a file was expected must not hold the server up
+    return openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     throw new KeySourceError(`the file ${path} cannot be read`);
   }
