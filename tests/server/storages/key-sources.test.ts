@@ -158,6 +158,12 @@ describe.each(DIALECTS)('keys from the server environment or a file (%s)', (dial
     expect(secret.status).toBe(400);
     expect(secret.body.error).toContain('secrets.0.source_storage_key: OTHER_TOKEN is not among the allowed secret sources');
     expect(await db.selectFrom('access_key').select('id').execute()).toHaveLength(before.length);
+    // a change of source is checked the same way, and leaves the key as it was
+    const existing = await db.selectFrom('access_key').selectAll().where('project_id', '=', fixture.project.id).where('name', '=', 'From env').executeTakeFirstOrThrow();
+    const put = await call('PUT', `${base}/keys/${existing.id}`, { id: existing.id, project_id: fixture.project.id, name: 'From env', type: 'login_password', override_secret: true, login_password: { login: 'x' }, source_storage_type: 'env', source_storage_key: 'OTHER_TOKEN' });
+    expect(put.status).toBe(400);
+    expect(put.body.error).toContain('OTHER_TOKEN is not among the allowed secret sources');
+    expect(await db.selectFrom('access_key').selectAll().where('id', '=', existing.id).executeTakeFirstOrThrow()).toEqual(existing);
   });
 
   it('variable-group secrets read at task start from the server\'s environment and from a file reach the task, masked', async () => {
