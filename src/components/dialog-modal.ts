@@ -14,6 +14,7 @@ export function makeDialogsModal(): void {
     if (dialog.matches(':modal')) continue;
     dialog.close();
     dialog.showModal();
+    carryFlash(dialog);
     dialog.addEventListener('cancel', (event) => {
       event.preventDefault();
       location.assign(dialog.dataset.closeHref!);
@@ -22,6 +23,16 @@ export function makeDialogsModal(): void {
       if (event.key === 'Tab') keepFocusInside(dialog, event);
     });
   }
+}
+
+/**
+ * The page's flash (Page.astro's snackbar and its close toggle) would sit under the modal's
+ * backdrop, unseen: it moves into the dialog, above it.
+ */
+function carryFlash(dialog: HTMLDialogElement): void {
+  const toggle = document.getElementById('snackbar-close');
+  const bar = document.querySelector('.snackbar');
+  if (toggle && bar && !dialog.contains(bar)) dialog.append(toggle, bar);
 }
 
 function keepFocusInside(dialog: HTMLDialogElement, event: KeyboardEvent): void {

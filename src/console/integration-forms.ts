@@ -18,14 +18,19 @@ const NEEDS_HEADER = new Set(['token', 'hmac']);
 
 export interface Integration {
   id: number; name: string; template_id: number; auth_method: string; auth_secret_id: number | null; auth_header: string;
-  searchable: boolean; task_params: Record<string, unknown>;
+  searchable: boolean; task_params: Record<string, unknown>; once_within: number | null;
 }
 export interface Matcher { id: number; name: string; match_type: string; body_data_type: string; key: string; method: string; value: string }
 export interface ExtractValue { id: number; name: string; value_source: string; body_data_type: string; key: string; variable_type: string; variable: string }
 
 export interface SettingsValues {
   name: string; template_id: string; auth_method: string; auth_header: string; auth_secret_id: string; task_params: string; searchable: boolean;
+  /** seconds as typed; empty: off */
+  once_within: string;
 }
+
+/** A typed number of seconds; empty is off (null), anything not a whole number is left for the checks to name. */
+const secondsOf = (text: string) => (text === '' ? null : /^\d{1,9}$/.test(text) ? Number(text) : undefined);
 
 const idOf = (text: string) => (/^\d{1,10}$/.test(text) && Number(text) > 0 ? Number(text) : undefined);
 
@@ -48,20 +53,22 @@ export function settingsForm(t: TFunction, current: Integration | null, call: Fo
       name: current?.name ?? '', template_id: current ? String(current.template_id) : '', auth_method: current?.auth_method || 'none',
       auth_header: current?.auth_header ?? '', auth_secret_id: current?.auth_secret_id ? String(current.auth_secret_id) : '',
       task_params: current ? JSON.stringify(current.task_params ?? {}, null, 2) : '{}', searchable: current?.searchable ?? false,
+      once_within: current?.once_within ? String(current.once_within) : '',
     },
     read: (form) => ({
       name: textField(form, 'name'), template_id: textField(form, 'template_id'), auth_method: textField(form, 'auth_method') || 'none',
       auth_header: textField(form, 'auth_header'), auth_secret_id: textField(form, 'auth_secret_id'),
       task_params: String(form.get('task_params') ?? ''), searchable: checkboxField(form, 'searchable'),
+      once_within: textField(form, 'once_within'),
     }),
     toBody: (v) => ({
       ...(current ? { id: current.id } : {}), name: v.name, template_id: idOf(v.template_id),
       auth_method: v.auth_method, auth_header: v.auth_header || null,
       auth_secret_id: NEEDS_SECRET.has(v.auth_method) ? idOf(v.auth_secret_id) ?? null : null,
-      task_params: parseParams(v.task_params) ?? {}, searchable: v.searchable,
+      task_params: parseParams(v.task_params) ?? {}, searchable: v.searchable, once_within: secondsOf(v.once_within),
     }),
     schema: integrationInputSchema,
-    messages: { name: t('integrations.nameRequired'), auth_method: t('integrations.authMethodInvalid') },
+    messages: { name: t('integrations.nameRequired'), auth_method: t('integrations.authMethodInvalid'), once_within: t('integrations.onceWithinInvalid') },
     check: (body, v) => {
       const errors: FieldErrors = {};
       if (!body.name?.trim()) errors.name = t('integrations.nameRequired');
@@ -69,6 +76,7 @@ export function settingsForm(t: TFunction, current: Integration | null, call: Fo
       if (NEEDS_SECRET.has(v.auth_method) && !body.auth_secret_id) errors.auth_secret_id = t('integrations.secretRequired');
       if (NEEDS_HEADER.has(v.auth_method) && !v.auth_header) errors.auth_header = t('integrations.headerRequired');
       if (parseParams(v.task_params) === null) errors.task_params = t('integrations.taskParamsInvalid');
+      if (secondsOf(v.once_within) === undefined) errors.once_within = t('integrations.onceWithinInvalid');
       return errors;
     },
     call, done,

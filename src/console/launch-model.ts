@@ -23,6 +23,8 @@ export interface LaunchTemplate {
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean;
   arguments: string | null; git_branch: string | null; repository_id: number | null; inventory_id: number | null;
   environment_ids?: number[];
+  /** the inventories a start may choose; empty or missing: any */
+  allowed_inventories?: number[];
   survey_vars: LaunchSurveyVar[]; task_params: Record<string, unknown>;
 }
 
@@ -44,6 +46,16 @@ export interface LaunchOptions {
   build: boolean; branch: boolean; inventory: boolean; args: boolean; environments: boolean;
   limit: boolean; tags: boolean; skipTags: boolean;
   debug: boolean; ansible: boolean; terraform: boolean; autoApprove: boolean;
+}
+
+/**
+ * The inventories the dialog offers: those the template allows, else all of the project's (its
+ * own inventory is the select's empty choice).
+ * @example offeredInventories({ ...template, allowed_inventories: [3] }, all) // only #3
+ */
+export function offeredInventories<T extends { id: number }>(template: Pick<LaunchTemplate, 'allowed_inventories'>, inventories: T[]): T[] {
+  const allowed = template.allowed_inventories ?? [];
+  return allowed.length ? inventories.filter((i) => allowed.includes(i.id)) : inventories;
 }
 
 export function launchOptions(template: LaunchTemplate): LaunchOptions {

@@ -46,6 +46,8 @@ export interface TemplateFormValues {
   allow_override_environment: boolean;
   /** the template's extra SSH keys, comma-separated ids (one checkbox per SSH key in the dialog) */
   ssh_key_ids: string;
+  /** the inventories a task may choose, comma-separated ids (none: any) */
+  allowed_inventories: string;
   view_id: string;
   git_branch: string;
   survey_vars: string;
@@ -101,7 +103,7 @@ export interface TemplateFormValues {
 /** The template as GET answers it (the fields the dialog edits). */
 export interface ApiTemplate {
   id: number; name: string; description: string | null; app: string; type: string; playbook: string;
-  inventory_id: number | null; repository_id: number | null; environment_id: number | null; environment_ids?: number[]; ssh_key_ids?: number[]; view_id: number | null;
+  inventory_id: number | null; repository_id: number | null; environment_id: number | null; environment_ids?: number[]; ssh_key_ids?: number[]; allowed_inventories?: number[]; view_id: number | null;
   git_branch: string | null; survey_vars: unknown[]; vaults: unknown[]; arguments: string | null;
   task_params: Record<string, unknown>; start_version: string | null; build_template_id: number | null; autorun: boolean;
   allow_override_args_in_task: boolean; allow_override_branch_in_task: boolean; alert_on?: string; alert_channel_ids?: number[];
@@ -117,6 +119,8 @@ export interface ApiSchedule { id: number; name: string; cron_format: string | n
 /** What the dialog lists in its selects. */
 export interface TemplateChoices {
   inventories: (Named & { type: string })[];
+  /** every inventory of the app's kind in the project, to tick the ones a task may choose */
+  projectInventories: (Named & { type: string })[];
   repositories: (Named & { git_url: string })[];
   environments: Named[];
   views: { id: number; title: string }[];
@@ -159,6 +163,7 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     more_environment_ids: (template?.environment_ids ?? []).slice(1).join(','),
     allow_override_environment: p.allow_override_environment === true,
     ssh_key_ids: (template?.ssh_key_ids ?? []).join(','),
+    allowed_inventories: (template?.allowed_inventories ?? []).join(','),
     view_id: idText(template?.view_id),
     git_branch: template?.git_branch ?? '',
     survey_vars: JSON.stringify(surveyVarsToApi(surveyVarsFromApi(template?.survey_vars ?? [])), null, 2),
@@ -220,7 +225,8 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     environment_id: textField(form, 'environment_id'),
     more_environment_ids: form.getAll('more_environment_ids').filter((id): id is string => typeof id === 'string' && id !== '').join(','),
     allow_override_environment: checkboxField(form, 'allow_override_environment'),
-    ssh_key_ids: form.getAll('ssh_key_ids').filter((id): id is string => typeof id === 'string' && /^\d+$/.test(id)).join(','),
+    ssh_key_ids: idList(form, 'ssh_key_ids'),
+    allowed_inventories: idList(form, 'allowed_inventories'),
     view_id: textField(form, 'view_id'),
     git_branch: textField(form, 'git_branch'),
     survey_vars: raw('survey_vars'),
@@ -246,7 +252,7 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     allow_override_args_in_task: checkboxField(form, 'allow_override_args_in_task'),
     allow_override_branch_in_task: checkboxField(form, 'allow_override_branch_in_task'),
     alert_on: ALERT_CHOICES.includes(textField(form, 'alert_on')) ? textField(form, 'alert_on') : 'always',
-    alert_channel_ids: form.getAll('alert_channel_ids').filter((id): id is string => typeof id === 'string' && /^\d+$/.test(id)).join(','),
+    alert_channel_ids: idList(form, 'alert_channel_ids'),
     disabled: checkboxField(form, 'disabled'),
     runner_tag: textField(form, 'runner_tag'),
     executor_image: textField(form, 'executor_image'),
@@ -323,6 +329,7 @@ function toBody(v: TemplateFormValues) {
     environment_id: num(v.environment_id),
     environment_ids: environmentIdsOf(v),
     ssh_key_ids: v.ssh_key_ids.split(',').map(num).filter((id): id is number => id !== null),
+    allowed_inventories: ansible || terraform ? v.allowed_inventories.split(',').map(num).filter((id): id is number => id !== null) : [],
     view_id: num(v.view_id),
     git_branch: v.git_branch || null,
     survey_vars: Array.isArray(surveyVars) ? surveyVarsToApi(surveyVarsFromApi(surveyVars)) : surveyVars,
@@ -398,8 +405,10 @@ function ruleErrors(v: TemplateFormValues, t: (key: string) => string): FieldErr
 
 async function loadChoices(astro: AstroLike, projectId: number, app: string, templateId: number | null, repositoryId: string): Promise<TemplateChoices> {
   const base = `/api/project/${projectId}`;
-  const [inventories, repositories, environments, views, keys, templates, tags, info, alertChannels, project, locks] = await Promise.all([
-    apiGet<TemplateChoices['inventories']>(astro, `${base}/inventory?app=${encodeURIComponent(app)}${templateId ? `&template_id=${templateId}` : ''}`),
+  const ofApp = `${base}/inventory?app=${encodeURIComponent(app)}`;
+  const [inventories, projectInventories, repositories, environments, views, keys, templates, tags, info, alertChannels, project, locks] = await Promise.all([
+    apiGet<TemplateChoices['inventories']>(astro, templateId ? `${ofApp}&template_id=${templateId}` : ofApp),
+    templateId ? apiGet<TemplateChoices['inventories']>(astro, ofApp) : null,
     apiGet<TemplateChoices['repositories']>(astro, `${base}/repositories`),
     apiGet<Named[]>(astro, `${base}/environment`),
     apiGetOr<{ id: number; title: string }[]>(astro, `${base}/views`, []),
@@ -412,7 +421,7 @@ async function loadChoices(astro: AstroLike, projectId: number, app: string, tem
     apiGetOr<TemplateChoices['locks']>(astro, `${base}/locks`, []),
   ]);
   return {
-    inventories, repositories, environments, views, keys, alertChannels,
+    inventories, projectInventories: projectInventories ?? inventories, repositories, environments, views, keys, alertChannels,
     buildTemplates: templates.filter((tpl) => tpl.type === 'build' && tpl.id !== templateId),
     runnerTags: tags.map((tag) => tag.tag),
     jwt: info.jwt ?? { enabled: false, default_ttl: 0, max_ttl: 0 },
@@ -490,4 +499,9 @@ async function syncCommitCheck(astro: AstroLike, base: string, templateId: numbe
   if (!current && v.cron_enabled) await apiSend(astro, 'POST', `${base}/schedules`, body);
   else if (current && !v.cron_enabled) await apiSend(astro, 'DELETE', `${base}/schedules/${current.id}`);
   else if (current && v.cron_enabled) await apiSend(astro, 'PUT', `${base}/schedules/${current.id}`, { ...body, id: current.id });
+}
+
+/** The ticked ids of a checkbox list, comma-separated; anything but digits is dropped. */
+function idList(form: FormData, name: string): string {
+  return form.getAll(name).filter((id): id is string => typeof id === 'string' && /^\d+$/.test(id)).join(',');
 }

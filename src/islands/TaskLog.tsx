@@ -22,6 +22,8 @@ interface Props {
   templateName: string;
   /** the template's type: '' (task), 'build' or 'deploy' — names the run-again action */
   templateType?: string;
+  /** an Ansible template's task and a user who may run tasks: offered once failed hosts are known */
+  mayRelaunchFailed?: boolean;
   /** the starter's name (the task JSON carries only user_id) */
   authorName: string | null;
   /** the names of the variable groups the task ran with, in order */
@@ -57,10 +59,10 @@ const messageFn = (messages: Record<string, string>) => (key: string, vars: Reco
  * of any length, following a running task), and the task's actions. The server renders the first screen (forms post to
  * /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', authorName, groupNames = [], lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, summary, summaryMessages }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', mayRelaunchFailed = false, authorName, groupNames = [], lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, summary, summaryMessages }: Props) {
   const m = messageFn(messages);
   const [live] = useState(() => createTaskLive({ task: initialTask, lines: totalLines, logTick: 0, summary }));
-  const { task, logTick } = useStore(live);
+  const { task, logTick, summary: liveSummary } = useStore(live);
   const [now, setNow] = useState(renderedAt);
   const [fullscreen, setFullscreen] = useState(false);
   const [tab, setTab] = useState(initialTab);
@@ -71,6 +73,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
   const actions = useRef<HTMLFormElement>(null);
   const apiBase = `/api/project/${projectId}/tasks/${task.id}`;
   const active = isActive(task.status);
+  const relaunchable = mayRelaunchFailed && !active && liveSummary.hosts.some((h) => h.failed > 0 || h.unreachable > 0);
   // The server's text while nothing changed since it rendered: building the browser's first
   // Intl date formatter took ~half of the hydration's script time (ICU data), a long task.
   const serverStart = renderedStart && task.start === renderedStart.start && now === renderedAt;
@@ -93,8 +96,10 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
   }, [active]);
 
   const act = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
     const action = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') ?? '';
+    // through the form loop: the server starts it and opens the new task with a flash
+    if (action === 'relaunch_failed') return;
+    event.preventDefault();
     if (action === 'rerun') return rerun();
     const path = action === 'confirm' || action === 'reject' ? action : 'stop';
     const body = path === 'stop' ? JSON.stringify({ force: action === 'force_stop' }) : undefined;
@@ -152,6 +157,7 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
           <button type="submit" name="action" value="reject" className="btn btn-secondary">{m('reject')}</button>
         </> : null}
         {!active ? <button type="submit" name="action" value="rerun" className="btn btn-secondary">{m(RERUN_LABEL[templateType] ?? 'rerun')}</button> : null}
+        {relaunchable ? <button type="submit" name="action" value="relaunch_failed" className="btn btn-secondary">{m('relaunchFailed')}</button> : null}
         {hasRawLog(task.status) ? <a role="button" className="btn btn-outline" href={`${apiBase}/raw_output`} target="_blank" rel="noopener">{m('rawLog')}</a> : null}
         {hasRawLog(task.status) ? <a role="button" className="btn btn-outline" href={`${apiBase}/output/download`} download={`task-${task.id}.log`}>{m('download')}</a> : null}
       </form>

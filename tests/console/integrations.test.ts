@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { adminApi, insertScriptProject, waitForTask } from './support/real-tasks.ts';
 import { createClient } from './support/http-client.ts';
 
@@ -171,6 +171,48 @@ describe('integrations', () => {
         .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }
     expect(Object.entries(found).filter(([, list]) => list.length)).toEqual([]);
+  });
+
+  it('sets the "once within" window in the settings form, shows it in the details, and turns it off again', { timeout: 120_000 }, async () => {
+    const api = await adminApi(server);
+    const [integration] = await api.get<{ id: number }[]>(`/api/project/${projectId}/integrations`);
+    const apiPath = `/api/project/${projectId}/integrations/${integration!.id}`;
+    const path = `${server.url}/project/${projectId}/integrations/${integration!.id}`;
+    const onceWithin = async () => (await api.get<{ once_within: number | null }>(apiPath)).once_within;
+    const summary = () => page.innerText('dl.summary');
+    await page.goto(path);
+    expect(await summary()).toMatch(/Once within\s+Off/);
+
+    await follow(page, '.page-header a:has-text("Edit")');
+    expect(await page.innerText('dialog[open] [data-field=once_within]')).toContain('within this many seconds start one task');
+    await page.fill('dialog[open] input[name=once_within]', '0');
+    await save();
+    expect(await fieldErrors()).toEqual(['Enter a whole number of seconds from 1 to 86400, or leave it empty']);
+    expect(await onceWithin()).toBeNull();
+    await page.fill('dialog[open] input[name=once_within]', '300');
+    await Promise.all([page.waitForURL(/flash=integration_saved/), save()]);
+    expect(await onceWithin()).toBe(300);
+    expect(await summary()).toMatch(/Once within\s+300 seconds/);
+    await screenshot(page, 'integration-once-within-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, 'integration-once-within-375');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await follow(page, '.page-header a:has-text("Edit")');
+    expect(await page.inputValue('dialog[open] input[name=once_within]')).toBe('300');
+    await screenshot(page, 'integration-once-within-form-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'integration-once-within-form-1280');
+    await page.context().addCookies([{ name: 'theme', value: 'dark', url: server.url }]);
+    await page.reload();
+    await screenshot(page, 'integration-once-within-form-1280-dark');
+    await page.context().addCookies([{ name: 'theme', value: 'light', url: server.url }]);
+    await page.reload();
+
+    // emptied, the window is off: every delivery starts a task again
+    await page.fill('dialog[open] input[name=once_within]', '');
+    await Promise.all([page.waitForURL(/flash=integration_saved/), save()]);
+    expect(await onceWithin()).toBeNull();
+    expect(await summary()).toMatch(/Once within\s+Off/);
   });
 
   it('edits the settings, deletes an extracted value, a matcher and the integration', { timeout: 240_000 }, async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkLaunch, initialLaunchValues, launchBody, launchOptions, launchTemplateId, projectIdOfPath, type LaunchTemplate, type LaunchMessage,
+  checkLaunch, initialLaunchValues, launchBody, launchOptions, launchTemplateId, offeredInventories, projectIdOfPath, type LaunchTemplate, type LaunchMessage,
 } from '../../src/console/launch-model.ts';
 import { taskInputSchema } from '../../src/server/domain/tasks/task.ts';
 import { LOG_ROW_PX, scrollPosition, scrollTopForLine } from '../../src/islands/task-log-model.ts';
@@ -70,6 +70,13 @@ describe('task launch form model (seed 001 §5)', () => {
     expect(o).toMatchObject({ terraform: true, autoApprove: true, ansible: false, debug: false, limit: false });
     const values = { ...initialLaunchValues(t), plan: true, auto_approve: true, dry_run: true };
     expect(launchBody(t, values).params).toEqual({ plan: true, destroy: false, upgrade: false, reconfigure: false, auto_approve: true });
+  });
+
+  it('offers only the inventories the template allows, or all when it lists none', () => {
+    const all = [{ id: 2, name: 'Own' }, { id: 3, name: 'Staging' }, { id: 4, name: 'Production' }];
+    expect(offeredInventories(template({ allowed_inventories: [4] }), all)).toEqual([{ id: 4, name: 'Production' }]);
+    expect(offeredInventories(template({ allowed_inventories: [] }), all)).toEqual(all);
+    expect(offeredInventories(template(), all)).toEqual(all);
   });
 
   it('reads ?new_task= and the project of a path strictly', () => {

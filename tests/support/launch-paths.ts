@@ -55,6 +55,8 @@ export interface TemplateSpec {
   busy?: { limit: number; policy: 'queue' | 'cancel_previous' | 'refuse' };
   /** the template's rate limit for triggers, with one task of it already queued */
   rateLimit?: { starts: number; window: string };
+  /** the inventories a start may choose: the one a case asks for, or only the world's other one */
+  allowedInventories?: 'asked' | 'other';
 }
 
 export interface Subject {
@@ -84,6 +86,8 @@ export interface World {
   s: TestServer;
   projectId: number;
   inventoryId: number;
+  /** an inventory no case asks for */
+  otherInventoryId: number;
   repositoryId: number;
   /** a variable group no template has */
   groupId: number;
@@ -114,8 +118,11 @@ export async function buildLaunchWorld(s: TestServer): Promise<World> {
   };
   const group = await s.deps.db.insertInto('environment').values({ project_id: f.project.id, name: 'Other group', json: '{}', env: null, password: null })
     .returning('id').executeTakeFirstOrThrow();
+  const other = await s.deps.db.insertInto('inventory').values({
+    project_id: f.project.id, name: 'Other inventory', type: 'static', inventory: 'elsewhere', ssh_key_id: f.inventory.ssh_key_id, become_key_id: null, repository_id: null, holder_id: null,
+  }).returning('id').executeTakeFirstOrThrow();
   return {
-    s, projectId: f.project.id, inventoryId: f.inventory.id, repositoryId: f.repository.id, groupId: group.id, auth,
+    s, projectId: f.project.id, inventoryId: f.inventory.id, otherInventoryId: other.id, repositoryId: f.repository.id, groupId: group.id, auth,
     users: { admin: f.adminId, task_runner: runner.id, guest: guest.id }, seq: 0,
   };
 }
@@ -134,6 +141,10 @@ export async function makeSubject(w: World, name: string, spec: TemplateSpec, au
   if (spec.rateLimit) Object.assign(fields, { rate_limit_starts: spec.rateLimit.starts, rate_limit_window: spec.rateLimit.window });
   if (!spec.deploy && !autorun) {
     const t = await insertTemplate(db, w.projectId, fields);
+    if (spec.allowedInventories) {
+      const inventory_id = spec.allowedInventories === 'asked' ? w.inventoryId : w.otherInventoryId;
+      await db.insertInto('template_allowed_inventory').values({ template_id: t.id, inventory_id }).execute();
+    }
     const busyTaskId = spec.busy || spec.rateLimit ? (await enqueueTask(w.s.deps, { projectId: w.projectId, templateId: t.id, userId: w.users.admin })).id : undefined;
     return { id: t.id, name: t.name, buildTemplateId: null, buildTemplateName: '', builds: null, busyTaskId };
   }

@@ -17,6 +17,7 @@ import { listSchedules } from '../domain/schedules/schedule.service.ts';
 import { scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
 import { countTasksByDay } from '../domain/stats/task-stats.ts';
 import { setTemplateAlertChannels } from '../domain/alert-channels/alert-channel.service.ts';
+import { writeAllowedInventories } from '../domain/templates/allowed-inventories.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
 import { respondWithLastTasks, respondWithTaskPage, wantsTaskPage } from './task-page.ts';
@@ -44,9 +45,10 @@ templatesRoutes.post('/', manage, async (c) => {
   const { db, config } = c.var.deps;
   const input = await readJson(c, templateInputSchema);
   const row = await db.transaction().execute(async (tx) => {
-    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds, lockIds } = await validateTemplate(tx, config, c.var.project.id, input);
+    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds, allowedInventories, lockIds } = await validateTemplate(tx, config, c.var.project.id, input);
     const created = await createTemplate(tx, actorOf(c), values, vaults ?? [], environmentIds ?? [], sshKeyIds ?? []);
     if (alertChannelIds) await setTemplateAlertChannels(tx, created.id, alertChannelIds);
+    if (allowedInventories) await writeAllowedInventories(tx, created.id, allowedInventories);
     if (lockIds) await writeTemplateLocks(tx, created.id, lockIds);
     return created;
   });
@@ -81,9 +83,10 @@ templatesRoutes.put('/:template_id', manage, async (c) => {
   await db.transaction().execute(async (tx) => {
     const current = await findTemplate(tx, c.var.project.id, id);
     if (input.id !== undefined && input.id !== id) throw badRequest('Template ID in body and URL must be the same');
-    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds, lockIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
+    const { values, vaults, environmentIds, sshKeyIds, alertChannelIds, allowedInventories, lockIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
     await updateTemplate(tx, actorOf(c), current, values, vaults, environmentIds, sshKeyIds);
     if (alertChannelIds) await setTemplateAlertChannels(tx, current.id, alertChannelIds);
+    if (allowedInventories) await writeAllowedInventories(tx, current.id, allowedInventories);
     if (lockIds) await writeTemplateLocks(tx, current.id, lockIds);
   });
   return c.body(null, 204);

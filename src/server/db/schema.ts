@@ -61,6 +61,7 @@ export interface Database {
   template_lock: TemplateLockTable;
   alert_channel: AlertChannelTable;
   template_alert_channel: TemplateAlertChannelTable;
+  template_allowed_inventory: TemplateAllowedInventoryTable;
   event_webhook: EventWebhookTable;
   event_webhook_outbox: EventWebhookOutboxTable;
   event_webhook_delivery: EventWebhookDeliveryTable;
@@ -876,6 +877,12 @@ export interface AlertChannelTable {
 export interface TemplateAlertChannelTable {
   template_id: number;
   channel_id: number;
+}
+
+/** The inventories a start of a template may choose; none means any of the project's. */
+export interface TemplateAllowedInventoryTable {
+  template_id: number;
+  inventory_id: number;
 }
 
 /** An outgoing event webhook: `secret` (sealed) signs each body; `events` is a JSON array of event names. */

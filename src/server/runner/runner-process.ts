@@ -284,12 +284,15 @@ export class RunnerProcess {
     for (const [id, j] of this.#jobs) if (j.ended && !this.#pending.has(id)) this.#jobs.delete(id);
   }
 
-  /** `cleaning_requested`: the repository clones kept between tasks go. */
+  /**
+   * `cleaning_requested`: the repositories' object caches go, and clones kept by earlier
+   * versions (one per template). A running task's working copy may borrow a cache's objects,
+   * so while a job runs the caches stay.
+   */
   #clearCache(): void {
-    const busy = new Set([...this.#jobs.values()].filter((j) => !j.ended).map((j) => j.job.task.template_id));
+    const busy = [...this.#jobs.values()].some((j) => !j.ended);
     for (const name of existsSync(this.#config.tmp_path) ? readdirSync(this.#config.tmp_path) : []) {
-      const m = /^repository_\d+_(\d+)$/.exec(name);
-      if (m && !busy.has(Number(m[1]))) rmSync(join(this.#config.tmp_path, name), { recursive: true, force: true });
+      if (/^repository_\d+_\d+$/.test(name) || (!busy && /^repository_\d+_cache$/.test(name))) rmSync(join(this.#config.tmp_path, name), { recursive: true, force: true });
     }
     console.log('[runner] repository cache cleared');
   }

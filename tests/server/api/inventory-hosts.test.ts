@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
 import { createTestProject } from '../../support/project-members.ts';
@@ -111,6 +112,38 @@ for (const dialect of DIALECTS) {
       const tfRes = await call('GET', `${base}/inventory/${tf}/hosts`);
       expect(tfRes.status).toBe(400);
       expect(tfRes.body.error).toContain('not an Ansible inventory');
+    });
+
+    it('reads vaulted host_vars with the password vaults of the templates that run with the inventory', async () => {
+      // host_vars/alpha.yml encrypted by ansible-vault itself, with the label the template's vault has
+      const plain = join(s.tmp, 'vaulted');
+      mkdirSync(plain, { recursive: true });
+      writeFileSync(join(plain, 'pass'), 'hunter2-vault\n');
+      writeFileSync(join(plain, 'alpha.yml'), 'secret_word: swordfish-7\n');
+      execFileSync('ansible-vault', ['encrypt', `--vault-id=prod@${join(plain, 'pass')}`, join(plain, 'alpha.yml')], { stdio: 'pipe' });
+      const vaulted = createGitRepo(join(s.tmp, 'vaulted-repo'), { 'hosts.ini': '[edge]\nalpha\nbravo\n', 'host_vars/alpha.yml': readFileSync(join(plain, 'alpha.yml'), 'utf8') });
+      const repo = await call('POST', `${base}/repositories`, { name: 'Vaulted', git_url: `file://${vaulted.path}`, git_branch: 'main', ssh_key_id: noneKey });
+      const id = await addInventory({ name: 'Vaulted', type: 'file', inventory: 'hosts.ini', repository_id: repo.body.id });
+      const locked = await call('GET', `${base}/inventory/${id}/hosts`);
+      expect(locked.status).toBe(400);
+      expect(locked.body.error).toContain('no vault secrets found');
+      const key = await call('POST', `${base}/keys`, { name: 'Vault pass', type: 'login_password', login_password: { login: '', password: 'hunter2-vault' } });
+      expect(key.status, key.text).toBe(201);
+      const template = await call('POST', `${base}/templates`, {
+        name: 'Vaulted play', app: 'ansible', playbook: 'site.yml', repository_id: repo.body.id, inventory_id: id, vaults: [{ name: 'prod', type: 'password', vault_key_id: key.body.id }],
+      });
+      expect(template.status, template.text).toBe(201);
+      const res = await call('GET', `${base}/inventory/${id}/hosts`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.hosts).toEqual([{ name: 'alpha', groups: ['edge'] }, { name: 'bravo', groups: ['edge'] }]);
+      expect(res.text).not.toContain('swordfish-7');
+      expect(res.text).not.toContain('hunter2-vault');
+      // a wrong password is Ansible's error again, not a stale listing
+      expect((await call('PUT', `${base}/keys/${key.body.id}`, { ...key.body, override_secret: true, login_password: { login: '', password: 'wrong' } })).status).toBe(204);
+      const wrong = await call('GET', `${base}/inventory/${id}/hosts`);
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.error).toMatch(/[Dd]ecryption failed/);
+      expect(wrong.body.error).not.toContain('wrong');
     });
 
     it('is 404 for an inventory of another project', async () => {

@@ -122,7 +122,7 @@ describe.runIf(canCreateOsUsers())('parallel runs of one template, each with a u
     if (range) removePoolAccounts(range);
   });
 
-  it('clones into a folder of its own while the other run holds the shared clone, and removes it afterwards', async () => {
+  it('gives each run, each with its own uid, a working copy of its own, and removes both afterwards', async () => {
     const { project, template } = await insertProjectWithTemplate(e.s.deps.db, { ownerId: 1, playbook: 'hold.sh', gitUrl: `${daemon.url}/site.git` });
     await e.s.deps.db.updateTable('template').set({ allow_parallel_tasks: 1 }).where('id', '=', template.id).execute();
     const ids: number[] = [];
@@ -138,13 +138,12 @@ describe.runIf(canCreateOsUsers())('parallel runs of one template, each with a u
       }
       runs.push(Object.fromEntries(line!.split(' ').map((kv) => kv.split('=') as [string, string])));
     }
-    const shared = join(e.s.config.tmp_path, `repository_${template.repository_id}_${template.id}`);
-    expect(runs.map((r) => r.work)).toEqual([shared, `${shared}_task${ids[1]}`]);
+    const own = ids.map((id) => join(e.s.config.tmp_path, `repository_${template.repository_id}_task_${id}`));
+    expect(runs.map((r) => r.work)).toEqual(own);
     expect(runs[0]!.uid).not.toBe(runs[1]!.uid);
     for (const run of runs) writeFileSync(join(run.tmp!, 'go'), '');
     for (const id of ids) expect((await waitForTask(e.s.deps.db, id, undefined, 60_000)).status).toBe('success');
-    expect(existsSync(`${shared}_task${ids[1]}`)).toBe(false);
-    expect(existsSync(shared)).toBe(true);
+    for (const dir of own) expect(existsSync(dir)).toBe(false);
   }, 120_000);
 
   it('ends a process of a pool uid that escaped its run (endProcessesOf)', async () => {

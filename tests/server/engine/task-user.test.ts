@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
@@ -31,8 +31,8 @@ const PLAYBOOK = `- hosts: all
         msg: "ansible-key-rc={{ key.rc }}"
 `;
 
-/** The first run holds the clone until the test drops go.flag in it, then writes there; a second run only passes. */
-const PARALLEL = `if mkdir slow.lock 2>/dev/null; then
+/** The first run (it makes the mark) waits in its working copy until the test drops go.flag there, then writes there; a second run only passes. */
+const parallel = (marks: string) => `if mkdir -- '${marks}/slow' 2>/dev/null; then
   echo slow-started
   i=0; while [ ! -e go.flag ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
   echo late > written-late.txt && echo wrote-late
@@ -47,6 +47,7 @@ describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)
   let fixture: Awaited<ReturnType<typeof insertProjectWithTemplate>>;
   let other: { id: number };
   let keyFile: string;
+  let marks: string;
   const run = async (templateId: number) => {
     const res = await e.s.call('POST', `/api/project/${fixture.project.id}/tasks`, { template_id: templateId }, e.admin);
     expect(res.status, res.text).toBe(201);
@@ -60,15 +61,17 @@ describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)
     // the task user may pass through the test folder (as through /tmp) to reach tmp_path
     chmodSync(e.s.tmp, 0o711);
     const repoPath = join(e.s.tmp, 'repo');
+    marks = join(e.s.tmp, 'marks');
     fixture = await insertProjectWithTemplate(e.s.deps.db, { ownerId: 1, gitUrl: `file://${repoPath}`, playbook: 'probe.sh' });
     other = await insertTemplate(e.s.deps.db, fixture.project.id, { name: 'Other', playbook: 'placeholder.sh', repository_id: fixture.repository.id });
-    const tmpPath = e.s.config.tmp_path;
     keyFile = `${e.s.config.db.host}.key`;
+    mkdirSync(marks, { mode: 0o777 });
+    chmodSync(marks, 0o777);
     createGitRepo(repoPath, {
       'placeholder.sh': 'echo other-task-file > left-behind.txt\n',
-      'probe.sh': probe({ 'key-file': keyFile, database: e.s.config.db.host, wal: `${e.s.config.db.host}-wal`, 'other-clone': join(tmpPath, `repository_${fixture.repository.id}_${other.id}`, 'left-behind.txt') }),
+      'probe.sh': probe({ 'key-file': keyFile, database: e.s.config.db.host, wal: `${e.s.config.db.host}-wal` }),
       'site.yml': PLAYBOOK,
-      'parallel.sh': PARALLEL,
+      'parallel.sh': parallel(marks),
     });
     // the source repository belongs to the task user, as git refuses to clone another user's
     chownTree(repoPath, user.uid, user.gid);
@@ -78,22 +81,23 @@ describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)
     user?.remove();
   });
 
-  it('runs bash and ansible as that user: they succeed, but the key file, the database and other clones stay unreadable', async () => {
+  it('runs bash and ansible as that user: they succeed, but the key file and the database stay unreadable, and no working copy stays behind', async () => {
     const db = e.s.deps.db;
     const tmpPath = e.s.config.tmp_path;
     await insertEnvironmentSecret(db, e.s.deps.secrets, fixture.environment.id, fixture.project.id, 'var', 'API_SECRET', 'sekret-value-42');
 
     const first = await run(other.id);
     expect(first.done.status, first.log.join('\n')).toBe('success');
-    const leftBehind = join(tmpPath, `repository_${fixture.repository.id}_${other.id}`);
-    expect(statSync(leftBehind).uid).toBe(process.getuid!());
+    // the run wrote into its own working copy, which went with it; without the object cache (the task user clones for itself)
+    expect(existsSync(join(tmpPath, `repository_${fixture.repository.id}_task_${first.done.id}`))).toBe(false);
+    expect(existsSync(join(tmpPath, `repository_${fixture.repository.id}_cache`))).toBe(false);
 
     const { done, log } = await run(fixture.template.id);
     expect(done.status, log.join('\n')).toBe('success');
     expect(log).toContain(`uid=${user.uid} gid=${user.gid} groups=${user.gid}`);
     expect(log).toContain(`owner=${user.uid}`);
     expect(log).toContain(`home=${join(tmpPath, `task_${done.id}`)}`);
-    for (const name of ['key-file', 'database', 'wal', 'other-clone', 'tmp-list']) expect(log).toContain(`${name}=denied`);
+    for (const name of ['key-file', 'database', 'wal', 'tmp-list']) expect(log).toContain(`${name}=denied`);
     // the secret reached the script through its environment, and the log masks it
     expect(log).toContain('secret=********');
     expect(log.join('\n')).not.toContain(readFileSync(keyFile, 'utf8').trim());
@@ -123,15 +127,14 @@ describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)
     expect(done.status, log.join('\n')).toBe('success');
     expect(log.some((l) => /^Built demo site version \S+ into build\/index.html$/.test(l)), log.join('\n')).toBe(true);
     await e.engine.idle(); // the build's success started "Deploy to Dev" (autorun) from the same repository
-    const clone = join(e.s.config.tmp_path, `repository_${build.repository_id}_${build.id}`);
-    expect(statSync(join(clone, 'build', 'index.html')).uid).toBe(process.getuid!());
+    expect(existsSync(join(e.s.config.tmp_path, `repository_${build.repository_id}_task_${done.id}`))).toBe(false);
     expect(statSync(repo.git_url.replace('file://', '')).uid).toBe(process.getuid!());
   }, 120_000);
 
-  it('keeps a shared clone lent to the task user until the last parallel run of its template ends', async () => {
+  it('gives parallel runs of one template working copies of their own, each removed when its run ends', async () => {
     const db = e.s.deps.db;
-    const parallel = await insertTemplate(db, fixture.project.id, { name: 'Parallel', playbook: 'parallel.sh', repository_id: fixture.repository.id, allow_parallel_tasks: 1 });
-    const start = async () => (await e.s.call('POST', `/api/project/${fixture.project.id}/tasks`, { template_id: parallel.id }, e.admin)).body.id as number;
+    const template = await insertTemplate(db, fixture.project.id, { name: 'Parallel', playbook: 'parallel.sh', repository_id: fixture.repository.id, allow_parallel_tasks: 1 });
+    const start = async () => (await e.s.call('POST', `/api/project/${fixture.project.id}/tasks`, { template_id: template.id }, e.admin)).body.id as number;
     const slow = await start();
     const deadline = Date.now() + 60_000;
     while (!(await taskLog(db, slow)).includes('slow-started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -140,13 +143,15 @@ describe.runIf(canCreateOsUsers())('tasks run as the configured OS user (sqlite)
     const quickDone = await waitForTask(db, quick, undefined, 60_000);
     expect(quickDone.status, (await taskLog(db, quick)).join('\n')).toBe('success');
     expect(await taskLog(db, quick)).toContain('quick');
-    // the quick run has ended; the slow one still works in the same clone
-    const clone = join(e.s.config.tmp_path, `repository_${fixture.repository.id}_${parallel.id}`);
-    writeFileSync(join(clone, 'go.flag'), '');
+    expect(existsSync(join(e.s.config.tmp_path, `repository_${fixture.repository.id}_task_${quick}`))).toBe(false);
+    // the quick run has ended; the slow one still works in its own working copy, as the task user
+    const own = join(e.s.config.tmp_path, `repository_${fixture.repository.id}_task_${slow}`);
+    expect(statSync(own).uid).toBe(user.uid);
+    writeFileSync(join(own, 'go.flag'), '');
     const slowDone = await waitForTask(db, slow, undefined, 60_000);
     const log = await taskLog(db, slow);
     expect(slowDone.status, log.join('\n')).toBe('success');
     expect(log).toContain('wrote-late');
-    expect(statSync(clone).uid).toBe(process.getuid!());
+    expect(existsSync(own)).toBe(false);
   }, 150_000);
 });

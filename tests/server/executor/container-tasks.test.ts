@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, hasStatus, type EngineServer } from '../../support/engine.ts';
@@ -151,7 +151,7 @@ runWithPodman('tasks in containers (podman, sqlite)', () => {
     expect(containerState(containerNameOf(e.s.config.tmp_path, id))).toBeNull();
   }, 180_000);
 
-  it("runs ansible-playbook of the image's ansible-core against localhost inside, with the recap, and installs the galaxy collection into the task's own HOME", async () => {
+  it("runs ansible-playbook of the image's ansible-core against localhost inside, with the recap, and installs the galaxy collection into the task's own galaxy folder", async () => {
     const hostVersion = /core ([\d.]+)/.exec(execFileSync('ansible-playbook', ['--version'], { encoding: 'utf8' }))![1];
     const imageVersion = /core ([\d.]+)/.exec(podman('run', '--rm', ansibleImage, 'ansible-playbook', '--version'))![1];
     expect(imageVersion, 'the test image must carry another ansible-core than the machine').not.toBe(hostVersion);
@@ -167,7 +167,7 @@ runWithPodman('tasks in containers (podman, sqlite)', () => {
       expect(log).not.toContain(`ansible-core ${hostVersion}`);
       expect(log).toContain(`"msg": "marker=${IMAGE_MARKER.text}"`);
       expect(log).toContain('"msg": "hello from a collection"');
-      // every run installs into its own HOME: nothing is shared, nothing skipped because of an earlier run
+      // every run installs into its own galaxy folder: nothing is shared, nothing skipped because of an earlier run
       expect(log, `run ${attempt}`).toMatch(/signalbox\.hello:1\.0\.0 was installed successfully/);
       expect(log).not.toContain('has not changed');
       const hosts = (await e.s.call('GET', `${base}/tasks/${id}/ansible/hosts`, undefined, e.admin)).body as { host: string; ok: number; failed: number }[];
@@ -256,22 +256,23 @@ runWithPodman('tasks in containers (podman, sqlite)', () => {
 
   it('runs terraform plan, waits for confirmation, then applies, all inside', async () => {
     const tpl = await template('Infra', 'infra', { app: 'terraform', environment_id: null });
-    const clone = join(e.s.config.tmp_path, `repository_${fx.repository.id}_${tpl.id}`);
-    const env = await e.s.deps.db.insertInto('environment').values({
-      project_id: fx.project.id, name: 'Terraform in the image', json: '{}', password: null,
-      env: JSON.stringify({ PATH: `${clone}/bin:/usr/local/bin:/usr/bin:/bin` }),
-    }).returning('id').executeTakeFirstOrThrow();
-    await e.s.deps.db.updateTable('template').set({ environment_id: env.id }).where('id', '=', tpl.id).execute();
+    // terraform runs in infra/ of the run's own working copy, whose path has the task's id: the
+    // fake is named relative to it (inside the image, apps.<id>.path names the command)
+    const apps = e.s.config.apps;
+    e.s.config.apps = { ...apps, terraform: { path: '../bin/terraform' } };
+    onTestFinished(() => { e.s.config.apps = apps; });
     const id = await run(tpl.id);
     await waitForTask(e.s.deps.db, id, hasStatus('waiting_confirmation'), 120_000);
     expect(containerState(containerNameOf(e.s.config.tmp_path, id))).toBe('running');
+    const clone = join(e.s.config.tmp_path, `repository_${fx.repository.id}_task_${id}`);
+    expect(readdirSync(join(clone, 'infra'))).toContain('fake-tf.log');
     expect((await e.s.call('POST', `${base}/tasks/${id}/confirm`, {}, e.admin)).status).toBe(204);
     const done = await waitForTask(e.s.deps.db, id, undefined, 120_000);
     const log = await taskLog(e.s.deps.db, id);
     expect(done.status, log.join('\n')).toBe('success');
     expect(log).toContain('Plan: 1 to add, 0 to change, 0 to destroy.');
     expect(log).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
-    expect(readdirSync(join(clone, 'infra'))).toContain('fake-tf.log');
+    expect(existsSync(clone)).toBe(false);
   }, 240_000);
 
   it('follows the pull policy: "always" pulls even a local image (no registry here), "never" uses only what is on the machine', async () => {
@@ -301,8 +302,8 @@ runWithPodman('tasks in containers (podman, sqlite)', () => {
     expect(lineOf(log, 'IDS=')).toBe('1000:1000');
     expect(lineOf(log, 'IFACES=').trim()).toBe('lo');
     expect(log).toEqual(expect.arrayContaining(['WROTE-HOME', 'READ-CHECKOUT']));
-    // the checkout is the server's again once the task is over
-    expect(statSync(join(e.s.config.tmp_path, `repository_${fx.repository.id}_${limited.id}`)).uid).toBe(process.getuid!());
+    // the run's working copy went with it
+    expect(existsSync(join(e.s.config.tmp_path, `repository_${fx.repository.id}_task_${id}`))).toBe(false);
 
     const hostInterfaces = readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2).map((l) => l.split(':')[0]!.trim()).filter(Boolean).sort();
     for (const [network, expected] of [['host', hostInterfaces], ['bridge', ['eth0', 'lo']]] as const) {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { listenOnLoopback } from '../../support/listen.ts';
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { enqueueTask } from '../../../src/server/domain/tasks/enqueue-task.ts';
+import { commitOnBranch, createGitRepo } from '../../support/git-repo.ts';
 import { now } from '../../../src/server/lib/time.ts';
 import { insertStartingTask, registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerChild } from '../../support/runner-process.ts';
 
@@ -85,6 +86,27 @@ describe('remote runner processes', () => {
     // the secret reached the runner (it is masked in the output it sent back)
     expect(log).toContain('on runner: ********');
   }, 30_000);
+
+  it('a task on a runner checks out into a working copy of its own, cloned from the runner\'s object cache, and removes it', async () => {
+    const gitRepo = createGitRepo(join(dir, 'git-repo'), { 'which.txt': 'main-content\n', 'show.sh': 'echo "file=$(cat which.txt)"; echo "dir=$PWD"; echo "alternates=$(cat .git/objects/info/alternates)"\n' });
+    commitOnBranch(gitRepo.path, 'feature', { 'which.txt': 'feature-content\n' }, 'Feature');
+    const repo = await srv.s.deps.db.insertInto('repository').values({ project_id: fixture.project.id, name: 'Git', git_url: `file://${gitRepo.path}`, git_branch: 'main', ssh_key_id: fixture.key.id })
+      .returning('id').executeTakeFirstOrThrow();
+    const t = await insertTemplate(srv.s.deps.db, fixture.project.id, { name: 'on git', playbook: 'show.sh', repository_id: repo.id, runner_tag: 'gpu', allow_override_branch_in_task: 1 });
+    const work = join(dir, 'gpu', 'work');
+    const cache = join(work, `repository_${repo.id}_cache`);
+    for (const branch of ['main', 'feature']) {
+      const id = (await enqueueTask(srv.s.deps, { projectId: fixture.project.id, templateId: t.id, userId: null, gitBranch: branch })).id;
+      const done = await waitForTask(srv.s.deps.db, id);
+      const log = await taskLog(srv.s.deps.db, id);
+      expect([done.status, done.runner_id], log.join('\n')).toEqual(['success', runners.gpu.id]);
+      expect(log).toContain(`file=${branch}-content`);
+      expect(log).toContain(`dir=${join(work, `repository_${repo.id}_task_${id}`)}`);
+      expect(log).toContain(`alternates=${join(cache, 'objects')}`);
+      if (branch === 'feature') expect(log).toContain(`Using the object cache of repository file://${gitRepo.path}`);
+      expect(existsSync(join(work, `repository_${repo.id}_task_${id}`))).toBe(false);
+    }
+  }, 60_000);
 
   it('stop and force stop reach the job on the runner', async () => {
     const t = await template('stoppable', 'echo started-stoppable; sleep 30', 'gpu');

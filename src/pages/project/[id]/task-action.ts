@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { apiSend } from '../../../console/runner-api.ts';
+import { apiSend, readErrorText } from '../../../console/runner-api.ts';
 import { flashPath } from '../../../console/flash.ts';
 import { safeBackPath } from '../../../console/preferences.ts';
 import { rerunBody } from '../../../console/task-rerun.ts';
@@ -14,7 +14,7 @@ const ACTIONS: Record<string, { path: string; body?: unknown; flash: 'task_stopp
   reject: { path: 'reject', flash: 'task_rejected' },
 };
 
-/** POST from the task log or active-tasks forms without JS: stop/confirm/reject/rerun, then back. */
+/** POST from the task log or active-tasks forms: stop/confirm/reject/rerun/relaunch_failed, then back. */
 export const POST: APIRoute = async (ctx) => {
   const form = await ctx.request.formData();
   const taskId = Number(form.get('task'));
@@ -23,6 +23,7 @@ export const POST: APIRoute = async (ctx) => {
   const projectId = Number(ctx.params.id);
   if (!Number.isInteger(taskId)) return ctx.redirect(flashPath(back, 'action_failed'), 303);
   if (name === 'rerun') return rerun(ctx, projectId, taskId, back);
+  if (name === 'relaunch_failed') return relaunchFailed(ctx, projectId, taskId, back);
   const action = ownValue(ACTIONS, name);
   if (!action) return ctx.redirect(flashPath(back, 'action_failed'), 303);
   const res = await apiSend(ctx, 'POST', `/api/project/${projectId}/tasks/${taskId}/${action.path}`, action.body);
@@ -37,4 +38,13 @@ async function rerun(ctx: Parameters<APIRoute>[0], projectId: number, taskId: nu
   if (!res.ok) return ctx.redirect(flashPath(back, 'action_failed'), 303);
   const created = (await res.json()) as Task;
   return ctx.redirect(withParam(new URL(back, ctx.url), 't', String(created.id)), 303);
+}
+
+/** Relaunch on failed hosts: the API picks the hosts; the new task's log opens with a flash naming them. */
+async function relaunchFailed(ctx: Parameters<APIRoute>[0], projectId: number, taskId: number, back: string): Promise<Response> {
+  const res = await apiSend(ctx, 'POST', `/api/project/${projectId}/tasks/${taskId}/relaunch_failed`);
+  if (!res.ok) return ctx.redirect(flashPath(back, 'res_action_failed', await readErrorText(res)), 303);
+  const created = (await res.json()) as Task & { limit?: string };
+  const next = withParam(new URL(back, ctx.url), 't', String(created.id));
+  return ctx.redirect(flashPath(next, 'task_relaunched', created.limit ?? ''), 303);
 }

@@ -13,6 +13,7 @@ import { groupsOf, readTemplateEnvironmentIds } from '../environments/environmen
 import { readTemplateSshKeyIds } from '../templates/template-ssh-keys.ts';
 import { exportAlertChannels, exportEventWebhooks, exportTemplateChannelNames } from './backup-alerts.ts';
 import { uniqueNames } from './unique-names.ts';
+import { readAllowedInventories } from '../templates/allowed-inventories.ts';
 
 /** Semaphore's single `cron` of a template: its plain cron schedule, the first by name. */
 function plainCron(schedules: { template_id: number; type: string; cron_format: string; repository_id: number | null; name: string }[], templateId: number): string | null {
@@ -50,6 +51,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
     .select(['template_inventory.template_id', 'template_inventory.inventory_id']).where('template.project_id', '=', projectId).execute();
   const templateGroups = await readTemplateEnvironmentIds(db, templates.map((t) => t.id));
   const templateKeys = await readTemplateSshKeyIds(db, templates.map((t) => t.id));
+  const templateInventories = await readAllowedInventories(db, templates.map((t) => t.id));
   const schedules = await db.selectFrom('schedule').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
   const integrations = (await db.selectFrom('integration').selectAll().where('project_id', '=', projectId).execute()).sort(byName);
   const integrationIds = integrations.map((i) => i.id);
@@ -108,6 +110,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       workspaces: workspaces.filter((w) => w.template_id === t.id).map((w) => invName.get(w.inventory_id)!).sort(),
       environments: groupsOf(templateGroups, t).map((id) => envName.get(id)!),
       ...(templateKeys.has(t.id) ? { ssh_keys: templateKeys.get(t.id)!.map((id) => keyName.get(id)!) } : {}),
+      ...(templateInventories.has(t.id) ? { allowed_inventories: templateInventories.get(t.id)!.map((id) => invName.get(id)!).sort() } : {}),
       ...(templateChannels.has(t.id) ? { alert_channels: templateChannels.get(t.id)! } : {}),
     }))),
     schedules: schedules.map((s) => ({

@@ -30,7 +30,7 @@ export const BACKUP_SECTION_LIMITS = {
 } as const;
 
 /** Most items of the lists inside one template or integration. */
-export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, environments: 20, ssh_keys: 5, matchers: 20, extract_values: 20, aliases: 10, alert_channels: 100 } as const;
+export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, environments: 20, ssh_keys: 5, allowed_inventories: 200, matchers: 20, extract_values: 20, aliases: 10, alert_channels: 100 } as const;
 
 /** A list of at most `max` items (nullable and optional, as every backup list). */
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} items`).nullable().optional();
@@ -74,6 +74,8 @@ export const backupTemplateSchema = z.looseObject({
   environments: list(z.string(), BACKUP_ITEM_LIMITS.environments),
   /** the template's extra SSH keys in order, by key name */
   ssh_keys: list(z.string(), BACKUP_ITEM_LIMITS.ssh_keys),
+  /** Signalbox: the inventories a start may choose, by name (none: any) */
+  allowed_inventories: list(z.string(), BACKUP_ITEM_LIMITS.allowed_inventories),
   /** the alert channels the template chose, by name (none: all of the project's) */
   alert_channels: list(z.string(), BACKUP_ITEM_LIMITS.alert_channels),
 });

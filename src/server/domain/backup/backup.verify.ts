@@ -60,6 +60,7 @@ export function verifyBackup(backup: Backup): void {
     for (const ws of tpl.workspaces ?? []) exists(at, 'workspace', ws, inventories);
     for (const env of tpl.environments ?? []) exists(at, 'environment', env, environments);
     for (const key of tpl.ssh_keys ?? []) exists(at, 'ssh_key', key, keys);
+    for (const inventory of tpl.allowed_inventories ?? []) exists(at, 'allowed_inventories', inventory, inventories);
     if (tpl.type === 'deploy') {
       if (!tpl.build_template) throw badRequest(`${at}: a deploy template needs a build_template`);
       exists(at, 'build_template', tpl.build_template, templates);

@@ -5,6 +5,7 @@ import { requireValidCron } from '../schedules/schedule.service.ts';
 import { parseScheduleTime } from '../../lib/wall-clock.ts';
 import { canonicalTimeZone } from '../../lib/time-zone.ts';
 import { createTemplate } from '../templates/template.service.ts';
+import { writeAllowedInventories } from '../templates/allowed-inventories.ts';
 import { validateTemplate } from '../templates/template.validation.ts';
 import type { TemplateInput } from '../templates/template.ts';
 import type { Backup, BackupTemplate } from './backup.schema.ts';
@@ -21,8 +22,9 @@ export async function restoreTemplates(ctx: RestoreContext, backup: Backup): Pro
   const ordered = (backup.templates ?? []).map((t, i) => ({ t, i })).sort((a, b) => Number(a.t.type === 'deploy') - Number(b.t.type === 'deploy'));
   for (const { t, i } of ordered) {
     const input = templateInputFrom(ctx, t, `templates[${i}]`);
-    const { values, vaults, environmentIds, sshKeyIds } = await atPath(`templates[${i}]`, () => validateTemplate(tx, ctx.deps.config, actor.projectId, input));
+    const { values, vaults, environmentIds, sshKeyIds, allowedInventories } = await atPath(`templates[${i}]`, () => validateTemplate(tx, ctx.deps.config, actor.projectId, input));
     const row = await createTemplate(tx, actor, values, vaults ?? [], environmentIds ?? [], sshKeyIds ?? []);
+    if (allowedInventories) await writeAllowedInventories(tx, row.id, allowedInventories);
     ids.templates.set(row.name, row.id);
     for (const ws of t.workspaces ?? []) {
       const inventoryId = idOf(ids.inventories, ws)!;
@@ -72,6 +74,7 @@ function templateInputFrom(ctx: RestoreContext, t: BackupTemplate, at: string): 
     inventory_id: idOf(ids.inventories, t.inventory), repository_id: idOf(ids.repositories, t.repository), environment_id: idOf(ids.environments, t.environment),
     ...(t.environments?.length ? { environment_ids: t.environments.map((env) => idOf(ids.environments, env)!) } : {}),
     ...(t.ssh_keys?.length ? { ssh_key_ids: t.ssh_keys.map((key) => idOf(ids.keys, key)!) } : {}),
+    ...(t.allowed_inventories?.length ? { allowed_inventories: t.allowed_inventories.map((inventory) => idOf(ids.inventories, inventory)!) } : {}),
     view_id: idOf(ids.views, t.view), build_template_id: idOf(ids.templates, t.build_template), arguments: t.arguments ?? null,
     allow_override_args_in_task: t.allow_override_args_in_task ?? false, allow_override_branch_in_task: t.allow_override_branch_in_task ?? false,
     allow_parallel_tasks: t.allow_parallel_tasks ?? false, suppress_success_alerts: t.suppress_success_alerts ?? false,

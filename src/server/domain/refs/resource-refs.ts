@@ -51,6 +51,7 @@ export async function findResourceRefs(db: Db | Tx, projectId: number, kind: Ref
     refs.templates = await templates.where((eb) => eb.or([
       eb('template.inventory_id', '=', id),
       eb('template.id', 'in', db.selectFrom('template_inventory').select('template_id').where('inventory_id', '=', id)),
+      eb('template.id', 'in', db.selectFrom('template_allowed_inventory').select('template_id').where('inventory_id', '=', id)),
     ])).orderBy('template.id').execute();
   } else {
     refs.templates = await templates.where((eb) => eb.or([

@@ -12,6 +12,7 @@ import { groupsOf, readTemplateEnvironmentIds, writeTemplateEnvironmentIds } fro
 import { readTemplateSshKeyIds, writeTemplateSshKeyIds } from './template-ssh-keys.ts';
 import { readTemplateLocks } from '../locks/template-locks.ts';
 import { templateAlertChannelIds } from '../alert-channels/alert-channel.service.ts';
+import { readAllowedInventories } from './allowed-inventories.ts';
 import { enqueueWebhookEvent } from '../event-webhooks/event-webhook.service.ts';
 
 
@@ -31,11 +32,13 @@ export async function presentTemplates(db: Db | Tx, rows: TemplateRow[]): Promis
   const sshKeys = await readTemplateSshKeyIds(db, ids);
   const alertChannels = await templateAlertChannelIds(db, ids);
   const locks = await readTemplateLocks(db, ids);
+  const allowedInventories = await readAllowedInventories(db, ids);
   return rows.map((row) => templateRowToTemplate(row, {
     locks: locks.get(row.id) ?? [],
     environmentIds: groupsOf(groups, row),
     sshKeyIds: sshKeys.get(row.id) ?? [],
     alertChannelIds: alertChannels.get(row.id) ?? [],
+    allowedInventories: allowedInventories.get(row.id) ?? [],
     vaults: vaults.filter((v) => v.template_id === row.id),
     lastTask: tasks.get(row.id)?.lastTask ?? null,
     taskCount: tasks.get(row.id)?.taskCount ?? 0,

@@ -99,6 +99,8 @@ export const templateInputSchema = z.strictObject({
   suppress_error_alerts: flag,
   alert_on: z.enum(ALERT_ON, { error: 'must be failure, fixed, success, always or never' }).optional()
     .meta({ description: 'Signalbox: which outcomes alert (always = both; fixed = failures and the first success after one); sets suppress_success_alerts and suppress_error_alerts, and wins over them' }),
+  allowed_inventories: z.array(refId).nullable().optional()
+    .meta({ description: "Signalbox: the project's inventories a start may choose besides the template's own; empty = any" }),
   alert_channel_ids: z.array(refId).max(100, 'at most 100 channels').nullable().optional()
     .meta({ description: "Signalbox: which of the project's alert channels get this template's alerts; empty = all" }),
   app: z.string().max(64).optional(),
@@ -162,6 +164,7 @@ export interface Template {
   suppress_error_alerts: boolean;
   alert_on: AlertOn;
   alert_channel_ids: number[];
+  allowed_inventories: number[];
   app: string;
   git_branch: string | null;
   type: string;
@@ -201,7 +204,7 @@ export function vaultRowToVault(row: VaultRow): TemplateVault {
 }
 
 /** Builds the API object from a row, its vaults, its latest task and its task count. */
-export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; sshKeyIds: number[]; alertChannelIds?: number[]; locks?: string[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
+export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds: number[]; sshKeyIds: number[]; alertChannelIds?: number[]; allowedInventories?: number[]; locks?: string[]; vaults: VaultRow[]; lastTask: TaskWithTpl | null; taskCount: number }): Template {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -223,6 +226,7 @@ export function templateRowToTemplate(row: TemplateRow, extra: { environmentIds:
     suppress_error_alerts: Boolean(row.suppress_error_alerts),
     alert_on: alertOnOf(row),
     alert_channel_ids: extra.alertChannelIds ?? [],
+    allowed_inventories: extra.allowedInventories ?? [],
     app: row.app,
     git_branch: row.git_branch,
     type: row.type,

@@ -15,6 +15,7 @@ import { checkTemplateSshKeyIds } from './template-ssh-keys.ts';
 import { executorColumns } from './executor-fields.ts';
 import { concurrencyColumns } from './concurrency-fields.ts';
 import { checkTemplateLocks } from '../locks/template-locks.ts';
+import { checkAllowedInventories } from './allowed-inventories.ts';
 
 /** Column values of a template row, ready to insert or update. */
 export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
@@ -34,7 +35,7 @@ export async function listKnownApps(db: Db | Tx, config: Config): Promise<Set<st
  */
 export async function validateTemplate(
   db: Db | Tx, config: Config, projectId: number, input: TemplateInput, current?: TemplateRow,
-): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined; sshKeyIds: number[] | undefined; alertChannelIds: number[] | undefined; lockIds: number[] | undefined }> {
+): Promise<{ values: TemplateValues; vaults: VaultValues[] | undefined; environmentIds: number[] | undefined; sshKeyIds: number[] | undefined; alertChannelIds: number[] | undefined; allowedInventories: number[] | undefined; lockIds: number[] | undefined }> {
   if (current && input.project_id !== undefined && input.project_id !== projectId) throw badRequest('Template cannot be moved to another project');
   const pick = <K extends keyof TemplateInput & keyof TemplateRow>(key: K, fallback: TemplateRow[K]) =>
     (input[key] !== undefined ? input[key] : current ? current[key] : fallback) as TemplateInput[K];
@@ -112,9 +113,10 @@ export async function validateTemplate(
   const vaults = input.vaults === undefined ? undefined : await validateVaults(db, projectId, input.vaults ?? []);
   const sshKeyIds = input.ssh_key_ids === undefined || input.ssh_key_ids === null ? undefined : await checkTemplateSshKeyIds(db, projectId, input.ssh_key_ids);
   const alertChannelIds = input.alert_channel_ids === undefined || input.alert_channel_ids === null ? undefined : await checkAlertChannelIds(db, projectId, input.alert_channel_ids);
+  const allowedInventories = input.allowed_inventories === undefined || input.allowed_inventories === null ? undefined : await checkAllowedInventories(db, projectId, input.allowed_inventories);
   const lockIds = input.locks === undefined || input.locks === null ? undefined : await checkTemplateLocks(db, projectId, input.locks);
   if (name !== current?.name) await refuseTakenName(db, projectId, name);
-  return { values, vaults, environmentIds, sshKeyIds, alertChannelIds, lockIds };
+  return { values, vaults, environmentIds, sshKeyIds, alertChannelIds, allowedInventories, lockIds };
 }
 
 /** The JWT section: audiences ≤ 32, a TTL that parses and stays within `jwt.max_ttl`. */

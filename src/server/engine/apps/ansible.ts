@@ -3,7 +3,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import type { App, AppContext } from './app.ts';
 import { listParam, parseArgList, taskArgsOf } from './app.ts';
 import { buildTaskEnv } from './task-env.ts';
-import { installGalaxyRequirements } from './galaxy.ts';
+import { galaxyPathsEnv, installGalaxyRequirements } from './galaxy.ts';
 import { ansibleVarsFile } from './ansible-unsafe.ts';
 import { hostSshConfig } from '../run/host-keys.ts';
 import { limitArgument } from '../../domain/tasks/ansible-host-patterns.ts';
@@ -14,7 +14,8 @@ const DEFAULT_DEBUG_LEVEL = 4;
 export const ansibleApp: App = {
   async run(ctx) {
     const workDir = ansibleWorkDir(ctx);
-    const env = { ...buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir, shell: false, serverEnv: ctx.serverEnv }), PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True' };
+    const taskEnv = buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir, shell: false, serverEnv: ctx.serverEnv });
+    const env = { ...taskEnv, ...galaxyPathsEnv(ctx.taskDir, taskEnv), PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True' };
     const playbook = ctx.details.task.playbook || ctx.details.template.playbook;
     // a task without its own choice follows its template's
     if (!(ctx.params.skip_galaxy_install ?? ctx.templateParams.skip_galaxy_install)) await installGalaxyRequirements(ctx, dirname(join(workDir, playbook)), env);

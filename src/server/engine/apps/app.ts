@@ -27,8 +27,6 @@ export interface AppContext {
   taskDir: string;
   /** the server variables the task inherits (PATH, locale, forwarded_env_vars): the server's on the host, none in a container */
   serverEnv: NodeJS.ProcessEnv;
-  /** HOME is the task's own and goes with it (a container): installs there are never reused by a later run */
-  freshHome: boolean;
   /** task params (ansible: debug, limit...; terraform: plan, destroy...) */
   params: Record<string, unknown>;
   /** template task_params (defaults and allow_override_* flags) */

@@ -16,6 +16,9 @@ export interface InventoryListing {
   hosts: { name: string; groups: string[] }[];
 }
 
+/** A vault password Ansible may need to read the inventory's vaulted variables. */
+interface VaultPassword { name: string; password: string }
+
 /** An inventory Ansible could not read, with what Ansible printed. */
 export class InventoryReadError extends Error {}
 
@@ -28,6 +31,7 @@ const CACHE_ENTRIES = 200;
  * repository as the server itself (a task runs it as its task user instead).
  */
 const PARSERS = 'host_list,ini,yaml,toml';
+const VAULT_LABEL = /^[\w.-]{1,100}$/;
 
 /** Listings by inventory version (its content, or its file's commit): a changed inventory is a new key. */
 const cache = new Map<string, Promise<InventoryListing>>();
@@ -44,13 +48,38 @@ const checkouts = new Map<number, Promise<unknown>>();
 export async function readInventoryHosts(deps: Deps, inventory: InventoryRow): Promise<InventoryListing> {
   if (inventory.type === 'static' || inventory.type === 'static-yaml') {
     const file = inventory.type === 'static' ? 'inventory' : 'inventory.yml';
-    return cached(versionKey(inventory.type, inventory.inventory), (dir) => {
+    const vaults = await inventoryVaults(deps, inventory);
+    return cached(versionKey(inventory.type, inventory.inventory, JSON.stringify(vaults)), (dir) => {
       writeFileSync(join(dir, file), inventory.inventory.endsWith('\n') ? inventory.inventory : `${inventory.inventory}\n`, { mode: 0o600 });
-      return listInventory(join(dir, file), dir, 'inventory');
+      return listInventory(join(dir, file), dir, 'inventory', vaults);
     });
   }
   if (inventory.type === 'file') return readFileInventory(deps, inventory);
   throw new InventoryReadError(`a ${inventory.type} inventory is not an Ansible inventory`);
+}
+
+/**
+ * The password vaults of the templates that run with the inventory (their own, or one they let a
+ * task choose): their tasks hand these to Ansible, so vaulted host_vars and group_vars read the
+ * same here. Script vaults are left out: they would run repository code as the server.
+ */
+async function inventoryVaults(deps: Deps, inventory: InventoryRow): Promise<VaultPassword[]> {
+  const rows = await deps.db.selectFrom('template_vault').innerJoin('template', 'template.id', 'template_vault.template_id')
+    .select(['template_vault.name', 'template_vault.vault_key_id'])
+    .where('template.project_id', '=', inventory.project_id).where('template_vault.type', '!=', 'script')
+    .where((eb) => eb.or([
+      eb('template.inventory_id', '=', inventory.id),
+      eb('template.id', 'in', eb.selectFrom('template_allowed_inventory').select('template_id').where('inventory_id', '=', inventory.id)),
+    ]))
+    .orderBy('template_vault.id').execute();
+  const vaults = new Map<string, VaultPassword>();
+  for (const row of rows) {
+    const key = await openKeyById(deps.db, deps.secrets, row.vault_key_id);
+    const vault = { name: row.name || 'default', password: key?.password || key?.text || '' };
+    // a label Ansible would split (`@`) or read otherwise is not passed on
+    if (vault.password && VAULT_LABEL.test(vault.name)) vaults.set(JSON.stringify(vault), vault);
+  }
+  return [...vaults.values()];
 }
 
 async function readFileInventory(deps: Deps, inventory: InventoryRow): Promise<InventoryListing> {
@@ -62,7 +91,8 @@ async function readFileInventory(deps: Deps, inventory: InventoryRow): Promise<I
   if (!repository) throw new InventoryReadError('the inventory\'s repository no longer exists');
   const checkout = await oneAtATime(inventory.id, () => checkOut(deps, inventory, repository));
   const source = insideCheckout(checkout.dir, path);
-  return cached(versionKey('file', path, repository.git_url, checkout.commitHash ?? ''), (dir) => listInventory(source, dir, path));
+  const vaults = await inventoryVaults(deps, inventory);
+  return cached(versionKey('file', path, repository.git_url, checkout.commitHash ?? '', JSON.stringify(vaults)), (dir) => listInventory(source, dir, path, vaults));
 }
 
 /** The file's path in the checkout, symlinks followed: it must stay inside it. */
@@ -128,16 +158,22 @@ function cached(key: string, make: (dir: string) => Promise<InventoryListing>): 
 
 /**
  * Runs `ansible-inventory --list` on `source` with the server's ansible.cfg set aside (an empty
- * one in `dir`, the working directory): only the inventory decides what it lists.
+ * one in `dir`, the working directory): only the inventory decides what it lists. Vault
+ * passwords go in files of `dir` (removed with it), never on the command line.
  */
-async function listInventory(source: string, dir: string, label: string): Promise<InventoryListing> {
+async function listInventory(source: string, dir: string, label: string, vaults: VaultPassword[]): Promise<InventoryListing> {
   const output = join(dir, 'listing.json');
   writeFileSync(join(dir, 'ansible.cfg'), '', { mode: 0o600 });
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: dir, ANSIBLE_CONFIG: join(dir, 'ansible.cfg'), ANSIBLE_LOCAL_TEMP: dir,
     ANSIBLE_INVENTORY_ENABLED: PARSERS, ANSIBLE_INVENTORY_UNPARSED_FAILED: 'true', ANSIBLE_NOCOLOR: '1', ANSIBLE_FORCE_COLOR: '0',
   };
-  const result = await run('ansible-inventory', [`--inventory=${source}`, '--list', `--output=${output}`], dir, env);
+  const vaultIds = vaults.map((vault, i) => {
+    const file = join(dir, `vault-${i}`);
+    writeFileSync(file, vault.password, { mode: 0o600 });
+    return `--vault-id=${vault.name}@${file}`;
+  });
+  const result = await run('ansible-inventory', [`--inventory=${source}`, ...vaultIds, '--list', `--output=${output}`], dir, env);
   // the server's own folders are no one's business: the message names the inventory as its owner knows it
   if (result.code !== 0) throw new InventoryReadError(ansibleMessage(result.lines).split(source).join(label) || `ansible-inventory exited with code ${result.code}`);
   if (statSync(output).size > OUTPUT_MAX_BYTES) throw new InventoryReadError('the inventory is too large to list');

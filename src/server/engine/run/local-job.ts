@@ -10,7 +10,7 @@ import { appFor } from '../apps/app-factory.ts';
 import type { AppContext, AppOutcome, ExecSpec } from '../apps/app.ts';
 import { mergeRunVariables } from '../apps/extra-vars.ts';
 import { surveyVarsOf } from '../../domain/templates/stored-survey-vars.ts';
-import { prepareRepository } from '../git/prepare-repository.ts';
+import { prepareRepository, workingCopyDirName, type CacheUse } from '../git/prepare-repository.ts';
 import { hostSshConfig, repositoryKeyFor } from './host-keys.ts';
 import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.ts';
 import { SecretFiles } from './secret-files.ts';
@@ -62,8 +62,8 @@ export class LocalJob {
   #plan: ContainerPlan | null = null;
   /** clones handed to the task user for this run, taken back when it ends */
   readonly #lent: string[] = [];
-  /** this run's own clone (another identity held the template's shared one), removed when it ends */
-  #ownClone: string | null = null;
+  /** this run's own working copies of repositories, removed when it ends (the object caches stay) */
+  readonly #workingCopies: string[] = [];
   /** aborted by a stop: a run still waiting for an identity or a repository gives up */
   readonly #stopSignal = new AbortController();
   #taskDir = '';
@@ -197,7 +197,7 @@ export class LocalJob {
       rmSync(taskDir, { recursive: true, force: true });
       rmSync(this.#secretsDir, { recursive: true, force: true });
       if (this.#plan) rmSync(this.#containerDir, { recursive: true, force: true });
-      if (this.#ownClone) rmSync(this.#ownClone, { recursive: true, force: true });
+      for (const dir of this.#workingCopies.splice(0)) rmSync(dir, { recursive: true, force: true });
       await identity?.release().catch((err: Error) => this.log(`Releasing the task user failed: ${err.message}`));
       await this.#summary.close();
       await this.#out.close();
@@ -240,12 +240,14 @@ export class LocalJob {
     const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env }, null);
     let repoDir = taskDir;
     const sshConfigPath = hostSshConfig(details.hostKeys, this.#files, null, details.templateKeys) ?? undefined;
+    const common = { sshConfigPath, tmpPath: deps.config.tmp_path, baseEnv: gitEnv, files: this.#files, exec, log: (l: string) => this.log(l), user: this.#user, cache: this.#cacheUse() };
     if (details.repository) {
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || details.repository.git_branch;
-      const dirName = await this.#lendRepository(details.repository.git_url, `repository_${details.repository.id}_${template.id}`);
+      await this.#lendSource(details.repository.git_url);
+      const dirName = this.#workingCopy(workingCopyDirName(details.repository.id, task.id));
       const checkout = await prepareRepository({
-        repository: details.repository, key: repositoryKeyFor(details.repository.git_url, details.repositoryKey, details.hostKeys), dirName, sshConfigPath,
-        tmpPath: deps.config.tmp_path, branch, commitHash: task.commit_hash, anyBranch: Boolean(template.allow_override_branch_in_task), baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
+        ...common, repository: details.repository, key: repositoryKeyFor(details.repository.git_url, details.repositoryKey, details.hostKeys), dirName,
+        branch, commitHash: task.commit_hash, anyBranch: Boolean(template.allow_override_branch_in_task),
       });
       repoDir = checkout.dir;
       if (checkout.commitHash) {
@@ -256,9 +258,8 @@ export class LocalJob {
     let inventoryRepoDir: string | null = null;
     if (details.inventory?.type === 'file' && details.inventoryRepository) {
       const checkout = await prepareRepository({
-        repository: details.inventoryRepository, key: repositoryKeyFor(details.inventoryRepository.git_url, details.inventoryRepositoryKey, details.hostKeys),
-        dirName: `inventory_${task.id}`, sshConfigPath,
-        tmpPath: deps.config.tmp_path, branch: details.inventoryRepository.git_branch, commitHash: null, baseEnv: gitEnv, files: this.#files, exec, log: (l) => this.log(l), user: this.#user,
+        ...common, repository: details.inventoryRepository, key: repositoryKeyFor(details.inventoryRepository.git_url, details.inventoryRepositoryKey, details.hostKeys),
+        dirName: this.#workingCopy(`inventory_${task.id}`), branch: details.inventoryRepository.git_branch, commitHash: null,
       });
       inventoryRepoDir = checkout.dir;
     }
@@ -268,7 +269,6 @@ export class LocalJob {
     const ctx: AppContext = {
       config: deps.config, details, repoDir, inventoryRepoDir, taskDir,
       serverEnv: container ? forwardedOnly(process.env, deps.config.forwarded_env_vars) : process.env,
-      freshHome: container !== null,
       params: parseObject(task.params), templateParams: parseObject(template.task_params),
       vars: mergeRunVariables(details, this.#secret, deps.config.web_host),
       files: this.#files, appPath: options.path, appArgs: options.args,
@@ -279,38 +279,38 @@ export class LocalJob {
       waitForDecision: () => this.#waitForDecision(),
       stateBackendEnv: () => stateBackendEnv(deps, task, details.inventory),
     };
-    try {
-      return await appFor(template.app).run(ctx);
-    } finally {
-      if (inventoryRepoDir) rmSync(inventoryRepoDir, { recursive: true, force: true });
-    }
+    return appFor(template.app).run(ctx);
   }
 
   /**
-   * Repositories under tmp_path (clones, and the demo repository they are cloned from) belong
-   * to the task user while it runs and are taken back afterwards — even a clone that failed
-   * halfway. A local repository elsewhere is the administrator's: it is used as it is. With a
-   * pool, a parallel run of the template may hold the shared clone as another user: this run
-   * then clones into a folder of its own; a source repository it waits for. Returns the name
-   * of the clone folder to use.
+   * A task user clones for itself: a repository under tmp_path it clones from (the demo
+   * repository) is lent to it for the run and taken back when it ends, waiting while another
+   * task user holds it. A local repository elsewhere is the administrator's: used as it is.
    */
-  async #lendRepository(gitUrl: string, dirName: string): Promise<string> {
-    if (!this.#user) return dirName;
-    const tmpPath = this.#deps.config.tmp_path;
+  async #lendSource(gitUrl: string): Promise<void> {
+    if (!this.#user) return;
     const source = gitUrl.startsWith('file://') ? gitUrl.slice('file://'.length) : gitUrl;
-    if (source.startsWith('/') && isInside(tmpPath, source)) {
-      await lendWhenFree(source, this.#user, this.#stopSignal.signal, () => this.log(`Waiting for the repository ${source}: another running task holds it`));
-      this.#lent.push(source);
-    }
-    if (gitUrl.startsWith('/')) return dirName;
-    // the clone may not exist yet: prepareRepository hands it over once made; the count starts here
-    if (lendToTaskUser(join(tmpPath, dirName), this.#user)) {
-      this.#lent.push(join(tmpPath, dirName));
-      return dirName;
-    }
-    const own = `${dirName}_task${this.task.id}`;
-    this.#ownClone = join(tmpPath, own);
-    return own;
+    if (!source.startsWith('/') || !isInside(this.#deps.config.tmp_path, source)) return;
+    await lendWhenFree(source, this.#user, this.#stopSignal.signal, () => this.log(`Waiting for the repository ${source}: another running task holds it`));
+    this.#lent.push(source);
+  }
+
+  /** Notes a working copy of this run (under tmp_path) to remove when it ends; returns its name. */
+  #workingCopy(dirName: string): string {
+    this.#workingCopies.push(join(this.#deps.config.tmp_path, dirName));
+    return dirName;
+  }
+
+  /**
+   * Working copies borrow from the repository's object cache when git runs as the server. A
+   * task user clones for itself instead: it may not read the server's cache, and the server
+   * never runs git where a task user could have written. A container sees only its mounted
+   * working copy, so that one gets copies of the objects rather than borrowing them.
+   */
+  #cacheUse(): CacheUse | null {
+    if (this.#user) return null;
+    const exec = (command: string, args: string[], cwd: string, env: Record<string, string>) => this.#exec({ command, args, cwd, env }, null, true);
+    return { exec, signal: this.#stopSignal.signal, selfContained: this.#owner !== null };
   }
 
   /**
@@ -340,7 +340,8 @@ export class LocalJob {
     return container;
   }
 
-  async #exec(spec: ExecSpec, container: TaskContainer | null): Promise<void> {
+  /** `asServer`: git in the repository's object cache, which is the server's and never the task user's. */
+  async #exec(spec: ExecSpec, container: TaskContainer | null, asServer = false): Promise<void> {
     if (this.#stopRequested) throw new StopRequested();
     const out = this.#out;
     const sink = {
@@ -352,8 +353,8 @@ export class LocalJob {
       },
       drained: () => out.drained(),
     };
-    const env = { ...spec.env, ...this.#identityEnv(container !== null), [TASK_MARKER_VAR]: String(this.task.id) };
-    const proc = container ? container.exec({ ...spec, env }, sink) : startProcess({ ...spec, env, user: this.#user }, sink);
+    const env = { ...spec.env, ...(asServer ? {} : this.#identityEnv(container !== null)), [TASK_MARKER_VAR]: String(this.task.id) };
+    const proc = container ? container.exec({ ...spec, env }, sink) : startProcess({ ...spec, env, user: asServer ? null : this.#user }, sink);
     this.#process = proc;
     if (proc.pid !== undefined) void recordProcessGroup(this.#deps.db, this.task.id, proc.pid).catch(() => undefined);
     try {

@@ -3,11 +3,11 @@ import type { BadInputContext, WriteRoute } from '../../../support/bad-input.ts'
 const p = ({ w }: BadInputContext) => `/api/project/${w.projectId}`;
 const template = ({ ids }: BadInputContext) => ({
   name: 'T', app: 'bash', playbook: 'a.sh', repository_id: ids.repository, inventory_id: ids.inventory, environment_id: ids.environment,
-  view_id: ids.view, survey_vars: [], vaults: [], task_params: {}, description: 'd', git_branch: 'main', autorun: false, ssh_key_ids: [],
+  view_id: ids.view, survey_vars: [], vaults: [], task_params: {}, description: 'd', git_branch: 'main', autorun: false, ssh_key_ids: [], allowed_inventories: [],
 });
 const templateFields = {
   name: 'string', app: 'string', playbook: 'string', description: 'string', git_branch: 'string', repository_id: 'number', inventory_id: 'number',
-  environment_id: 'number', view_id: 'number', survey_vars: 'array', vaults: 'array', task_params: 'object', autorun: 'boolean', ssh_key_ids: 'array',
+  environment_id: 'number', view_id: 'number', survey_vars: 'array', vaults: 'array', task_params: 'object', autorun: 'boolean', ssh_key_ids: 'array', allowed_inventories: 'array',
 } as const;
 const templateLimits = { app: 64, playbook: 4096, description: 65535 };
 const schedule = ({ ids }: BadInputContext) => ({ name: 'S', template_id: ids.template, cron_format: '* * * * *', active: false });

@@ -82,7 +82,7 @@ interface Case {
   ask?: Ask;
   as?: Caller;
   needs: Carry[];
-  expect: { refusal: (s: Subject) => string } | { forbidden: true } | { started: (s: Subject, w: World) => Seen };
+  expect: { refusal: (s: Subject, w: World) => string } | { forbidden: true } | { started: (s: Subject, w: World) => Seen };
 }
 
 const notApplied = (field: string, value: string, what: string) => `${field} ${value} not applied: the template does not let a task choose its ${what}`;
@@ -149,6 +149,16 @@ const CASES: Case[] = [
     expect: { started: (_s, w) => ({ task: { inventory_id: w.inventoryId }, log: [] }) },
   },
   {
+    key: 'inventory outside the template\'s allowed inventories', rule: 'template overrides', template: { allow: { inventory: true }, allowedInventories: 'other' },
+    ask: { inventory: true }, needs: ['inventory', 'unallowed'],
+    expect: { refusal: (_s, w) => `inventory_id: inventory ${w.inventoryId} is not one of the inventories this template allows` },
+  },
+  {
+    key: 'inventory among the template\'s allowed inventories', rule: 'template overrides', template: { allow: { inventory: true }, allowedInventories: 'asked' },
+    ask: { inventory: true }, needs: ['inventory'],
+    expect: { started: (_s, w) => ({ task: { inventory_id: w.inventoryId }, log: [] }) },
+  },
+  {
     key: 'variable groups the template does not offer', rule: 'template overrides', ask: { groups: true }, needs: ['groups', 'unallowed'],
     expect: { refusal: () => 'environment_ids: this template does not let a task choose its variable groups' },
   },
@@ -188,7 +198,7 @@ const CASES: Case[] = [
 
 /** What every path that can ask for it must show. */
 function expected(c: Case, s: Subject, w: World): string {
-  if ('refusal' in c.expect) return `refused: ${c.expect.refusal(s)}`;
+  if ('refusal' in c.expect) return `refused: ${c.expect.refusal(s, w)}`;
   if ('forbidden' in c.expect) return 'refused for the role';
   return `started: ${JSON.stringify(c.expect.started(s, w))}`;
 }

@@ -28,7 +28,7 @@ function context(): { ctx: AppContext; files: SecretFiles } {
     vaults: [{ name: 'default', type: 'password', password: 'vault-pass-1', script: '' }, { name: 'prod', type: 'script', password: '', script: 'vault-client.py' }],
   } as unknown as TaskDetails;
   const ctx = {
-    config, details, repoDir: '/repo', inventoryRepoDir: null, taskDir: tmp, serverEnv: process.env, freshHome: false,
+    config, details, repoDir: '/repo', inventoryRepoDir: null, taskDir: tmp, serverEnv: process.env,
     params: { debug: true, debug_level: 2, diff: true, dry_run: true, limit: ['web1'], tags: ['deploy'] },
     templateParams: { skip_tags: ['slow'] },
     vars: {

@@ -3,6 +3,7 @@ import { checkEnvironmentIds, templateEnvironmentIds } from '../../../environmen
 import { checkCommitHash, checkGitBranch } from '../../git-refs.ts';
 import { refuseLimitReadingFiles } from '../../limit-file-check.ts';
 import type { Launch, LaunchRule } from '../launch.ts';
+import { assertInventoryAllowed } from '../../../templates/allowed-inventories.ts';
 
 const TERRAFORM_APPS = ['terraform', 'tofu'];
 
@@ -12,7 +13,8 @@ const TERRAFORM_APPS = ['terraform', 'tofu'];
  * (commit: always, for now). A value the template does not let a run choose is not applied
  * — Semaphore ignores it too — and the start says so (`notes`: the task's log, a webhook's
  * delivery record); other variable groups are refused instead, as they would hand the task
- * other secrets than asked for. A value equal to the template's own (Semaphore's UI sends them
+ * other secrets than asked for, and so is an inventory the template's `allowed_inventories`
+ * leave out (the list is a limit, whether or not a run may choose). A value equal to the template's own (Semaphore's UI sends them
  * back on a re-run) and an empty branch are no override at all, and are kept as sent. A value
  * that is allowed but malformed is refused, and so is one that would let a caller who may not
  * edit the template run code (arguments, a limit that reads a file).
@@ -77,6 +79,7 @@ async function chooseInventory(launch: Launch, allowed: boolean): Promise<void> 
     launch.task.inventoryId = id;
     return;
   }
+  await assertInventoryAllowed(launch.deps.db, launch.template, id);
   if (!allowed) return notApplied(launch, 'inventory_id', id, 'inventory');
   const inventory = await launch.deps.db.selectFrom('inventory').select('id').where('id', '=', id).where('project_id', '=', launch.template.project_id).executeTakeFirst();
   if (!inventory) throw badRequest('inventory_id: no such inventory in this project');
