@@ -2,11 +2,16 @@ import { OUTGOING_ADDRESS_POLICIES, type OutgoingAddressPolicy } from '../lib/ou
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
 import { ConfigError } from './config-error.ts';
-import type { SecretSourcesPolicy } from '../domain/keys/key-source.ts';
 import { text, oneOf, imageReference, port, count, optionalId, uidRange, absolutePath, duration, flag, flagDefault, url, aesKey, timezone, jsonObject, jsonArray, addressList, jsonList, stringList } from './setting-readers.ts';
 import { EMAIL_MATCHING, readGroupMappings, readOidcProviders, type EmailMatching, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
+/** `secret_sources.env`: variable names, or prefixes ending in `*`; `secret_sources.dirs`: absolute directories. */
+export interface SecretSourcesPolicy {
+  env: string[];
+  dirs: string[];
+}
+
 export interface Config {
   db: DbSettings;
   port: number;

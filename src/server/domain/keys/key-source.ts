@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, normalize, sep } from 'node:path';
+import type { SecretSourcesPolicy } from '../../config/config.ts';
 
 /**
  * Keys whose value lives outside Signalbox on the server itself (Semaphore's `source_storage_type`
@@ -9,11 +10,7 @@ import { isAbsolute, normalize, sep } from 'node:path';
 export const EXTERNAL_SOURCE_TYPES = ['env', 'file'] as const;
 export type ExternalSourceType = (typeof EXTERNAL_SOURCE_TYPES)[number];
 
-/** `secret_sources.env`: variable names, or prefixes ending in `*`; `secret_sources.dirs`: absolute directories. */
-export interface SecretSourcesPolicy {
-  env: string[];
-  dirs: string[];
-}
+export type { SecretSourcesPolicy };
 
 /** A source could not be read (or is no longer allowed): the task fails with this reason. */
 export class KeySourceError extends Error {}
