@@ -12,6 +12,9 @@ export interface EditedUser {
   totp?: { id: number; created: string; pending?: boolean };
 }
 
+/** A sign-in of another provider linked to the user (`GET /api/users/{id}/identities`). */
+export interface LinkedIdentity { id: number; type: 'ldap' | 'oidc'; provider: string; external_uid: string; created: string }
+
 /** What a fresh enrolment shows once: the QR image, the secret for typing in, the recovery code. */
 export interface Enrolment { id: number; qr: string; secret: string; recoveryCode: string }
 
@@ -23,7 +26,7 @@ type Form = (name: string) => string;
 /**
  * Runs the form posted to `/users/{id}/edit`: `save` (settings), `delete`, `password`,
  * `totp_on` (starts an enrolment, with the current password), `totp_confirm` (its first code
- * turns it on), `totp_off`, `revoke` (a session). Each goes through the runner API as the signed-in user.
+ * turns it on), `totp_off`, `revoke` (a session), `unlink_identity`, `link_ldap` (one's own directory account). Each goes through the runner API as the signed-in user.
  */
 export async function runAccountAction(astro: AstroLike, user: EditedUser, form: FormData, t: (key: string, o?: Record<string, unknown>) => string, self: boolean): Promise<AccountOutcome> {
   const field: Form = (name) => String(form.get(name) ?? '').trim();
@@ -69,6 +72,18 @@ export async function runAccountAction(astro: AstroLike, user: EditedUser, form:
     case 'revoke': {
       const res = await apiSend(astro, 'DELETE', `/api/user/sessions/${encodeURIComponent(field('session'))}`);
       return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'session_revoked') } : { error: await readErrorText(res), tab: 'security' };
+    }
+    case 'unlink_identity': {
+      const res = await apiSend(astro, 'DELETE', `/api/users/${user.id}/identities/${encodeURIComponent(field('type'))}/${encodeURIComponent(field('provider'))}`);
+      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'identity_unlinked') } : { error: await readErrorText(res), tab: 'security' };
+    }
+    case 'link_ldap': {
+      const body = { username: field('ldap_username'), password: String(form.get('ldap_password') ?? '') };
+      if (!body.username) return { error: t('login.usernameRequired'), tab: 'security' };
+      if (!body.password) return { error: t('login.passwordRequired'), tab: 'security' };
+      const res = await apiSend(astro, 'POST', '/api/user/identities/ldap', body);
+      if (res.status === 401) return { error: t('login.incorrect'), tab: 'security' };
+      return res.ok ? { redirect: flashPath(`${page}?tab=security`, 'identity_linked') } : { error: await readErrorText(res), tab: 'security' };
     }
     default: return { error: t('account.unknownAction'), tab: 'settings' };
   }

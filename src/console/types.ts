@@ -51,7 +51,7 @@ export interface StatsEntry { date: string; count_by_status: { success?: number;
 export interface LoginInfo {
   oidc_providers: { id: string; name: string; color?: string; icon?: string }[];
   login_with_password: boolean;
-  auth_methods?: { totp?: { enabled: boolean; allow_recovery: boolean } };
+  auth_methods?: { totp?: { enabled: boolean; allow_recovery: boolean }; ldap?: { enabled: boolean } };
 }
 
 /** Permission bits of seed 000 §6. */

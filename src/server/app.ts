@@ -12,6 +12,7 @@ import { authRoutes } from './api/auth.routes.ts';
 import { oidcRoutes } from './api/oidc.routes.ts';
 import { systemRoutes } from './api/system.routes.ts';
 import { userRoutes } from './api/user.routes.ts';
+import { myIdentitiesRoutes, userIdentitiesRoutes } from './api/identities.routes.ts';
 import { userOptionsRoutes } from './api/user-options.routes.ts';
 import { projectsRoutes } from './api/projects.routes.ts';
 import { projectRoutes } from './api/project.routes.ts';
@@ -118,8 +119,10 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/board/tokens', boardTokensRoutes);
   secured.route('/user/sessions', sessionsRoutes);
   secured.route('/user/options', userOptionsRoutes);
+  secured.route('/user/identities', myIdentitiesRoutes);
   secured.route('/user', userRoutes);
   secured.route('/users/:user_id/2fas/totp', userTotpRoutes);
+  secured.route('/users/:user_id/identities', userIdentitiesRoutes);
   secured.route('/users', usersRoutes);
   secured.route('/projects/restore', restoreRoutes);
   secured.route('/projects', projectsRoutes);

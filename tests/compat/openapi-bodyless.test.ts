@@ -26,7 +26,7 @@ function walkOrder(a: Call, b: Call): number {
 /** A path parameter's value in the world (a spare resource for deletes); 1 where the world has none. */
 function fillPath(call: Call, w: ApiWorld): string {
   const values: Record<string, string | number> = {
-    ...w.ids, value_id: w.ids.extractvalue_id, app_id: 'ansible', token_id: w.ids.api_token_id,
+    ...w.ids, value_id: w.ids.extractvalue_id, app_id: 'ansible', token_id: w.ids.api_token_id, type: 'ldap', provider: 'default',
     alias_id: call.template.includes('{integration_id}') ? w.ids.integration_alias_id : w.ids.project_alias_id,
     ...(call.template.startsWith('/api/runners/') ? { runner_id: w.ids.global_runner_id } : {}),
   };
@@ -88,6 +88,7 @@ const EXPECTED_REFUSALS: [RegExp, string][] = [
   [/^POST \/api\/project\/\{project_id\}\/notifications\/test → 409 .*Alerts are not enabled/, 'the world\'s project has alerts off'],
   [/^POST \/api\/project\/\{project_id\}\/workflows\/\{workflow_id\}\/runs\/\{run_id\}\/stop → 400 .*already ended/, 'the world\'s run ends once'],
   [/^POST \/api\/project\/\{project_id\}\/tasks\/\{task_id\}\/relaunch_failed → 400 .*no host failed/, 'the world\'s task failed on no host'],
+  [/^DELETE \/api\/users\/\{user_id\}\/identities\/\{type\}\/\{provider\} → 404/, 'the world\'s users have no linked identity'],
   [/^\w+ \S+ → 400 \{"error":"\w+: required"\}/, 'a body or query the document does not describe, asked for by name'],
 ];
 const isExpectedRefusal = (label: string) => EXPECTED_REFUSALS.some(([pattern]) => pattern.test(label));

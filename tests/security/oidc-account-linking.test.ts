@@ -15,20 +15,27 @@ const ACCOUNTS: Record<string, OidcAccount> = {
   vic: account('vic', VICTIM_EMAIL, true),
   mallory: account('mallory', VICTIM_EMAIL, true),
   lara: account('lara', 'lara@corp.example', true),
+  sam: account('sam', 'sam@corp.example', true),
 };
 
 let server: ConsoleServer;
+/** the same provider, with external_auth_email_matching left at its default (never) */
+let strict: ConsoleServer;
+let samId: number;
 let provider: OidcProvider;
 let browser: Browser;
 let victimId: number;
 
 beforeAll(async () => {
   const providerPort = await freeLoopbackPort();
-  server = await startConsoleServer({
-    SEMAPHORE_OIDC_PROVIDERS: JSON.stringify({
-      corp: { display_name: 'Corp ID', provider_url: `http://127.0.0.1:${providerPort}`, client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret, scopes: ['openid', 'profile', 'email'] },
-    }),
+  const providers = JSON.stringify({
+    corp: { display_name: 'Corp ID', provider_url: `http://127.0.0.1:${providerPort}`, client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret, scopes: ['openid', 'profile', 'email'] },
   });
+  // the adoption of pre-link accounts by verified email is what these cases check (off by default)
+  server = await startConsoleServer({ SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING: 'auto', SEMAPHORE_OIDC_PROVIDERS: providers });
+  strict = await startConsoleServer({ SEMAPHORE_OIDC_PROVIDERS: providers });
+  samId = (await strict.deps.db.insertInto('user').values({ created: now(), username: 'sam', name: 'sam', email: 'sam@corp.example', password: '', admin: 0, external: 1, alert: 0 })
+    .returning('id').executeTakeFirstOrThrow()).id;
   const { db } = server.deps;
   const external = (username: string, email: string, admin: number) => db.insertInto('user')
     .values({ created: now(), username, name: username, email, password: '', admin, external: 1, alert: 0 }).returning('id').executeTakeFirstOrThrow();
@@ -37,7 +44,7 @@ beforeAll(async () => {
   // an LDAP user, linked by its directory sign-in
   const lara = await external('lara', 'lara@corp.example', 0);
   await db.insertInto('external_identity').values({ user_id: lara.id, provider: 'ldap', subject: 'lara', created: now() }).execute();
-  provider = await startOidcProvider(providerPort, [`${server.url}/api/auth/oidc/corp/redirect`], ACCOUNTS);
+  provider = await startOidcProvider(providerPort, [`${server.url}/api/auth/oidc/corp/redirect`, `${strict.url}/api/auth/oidc/corp/redirect`], ACCOUNTS);
   browser = await launchBrowser();
 });
 
@@ -45,22 +52,23 @@ afterAll(async () => {
   await browser?.close();
   await provider?.stop();
   await server?.close();
+  await strict?.close();
 });
 
 /** Signs in at the provider as `login` in a fresh browser; where the browser lands and who the console says is signed in. */
-async function signInAs(login: string): Promise<{ url: URL; alert: string | null; user: { id: number } | null }> {
+async function signInAs(login: string, at: ConsoleServer = server): Promise<{ url: URL; alert: string | null; user: { id: number } | null }> {
   const context = await newContext(browser);
   // the provider's development pages load a web font; the test machine has no internet
   await context.route(/fonts\.googleapis\.com/, (route) => route.abort());
   const page = await context.newPage();
-  await page.goto(`${server.url}/api/auth/oidc/corp/login`);
+  await page.goto(`${at.url}/api/auth/oidc/corp/login`);
   await page.fill('input[name=login]', login);
   await page.fill('input[name=password]', 'anything');
   await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
-  await Promise.all([page.waitForURL((u) => u.origin === server.url && !u.pathname.startsWith('/api/')), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForURL((u) => u.origin === at.url && !u.pathname.startsWith('/api/')), page.click('button[type=submit]')]);
   const url = new URL(page.url());
   const alert = url.pathname === '/auth/login' ? await page.textContent('[role=alert]') : null;
-  const me = await context.request.get(`${server.url}/api/user`);
+  const me = await context.request.get(`${at.url}/api/user`);
   const user = me.ok() ? (await me.json()) as { id: number } : null;
   await context.close();
   return { url, alert, user };
@@ -97,5 +105,16 @@ describe('OIDC sign-in never takes over an account by an unverified or second id
     const lara = await signInAs('lara');
     expect(lara.user).toBeNull();
     expect(lara.url.searchParams.get('error')).toBe('oidc_linked');
+  });
+});
+
+describe('with external_auth_email_matching at its default (never)', { timeout: 120_000 }, () => {
+  it('an unlinked identity does not take the external user its verified email names', async () => {
+    const sam = await signInAs('sam', strict);
+    expect(sam.user).toBeNull();
+    expect(sam.url.searchParams.get('error')).toBe('oidc');
+    const links = await strict.deps.db.selectFrom('external_identity').select('user_id').execute();
+    expect(links).not.toContainEqual({ user_id: samId });
+    expect(await strict.deps.db.selectFrom('user').select('id').where('email', '=', 'sam@corp.example').execute()).toEqual([{ id: samId }]);
   });
 });

@@ -23,8 +23,8 @@ environmentRoutes.get('/', async (c) => {
 environmentRoutes.post('/', can(Permission.ManageResources), async (c) => {
   const input = await readJson(c, environmentInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id);
-  const { db, secrets } = c.var.deps;
-  const created = await db.transaction().execute((tx) => createEnvironment(tx, secrets, actorOf(c), input));
+  const { db, secrets, config } = c.var.deps;
+  const created = await db.transaction().execute((tx) => createEnvironment(tx, secrets, actorOf(c), input, config.secret_sources));
   return c.json(environmentRowToEnvironment(created.row, created.secrets), 201);
 });
 
@@ -39,8 +39,8 @@ environmentRoutes.put('/:environment_id', can(Permission.ManageResources), async
   const id = idParam(c, 'environment_id');
   const input = await readJson(c, environmentInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id, id);
-  const { db, secrets } = c.var.deps;
-  await db.transaction().execute((tx) => updateEnvironment(tx, secrets, actorOf(c), id, input));
+  const { db, secrets, config } = c.var.deps;
+  await db.transaction().execute((tx) => updateEnvironment(tx, secrets, actorOf(c), id, input, config.secret_sources));
   return c.body(null, 204);
 });
 

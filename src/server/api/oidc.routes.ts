@@ -48,7 +48,7 @@ async function finish(c: Context<AppEnv>, returnPath: string): Promise<Response>
     const identity = await finishOidcSignIn(provider, callback, pending);
     if (!identity) return failed(c, id, new Error('the provider sent no email claim'));
     const { db, config } = c.var.deps;
-    const outcome = await provisionOidcUser(db, identity, { provider: `oidc:${id}`, subject: identity.subject }, identity.emailVerified, config.group_mappings);
+    const outcome = await provisionOidcUser(db, identity, { provider: `oidc:${id}`, subject: identity.subject }, identity.emailVerified, config.group_mappings, config.external_auth_email_matching);
     if ('refused' in outcome) return failed(c, id, new Error(REFUSALS[outcome.refused].reason), REFUSALS[outcome.refused].error);
     await openSession(c, outcome.user, 'oidc');
     return c.redirect(`/${returnPath}`, 307);
@@ -90,6 +90,7 @@ const REFUSALS: Record<OidcRefusal, { reason: string; error: string }> = {
   local_account: { reason: 'the email belongs to a local account', error: 'oidc' },
   unverified_email: { reason: 'the email belongs to an existing user and the provider has not verified it', error: 'oidc_unverified' },
   linked_elsewhere: { reason: 'the email belongs to a user linked to another identity (another provider or LDAP)', error: 'oidc_linked' },
+  matching_off: { reason: 'the email belongs to an existing user not linked to this identity, and external_auth_email_matching is never', error: 'oidc' },
 };
 
 /** Every failure sends the browser back to the sign-in page; the details go to the log only. */

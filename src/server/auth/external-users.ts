@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Tx } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
-import type { GroupMapping } from '../config/auth-config.ts';
+import type { EmailMatching, GroupMapping } from '../config/auth-config.ts';
 import { insertUser } from '../domain/users/user.repository.ts';
 import { recordEvent } from '../domain/events/event.repository.ts';
 import { now } from '../lib/time.ts';
@@ -21,22 +21,26 @@ export interface IdentityLink {
   subject: string;
 }
 
-/** Why an OIDC identity may not sign in as the user its email names. */
-export type OidcRefusal = 'local_account' | 'unverified_email' | 'linked_elsewhere';
+/** Why an identity may not sign in as the existing user its email (or LDAP login) names. */
+export type OidcRefusal = 'local_account' | 'unverified_email' | 'linked_elsewhere' | 'matching_off';
 
 /**
- * The user for an identity the directory (LDAP) vouched for: found by username or email,
- * created as an external user on first sign-in, and linked as `ldap` so no OIDC provider can
- * take it over by email. A local account with that name is never taken over: the answer is null.
+ * The user for an identity the directory (LDAP) vouched for: by its `ldap` link first (a local
+ * account linked through `POST /api/user/identities/ldap` too); else, as `matching` allows, the
+ * external user with that username or email; else a new external user. Null when an existing
+ * user has that name or email and may not be taken (a local account is never taken).
  */
-export async function provisionDirectoryUser(db: Db, identity: ExternalIdentity, mappings: GroupMapping[]): Promise<UserRow | null> {
+export async function provisionDirectoryUser(db: Db, identity: ExternalIdentity, mappings: GroupMapping[], matching: EmailMatching = 'never'): Promise<UserRow | null> {
+  const link = { provider: 'ldap', subject: identity.username.toLowerCase() };
   return db.transaction().execute(async (tx) => {
+    const linked = await linkedUser(tx, link);
+    if (linked) return settleExternalUser(tx, linked, identity, mappings);
     const found = await tx.selectFrom('user').selectAll().where((eb) => eb.or([
       eb(eb.fn('lower', ['username']), '=', identity.username.toLowerCase()), eb(eb.fn('lower', ['email']), '=', identity.email.toLowerCase()),
     ])).orderBy('id').executeTakeFirst();
-    if (found && !found.external) return null;
+    if (found && await refusalFor(tx, found, link, true, matching)) return null;
     const user = await settleExternalUser(tx, found, identity, mappings);
-    await linkIdentity(tx, user.id, { provider: 'ldap', subject: identity.username.toLowerCase() });
+    await linkIdentity(tx, user.id, link);
     return user;
   });
 }
@@ -44,19 +48,16 @@ export async function provisionDirectoryUser(db: Db, identity: ExternalIdentity,
 /**
  * The user for an identity an OpenID provider vouched for. An identity once linked signs in by
  * (provider, subject) alone. An unlinked one may take the external user its email names only
- * when the provider says the email is verified and that user is linked to nobody else (another
- * provider, another subject, LDAP); without any such user a new external user is created. The
- * identity is linked either way, so the email never decides again.
+ * as `matching` allows and when the provider says the email is verified; without any such user
+ * a new external user is created. The identity is linked either way, so the email never decides again.
  */
-export async function provisionOidcUser(db: Db, identity: ExternalIdentity, link: IdentityLink, emailVerified: boolean, mappings: GroupMapping[]): Promise<{ user: UserRow } | { refused: OidcRefusal }> {
+export async function provisionOidcUser(db: Db, identity: ExternalIdentity, link: IdentityLink, emailVerified: boolean, mappings: GroupMapping[], matching: EmailMatching = 'never'): Promise<{ user: UserRow } | { refused: OidcRefusal }> {
   return db.transaction().execute(async (tx) => {
-    const linked = await tx.selectFrom('user').selectAll()
-      .where('id', '=', (eb) => eb.selectFrom('external_identity').select('user_id').where('provider', '=', link.provider).where('subject', '=', link.subject))
-      .executeTakeFirst();
+    const linked = await linkedUser(tx, link);
     if (linked) return { user: await settleExternalUser(tx, linked, identity, mappings) };
     const found = await tx.selectFrom('user').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', identity.email.toLowerCase()))
       .orderBy('id').executeTakeFirst();
-    const refused = found && await refusalFor(tx, found, emailVerified);
+    const refused = found && await refusalFor(tx, found, link, emailVerified, matching);
     if (refused) return { refused };
     const user = await settleExternalUser(tx, found, identity, mappings);
     await linkIdentity(tx, user.id, link);
@@ -64,11 +65,20 @@ export async function provisionOidcUser(db: Db, identity: ExternalIdentity, link
   });
 }
 
-async function refusalFor(tx: Tx, user: UserRow, emailVerified: boolean): Promise<OidcRefusal | null> {
+function linkedUser(tx: Tx, link: IdentityLink): Promise<UserRow | undefined> {
+  return tx.selectFrom('user').selectAll()
+    .where('id', '=', (eb) => eb.selectFrom('external_identity').select('user_id').where('provider', '=', link.provider).where('subject', '=', link.subject))
+    .executeTakeFirst();
+}
+
+/** `auto`: the user has no linked identity at all; `always`: none of this provider (one identity per provider and user). */
+async function refusalFor(tx: Tx, user: UserRow, link: IdentityLink, verified: boolean, matching: EmailMatching): Promise<OidcRefusal | null> {
   if (!user.external) return 'local_account';
-  if (!emailVerified) return 'unverified_email';
-  const other = await tx.selectFrom('external_identity').select('id').where('user_id', '=', user.id).executeTakeFirst();
-  return other ? 'linked_elsewhere' : null;
+  if (matching === 'never') return 'matching_off';
+  if (!verified) return 'unverified_email';
+  let others = tx.selectFrom('external_identity').select('id').where('user_id', '=', user.id);
+  if (matching === 'always') others = others.where('provider', '=', link.provider);
+  return (await others.executeTakeFirst()) ? 'linked_elsewhere' : null;
 }
 
 /**

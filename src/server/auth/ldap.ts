@@ -34,7 +34,15 @@ async function openClient(ldap: LdapConfig): Promise<Client> {
 export async function signInWithLdap(deps: Deps, login: string, password: string): Promise<UserRow | null | 'unknown'> {
   const vouched = await askDirectory(deps.config.ldap, login, password);
   if (vouched === 'unknown' || vouched === null) return vouched;
-  return provisionDirectoryUser(deps.db, vouched, deps.config.group_mappings);
+  return provisionDirectoryUser(deps.db, vouched, deps.config.group_mappings, deps.config.external_auth_email_matching);
+}
+
+/**
+ * Whom the directory knows by this login and password, without signing anyone in: for linking
+ * an LDAP identity to the signed-in account. 'unknown' for a wrong password or no such entry.
+ */
+export async function directoryIdentity(ldap: LdapConfig, login: string, password: string): Promise<ExternalIdentity | 'unknown'> {
+  return (await askDirectory(ldap, login, password)) ?? 'unknown';
 }
 
 /**

@@ -117,3 +117,12 @@ function describe(error: z.ZodError): string {
   const issue = error.issues[0]!;
   return `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
 }
+
+/**
+ * Semaphore's `external_auth_email_matching`: `never` (the default here) signs in by a linked
+ * identity only; `auto` lets an unlinked identity take an external user that has no linked
+ * identity yet, by verified email (OIDC) or username/email (LDAP); `always` also one linked to
+ * other providers. A local account is never taken.
+ */
+export const EMAIL_MATCHING = ['never', 'auto', 'always'] as const;
+export type EmailMatching = (typeof EMAIL_MATCHING)[number];

@@ -2,10 +2,16 @@ import { OUTGOING_ADDRESS_POLICIES, type OutgoingAddressPolicy } from '../lib/ou
 import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
 import { ConfigError } from './config-error.ts';
-import { text, oneOf, imageReference, port, count, optionalId, uidRange, absolutePath, duration, flag, flagDefault, url, aesKey, timezone, jsonObject, jsonArray, addressList, jsonList } from './setting-readers.ts';
-import { readGroupMappings, readOidcProviders, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
+import { text, oneOf, imageReference, port, count, optionalId, uidRange, absolutePath, duration, flag, flagDefault, url, aesKey, timezone, jsonObject, jsonArray, addressList, jsonList, stringList } from './setting-readers.ts';
+import { EMAIL_MATCHING, readGroupMappings, readOidcProviders, type EmailMatching, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
+/** `secret_sources.env`: variable names, or prefixes ending in `*`; `secret_sources.dirs`: absolute directories. */
+export interface SecretSourcesPolicy {
+  env: string[];
+  dirs: string[];
+}
+
 export interface Config {
   db: DbSettings;
   port: number;
@@ -58,11 +64,15 @@ export interface Config {
   totp: TotpConfig;
   ldap: LdapConfig;
   oidc_providers: Record<string, OidcProviderConfig>;
+  /** whether an LDAP/OIDC sign-in with no linked identity may take an existing external user by email/username (Semaphore's modes; `never` here by default) */
+  external_auth_email_matching: EmailMatching;
   /** directory groups → admin flag and project roles, applied at each LDAP/OIDC sign-in */
   group_mappings: GroupMapping[];
   /** Semaphore's `jwt` section: task identity tokens (TTLs in seconds) */
   jwt: JwtSettings;
   audit: AuditSettings;
+  /** keys and variable-group secrets read at task start from the server's environment or files: only these */
+  secret_sources: SecretSourcesPolicy;
 }
 
 export interface JwtSettings {
@@ -213,6 +223,7 @@ const SETTINGS = {
   ldap_group_searchdn: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_DN', json: 'ldap_group_searchdn', read: text('') },
   ldap_group_searchfilter: { env: 'SEMAPHORE_LDAP_GROUP_SEARCH_FILTER', json: 'ldap_group_searchfilter', read: text('(member=%s)') },
   oidc_providers: { env: 'SEMAPHORE_OIDC_PROVIDERS', json: 'oidc_providers', read: jsonObject() },
+  external_auth_email_matching: { env: 'SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING', json: 'external_auth_email_matching', read: oneOf([...EMAIL_MATCHING], 'never') },
   group_mappings: { env: 'SEMAPHORE_GROUP_MAPPINGS', json: 'group_mappings', read: jsonList() },
   jwt_enabled: { env: 'SEMAPHORE_JWT_ENABLED', json: 'jwt.enabled', read: flag() },
   jwt_issuer: { env: 'SEMAPHORE_JWT_ISSUER', json: 'jwt.issuer', read: text('') },
@@ -234,6 +245,9 @@ const SETTINGS = {
   audit_webhook_url: { env: 'SEMAPHORE_AUDIT_WEBHOOK_URL', json: 'log.audit_webhook.url', read: url() },
   audit_webhook_format: { env: 'SEMAPHORE_AUDIT_WEBHOOK_FORMAT', json: 'log.audit_webhook.format', read: oneOf(['splunk_hec', 'json'], '') },
   audit_webhook_headers: { env: 'SEMAPHORE_AUDIT_WEBHOOK_HEADERS', json: 'log.audit_webhook.headers', read: jsonObject() },
+  secret_sources_env: { env: 'SEMAPHORE_SECRET_SOURCES_ENV', json: 'secret_sources.env', read: stringList() },
+  secret_sources_dirs: { env: 'SEMAPHORE_SECRET_SOURCES_DIRS', json: 'secret_sources.dirs', read: stringList() },
+  secrets_path: { env: 'SEMAPHORE_SECRETS_PATH', json: 'dirs.secrets_path', read: absolutePath() },
 } as const;
 
 /**
@@ -307,9 +321,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     totp: { enabled: value('totp_enabled') as boolean, allow_recovery: value('totp_allow_recovery') as boolean, issuer: value('totp_issuer') as string },
     ldap: readLdap((key) => value(key) as string & boolean),
     oidc_providers: readOidcProviders(value('oidc_providers') as Record<string, unknown>, where('oidc_providers')),
+    external_auth_email_matching: value('external_auth_email_matching') as EmailMatching,
     group_mappings: readGroupMappings(value('group_mappings') as unknown[], where('group_mappings')),
     jwt: readJwt(value),
     audit: readAudit(value, where),
+    secret_sources: readSecretSources(value, where),
   };
 }
 
@@ -351,6 +367,15 @@ function readAudit(value: Read, where: (key: keyof typeof SETTINGS) => string): 
 }
 
 type Read = (key: keyof typeof SETTINGS) => unknown;
+
+/** The allow-list of env/file key sources; Semaphore's `dirs.secrets_path` counts as one more directory. */
+function readSecretSources(value: Read, where: (key: keyof typeof SETTINGS) => string): SecretSourcesPolicy {
+  const dirs = value('secret_sources_dirs') as string[];
+  const bad = dirs.find((dir) => !dir.startsWith('/') || /^\/+$/.test(dir));
+  if (bad) throw new ConfigError(`${where('secret_sources_dirs')}: "${bad}" is not allowed; use absolute directories other than /`);
+  const secretsPath = value('secrets_path') as string;
+  return { env: value('secret_sources_env') as string[], dirs: secretsPath ? [...dirs, secretsPath] : dirs };
+}
 
 function readAlerts(value: Read): AlertSettings {
   const on = (key: keyof typeof SETTINGS) => value(key) as boolean;

@@ -164,6 +164,16 @@ export function addressList(): Reader {
   };
 }
 
+/** Names or paths: a JSON array, or one string separated by commas or spaces. */
+export function stringList(): Reader {
+  return (raw, where) => {
+    if (raw === undefined || raw === null || raw === '') return [];
+    const list = Array.isArray(raw) ? raw : String(raw).split(/[\s,]+/).filter(Boolean);
+    if (!list.every((x) => typeof x === 'string' && x !== '')) throw new ConfigError(`${where}: not allowed; use a list of names`);
+    return list;
+  };
+}
+
 export function jsonList(): Reader {
   return (raw, where) => {
     if (raw === undefined || raw === null || raw === '') return [];

@@ -284,6 +284,8 @@ export interface AccessKeyTable {
   /** the key's value lives in this external storage (at `source_storage_key`, `path#field`) */
   source_storage_id: Generated<number | null>;
   source_storage_key: Generated<string | null>;
+  /** `env` / `file`: the value is read at task start from the server variable or file named by `source_storage_key` */
+  source_storage_type: Generated<string | null>;
 }
 
 /** An external secret storage (HashiCorp Vault, OpenBao); `secret` is its own credential, sealed. */

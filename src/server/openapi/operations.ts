@@ -13,6 +13,7 @@ import { cronCheckSchema, scheduleInputSchema } from '../domain/schedules/schedu
 import { passwordSchema, userCreateSchema, userUpdateSchema } from '../domain/users/user.schema.ts';
 import { reauthenticationSchema } from '../auth/reauthentication.ts';
 import { totpConfirmSchema } from '../api/user-totp.routes.ts';
+import { ldapLinkSchema } from '../api/identities.routes.ts';
 import { viewInputSchema, viewPositionsSchema } from '../domain/views/view.ts';
 import { lockInputSchema } from '../domain/locks/lock.ts';
 import { stopInputSchema, taskInputSchema } from '../domain/tasks/task.ts';
@@ -32,7 +33,7 @@ import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
 import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
-  accessKeySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
+  accessKeySchema, externalIdentitySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, secretStorageSchema, storageRefsSchema,
   auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema,
 } from './response-schemas.ts';
@@ -101,6 +102,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/users/:user_id/2fas/totp': { summary: 'Start two-factor enrolment: the otpauth URL and recovery code, shown once (your own: with current_password or a TOTP passcode); pending until confirmed', body: reauthenticationSchema, status: 201 },
   'POST /api/users/:user_id/2fas/totp/:totp_id/confirm': { summary: 'Confirm a pending two-factor enrolment with a code from the authenticator app; sign-in asks for codes from then on', body: totpConfirmSchema, status: 204 },
   'DELETE /api/users/:user_id/2fas/totp/:totp_id': { summary: 'Remove two-factor authentication (your own: with current_password or a TOTP passcode)', body: reauthenticationSchema, status: 204 },
+  'GET /api/users/:user_id/identities': { summary: "A user's linked LDAP/OIDC identities (your own, or as an admin)", response: list(externalIdentitySchema) },
+  'DELETE /api/users/:user_id/identities/:type/:provider': { summary: 'Unlink one identity (type ldap or oidc); 409 for the last identity of an external user', status: 204 },
+  'POST /api/user/identities/ldap': { summary: 'Link your LDAP identity: binds with the directory password; the entry must have your username or email', body: ldapLinkSchema, status: 204 },
   'GET /api/projects': { summary: 'Projects you are a member of (admins: all)', response: list(projectSchema) },
   'POST /api/projects': { summary: 'Create a project', body: projectInputSchema, response: projectSchema, status: 201 },
   'POST /api/projects/restore': { summary: 'Create a project from a backup', body: backupSchema },

@@ -42,13 +42,22 @@ export const currentUserSchema = userSchema.extend({
   has_active_subscription: z.boolean(),
 }).meta({ id: 'CurrentUser' });
 
+/** Semaphore 2.20's UserExternalIdentity */
+export const externalIdentitySchema = z.object({
+  id, user_id: id, type: z.enum(['ldap', 'oidc']),
+  provider: z.string().meta({ description: 'ldap, or the key in oidc_providers' }),
+  external_uid: z.string().meta({ description: 'the OIDC sub claim, or the LDAP login' }),
+  created: z.string(),
+}).meta({ id: 'UserExternalIdentity' });
+
 export const accessKeySchema = z.object({
   id, name: z.string(), type: z.string(), project_id: id, string: z.string(),
   login_password: z.object({ login: z.string(), password: z.string() }),
   ssh: z.object({ login: z.string(), passphrase: z.string(), private_key: z.string() }),
   override_secret: z.boolean(), empty: z.boolean().optional(),
   source_storage_id: id.nullable().meta({ description: 'The secret storage the value is read from at task start (null: stored here)' }),
-  source_storage_key: z.string().nullable().meta({ description: 'Where in the storage: path#field' }),
+  source_storage_key: z.string().nullable().meta({ description: 'Where in the storage: path#field; or the server environment variable or file path' }),
+  source_storage_type: z.enum(['vault', 'env', 'file']).nullable().meta({ description: 'vault: a secret storage; env / file: read at task start from the server (allowed by secret_sources); null: stored here' }),
 }).meta({ id: 'AccessKey' }) satisfies z.ZodType<AccessKey>;
 
 export const secretStorageSchema = z.object({

@@ -70,6 +70,10 @@ describe('configuration', () => {
     ['SEMAPHORE_EXECUTOR', 'kubernetes'],
     ['SEMAPHORE_EXECUTOR_IMAGE', '--privileged'],
     ['SEMAPHORE_EXECUTOR_PULL', 'sometimes'],
+    ['SEMAPHORE_SECRET_SOURCES_DIRS', 'relative/dir'],
+    ['SEMAPHORE_SECRET_SOURCES_DIRS', '/'],
+    ['SEMAPHORE_SECRETS_PATH', 'relative'],
+    ['SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING', 'sometimes'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
@@ -78,6 +82,27 @@ describe('configuration', () => {
   it('reads SEMAPHORE_TRUSTED_PROXIES as a list of addresses and CIDRs, empty by default', () => {
     expect(loadConfig({}).trusted_proxies).toEqual([]);
     expect(loadConfig({ SEMAPHORE_TRUSTED_PROXIES: '10.0.0.0/8, ::1 192.168.1.2' }).trusted_proxies).toEqual(['10.0.0.0/8', '::1', '192.168.1.2']);
+  });
+});
+
+describe('secret sources (keys read from the server environment or files)', () => {
+  it('allows nothing by default; reads names, prefixes and directories from config.json or SEMAPHORE_SECRET_SOURCES_*', () => {
+    expect(loadConfig({}).secret_sources).toEqual({ env: [], dirs: [] });
+    const file = join(tmp, 'sources.json');
+    writeFileSync(file, JSON.stringify({ secret_sources: { env: ['DEPLOY_*', 'TOKEN'], dirs: ['/run/secrets'] }, dirs: { secrets_path: '/etc/semaphore/secrets' } }));
+    expect(loadConfig({}, { configPath: file }).secret_sources).toEqual({ env: ['DEPLOY_*', 'TOKEN'], dirs: ['/run/secrets', '/etc/semaphore/secrets'] });
+    expect(loadConfig({ SEMAPHORE_SECRET_SOURCES_ENV: 'A_*, B', SEMAPHORE_SECRET_SOURCES_DIRS: '/x /y' }, { configPath: file }).secret_sources)
+      .toEqual({ env: ['A_*', 'B'], dirs: ['/x', '/y', '/etc/semaphore/secrets'] });
+  });
+});
+
+describe('external_auth_email_matching', () => {
+  it('is never by default; takes Semaphore\'s modes from config.json or SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING', () => {
+    expect(loadConfig({}).external_auth_email_matching).toBe('never');
+    const file = join(tmp, 'matching.json');
+    writeFileSync(file, JSON.stringify({ external_auth_email_matching: 'auto' }));
+    expect(loadConfig({}, { configPath: file }).external_auth_email_matching).toBe('auto');
+    expect(loadConfig({ SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING: 'always' }, { configPath: file }).external_auth_email_matching).toBe('always');
   });
 });
 

@@ -44,6 +44,7 @@ import * as templateAlertFixed from './2026_11_29_template_alert_fixed.ts';
 import * as secAuthInviteProof from './2026_11_29_sec_auth_invite_proof.ts';
 import * as taskPriority from './2026_11_29_task_priority.ts';
 import * as integrationOnceWithin from './2026_11_29_integration_once_within.ts';
+import * as keySourceType from './2026_11_29_key_source_type.ts';
 import * as templateAllowedInventories from './2026_11_29_template_allowed_inventories.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
@@ -93,5 +94,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_template_alert_fixed': templateAlertFixed,
   '2026_11_29_task_priority': taskPriority,
   '2026_11_29_integration_once_within': integrationOnceWithin,
+  '2026_11_29_key_source_type': keySourceType,
   '2026_11_29_template_allowed_inventories': templateAllowedInventories,
 };

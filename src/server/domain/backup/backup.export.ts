@@ -1,4 +1,5 @@
 import { concurrencyFieldsOf } from '../templates/concurrency-fields.ts';
+import { isExternalSourceType } from '../keys/key-source.ts';
 import type { Db } from '../../db/database.ts';
 import { parseJsonColumn } from '../shared/project-refs.ts';
 import type { Backup, BackupTemplate } from './backup.schema.ts';
@@ -76,6 +77,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
     keys: nameSort(keys.map((k) => ({
       name: keyName.get(k.id)!, type: k.type as 'none',
       ...(k.source_storage_id !== null ? { source_storage: storages.nameOf.get(k.source_storage_id) ?? null, source_storage_key: k.source_storage_key } : {}),
+      ...(isExternalSourceType(k.source_storage_type) ? { source_storage_type: k.source_storage_type, source_storage_key: k.source_storage_key } : {}),
     }))),
     repositories: nameSort(repositories.map((r) => ({ name: repoName.get(r.id)!, git_url: r.git_url, git_branch: r.git_branch, ssh_key: name(keyName, r.ssh_key_id), pull_submodules: Boolean(r.pull_submodules) }))),
     host_configs: await exportHostConfigs(db, projectId, keyName),

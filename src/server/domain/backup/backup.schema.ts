@@ -36,7 +36,8 @@ export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50,
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} items`).nullable().optional();
 
 /** `source_storage` (a storage's name) and `source_storage_key` (`path#field`): the key's value is read from that storage */
-export const backupKeySchema = z.looseObject({ name, type: z.enum(['none', 'ssh', 'login_password']), source_storage: ref, source_storage_key: text });
+/** `source_storage_type` `env` / `file`: the key reads the server variable or file `source_storage_key` names */
+export const backupKeySchema = z.looseObject({ name, type: z.enum(['none', 'ssh', 'login_password']), source_storage: ref, source_storage_key: text, source_storage_type: text });
 
 export const backupRepositorySchema = z.looseObject({ name, git_url: z.string(), git_branch: text, ssh_key: ref, pull_submodules: bool });
 

@@ -1,4 +1,5 @@
 import { repoPathProblem } from '../shared/repo-path.ts';
+import { canonicalSourceRef, isExternalSourceType, sourceRefusal } from '../keys/key-source.ts';
 import { badRequest } from '../../http/errors.ts';
 import { now, toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -43,9 +44,9 @@ export async function restoreResources(ctx: RestoreContext, backup: Backup): Pro
     ids.views.set(row.title, row.id);
     await log('view', row.id, `View ${row.title} created`);
   }
-  for (const key of backup.keys ?? []) {
+  for (const [i, key] of (backup.keys ?? []).entries()) {
     const storageId = idOf(ids.storages, key.source_storage);
-    const source = storageId !== null ? { source_storage_id: storageId, source_storage_key: key.source_storage_key ?? null } : {};
+    const source = storageId !== null ? { source_storage_id: storageId, source_storage_key: key.source_storage_key ?? null } : serverSource(ctx, key, i);
     const row = await tx.insertInto('access_key').values({ project_id: projectId, name: key.name, type: key.type, secret: null, owner: '', environment_id: null, created: now(), ...source })
       .returningAll().executeTakeFirstOrThrow();
     ids.keys.set(row.name, row.id);
@@ -70,4 +71,14 @@ export async function restoreResources(ctx: RestoreContext, backup: Backup): Pro
     ids.inventories.set(row.name, row.id);
     await log('inventory', row.id, `Inventory ${row.name} created`);
   }
+}
+
+/** A key reading the server's environment or a file keeps its source only where this server allows it. */
+function serverSource(ctx: RestoreContext, key: { source_storage_type?: string | null; source_storage_key?: string | null }, i: number): { source_storage_type?: string; source_storage_key?: string } {
+  const type = key.source_storage_type;
+  if (!isExternalSourceType(type)) return {};
+  const ref = key.source_storage_key?.trim() ?? '';
+  const refusal = sourceRefusal(ctx.deps.config.secret_sources, type, ref);
+  if (refusal) throw badRequest(`keys[${i}].source_storage_key: ${refusal}`);
+  return { source_storage_type: type, source_storage_key: canonicalSourceRef(type, ref) };
 }

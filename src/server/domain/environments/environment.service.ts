@@ -8,7 +8,8 @@ import { recordEvent } from '../events/event.repository.ts';
 import { loadProjectRow, type Actor } from '../project-resource.ts';
 import { assertNotInUse } from '../refs/resource-refs.ts';
 import type { AccessKeyRow } from '../keys/access-key.ts';
-import { storageSource } from '../secret-storages/secret-storage.service.ts';
+import { keySourceOf, type KeySourceColumns } from '../keys/access-key.service.ts';
+import type { SecretSourcesPolicy } from '../keys/key-source.ts';
 import {
   ENVIRONMENT_KEY_OWNER, secretNameParts, type EnvironmentInput, type EnvironmentRow, type EnvironmentSecretInput, type SecretType,
 } from './environment.ts';
@@ -57,7 +58,7 @@ function validEnvironmentValues(box: SecretBox, input: EnvironmentInput) {
 interface SecretChange {
   op: 'create' | 'update' | 'delete'; id?: number; type?: SecretType; name?: string; secret?: string;
   /** undefined: the storage reference stays as it is */
-  source?: { source_storage_id: number | null; source_storage_key: string | null };
+  source?: KeySourceColumns;
 }
 
 /**
@@ -96,18 +97,18 @@ function planSecretChanges(items: EnvironmentSecretInput[], existing: AccessKeyR
   return changes;
 }
 
-/** Checks each secret's storage reference against the project (ids and `path#field`). */
-async function attachSources(tx: Tx, projectId: number, items: EnvironmentSecretInput[], changes: SecretChange[]): Promise<void> {
+/** Checks each secret's source: a storage of the project (`path#field`), or an allowed server variable or file. */
+async function attachSources(tx: Tx, sources: SecretSourcesPolicy, projectId: number, items: EnvironmentSecretInput[], changes: SecretChange[]): Promise<void> {
   for (const [i, change] of changes.entries()) {
     const item = items[i]!;
-    if (change.op === 'delete' || (change.op === 'update' && item.source_storage_id === undefined)) continue;
-    change.source = await storageSource(tx, projectId, item.source_storage_id, item.source_storage_key, `secrets.${i}.`);
+    if (change.op === 'delete' || (change.op === 'update' && item.source_storage_id === undefined && item.source_storage_type === undefined)) continue;
+    change.source = await keySourceOf(tx, sources, projectId, item, `secrets.${i}.`);
   }
 }
 
 async function applySecretChanges(tx: Tx, box: SecretBox, projectId: number, environmentId: number, changes: SecretChange[]): Promise<void> {
   for (const change of changes) {
-    const fromStorage = change.source?.source_storage_id != null;
+    const fromStorage = change.source?.source_storage_id != null || change.source?.source_storage_type != null;
     if (change.op === 'create') {
       await tx.insertInto('access_key').values({
         project_id: projectId, name: `${change.type}.${change.name}`, type: 'string', secret: fromStorage ? null : sealSecret(box, change.secret),
@@ -117,7 +118,7 @@ async function applySecretChanges(tx: Tx, box: SecretBox, projectId: number, env
       await tx.deleteFrom('access_key').where('id', '=', change.id!).execute();
     } else {
       // An empty value keeps the stored one: the console sends "" for secrets it never saw.
-      const set: { name: string; secret?: string | null; source_storage_id?: number | null; source_storage_key?: string | null } = { name: `${change.type}.${change.name}`, ...change.source };
+      const set: { name: string; secret?: string | null } & Partial<KeySourceColumns> = { name: `${change.type}.${change.name}`, ...change.source };
       if (fromStorage) set.secret = null;
       else if (change.secret) set.secret = sealSecret(box, change.secret);
       await tx.updateTable('access_key').set(set).where('id', '=', change.id!).execute();
@@ -126,10 +127,10 @@ async function applySecretChanges(tx: Tx, box: SecretBox, projectId: number, env
 }
 
 /** Validates and stores a new variable group with its secrets. */
-export async function createEnvironment(tx: Tx, box: SecretBox, actor: Actor, input: EnvironmentInput): Promise<EnvironmentWithSecrets> {
+export async function createEnvironment(tx: Tx, box: SecretBox, actor: Actor, input: EnvironmentInput, sources: SecretSourcesPolicy): Promise<EnvironmentWithSecrets> {
   const values = validEnvironmentValues(box, input);
   const changes = planSecretChanges(input.secrets ?? [], [], true);
-  await attachSources(tx, actor.projectId, input.secrets ?? [], changes);
+  await attachSources(tx, sources, actor.projectId, input.secrets ?? [], changes);
   const row = await tx.insertInto('environment').values({ project_id: actor.projectId, ...values }).returningAll().executeTakeFirstOrThrow();
   await applySecretChanges(tx, box, actor.projectId, row.id, changes);
   await recordEnvironmentEvent(tx, actor, row, 'created');
@@ -137,11 +138,11 @@ export async function createEnvironment(tx: Tx, box: SecretBox, actor: Actor, in
 }
 
 /** Updates a variable group and applies its secret operations; a missing or empty password keeps the old one. */
-export async function updateEnvironment(tx: Tx, box: SecretBox, actor: Actor, id: number, input: EnvironmentInput): Promise<void> {
+export async function updateEnvironment(tx: Tx, box: SecretBox, actor: Actor, id: number, input: EnvironmentInput, sources: SecretSourcesPolicy): Promise<void> {
   const { row, secrets } = await findEnvironment(tx, actor.projectId, id);
   const values = validEnvironmentValues(box, input);
   const changes = planSecretChanges(input.secrets ?? [], secrets, false);
-  await attachSources(tx, actor.projectId, input.secrets ?? [], changes);
+  await attachSources(tx, sources, actor.projectId, input.secrets ?? [], changes);
   await tx.updateTable('environment').set({ ...values, password: input.password === undefined || input.password === '' ? row.password : values.password })
     .where('id', '=', id).execute();
   await applySecretChanges(tx, box, actor.projectId, id, changes);

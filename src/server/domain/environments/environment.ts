@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Selectable } from 'kysely';
-import type { AccessKeyRow } from '../keys/access-key.ts';
+import { sourceStorageType, sourceTypeOf, type AccessKeyRow } from '../keys/access-key.ts';
 import type { EnvironmentTable } from '../../db/schema.ts';
 import { fields } from '../../http/validation.ts';
 
@@ -30,6 +30,8 @@ export const environmentSecretInputSchema = z.strictObject({
   /** the value lives in this secret storage, at `source_storage_key` (`path#field`) */
   source_storage_id: fields.optionalId,
   source_storage_key: z.string().trim().max(1024, 'at most 1024 characters').nullable().optional(),
+  /** `env` / `file`: read at task start from the server variable or file `source_storage_key` names */
+  source_storage_type: sourceStorageType,
 });
 export type EnvironmentSecretInput = z.infer<typeof environmentSecretInputSchema>;
 
@@ -45,7 +47,7 @@ export const environmentInputSchema = z.strictObject({
 });
 export type EnvironmentInput = z.infer<typeof environmentInputSchema>;
 
-export interface EnvironmentSecret { id: number; name: string; type: SecretType; secret: string; source_storage_id: number | null; source_storage_key: string | null }
+export interface EnvironmentSecret { id: number; name: string; type: SecretType; secret: string; source_storage_id: number | null; source_storage_key: string | null; source_storage_type: string | null }
 
 export interface Environment {
   id: number;
@@ -71,6 +73,6 @@ export function secretNameParts(keyName: string): { type: SecretType; name: stri
 export function environmentRowToEnvironment(row: EnvironmentRow, secretKeys: AccessKeyRow[]): Environment {
   return {
     id: row.id, name: row.name, project_id: row.project_id, password: '', json: row.json, env: row.env,
-    secrets: secretKeys.map((key) => ({ id: key.id, ...secretNameParts(key.name), secret: '', source_storage_id: key.source_storage_id ?? null, source_storage_key: key.source_storage_key ?? null })),
+    secrets: secretKeys.map((key) => ({ id: key.id, ...secretNameParts(key.name), secret: '', source_storage_id: key.source_storage_id ?? null, source_storage_key: key.source_storage_key ?? null, source_storage_type: sourceTypeOf(key) })),
   };
 }

@@ -10,6 +10,33 @@ import { assertNotInUse } from '../refs/resource-refs.ts';
 import { clearRepositoryClones } from '../repositories/repository-cache.ts';
 import { storageSource } from '../secret-storages/secret-storage.service.ts';
 import { secretOfKeyInput, type AccessKeyInput, type AccessKeyRow } from './access-key.ts';
+import { canonicalSourceRef, isExternalSourceType, sourceRefusal, type SecretSourcesPolicy } from './key-source.ts';
+
+/** Where a key's or secret's value comes from, as stored: all null when the value is sealed here. */
+export interface KeySourceColumns {
+  source_storage_id: number | null;
+  source_storage_key: string | null;
+  source_storage_type: string | null;
+}
+
+/**
+ * Checks an input's source: a storage of the project (`path#field`), or a server variable or
+ * file the admin's `secret_sources` allow. `at` prefixes field names in the 400 message.
+ * @example const source = await keySourceOf(tx, config.secret_sources, projectId, input, '');
+ */
+export async function keySourceOf(db: Db | Tx, policy: SecretSourcesPolicy, projectId: number, input: Pick<AccessKeyInput, 'source_storage_id' | 'source_storage_key' | 'source_storage_type'>, at: string): Promise<KeySourceColumns> {
+  const type = input.source_storage_type;
+  if (isExternalSourceType(type)) {
+    if (input.source_storage_id != null) throw badRequest(`${at}source_storage_id: leave it empty when the value comes from ${type}`);
+    const ref = input.source_storage_key?.trim() ?? '';
+    if (!ref) throw badRequest(`${at}source_storage_key: required; name the ${type === 'env' ? 'environment variable' : 'file'}`);
+    const refusal = sourceRefusal(policy, type, ref);
+    if (refusal) throw badRequest(`${at}source_storage_key: ${refusal}`);
+    return { source_storage_id: null, source_storage_key: canonicalSourceRef(type, ref), source_storage_type: type };
+  }
+  if (type === 'vault' && input.source_storage_id == null) throw badRequest(`${at}source_storage_id: required when source_storage_type is vault`);
+  return { ...(await storageSource(db, projectId, input.source_storage_id, input.source_storage_key, at)), source_storage_type: null };
+}
 
 /** Key-store keys of a project; environment secrets and user keys are left out. */
 export function listProjectKeys(db: Db, projectId: number, order: ListOrder<'name' | 'type'>): Promise<AccessKeyRow[]> {
@@ -29,10 +56,10 @@ export async function findProjectKey(db: Db | Tx, projectId: number, id: number)
 }
 
 /** Validates and stores a new key with its secret sealed. */
-export async function createKey(tx: Tx, deps: Pick<Deps, 'secrets'>, actor: Actor, input: AccessKeyInput): Promise<AccessKeyRow> {
+export async function createKey(tx: Tx, deps: Pick<Deps, 'secrets' | 'config'>, actor: Actor, input: AccessKeyInput): Promise<AccessKeyRow> {
   if (!input.type) throw badRequest('type: required; use none, ssh or login_password');
+  const source = await keySourceOf(tx, deps.config.secret_sources, actor.projectId, input, '');
   const plain = secretOfKeyInput(input.type, input);
-  const source = await storageSource(tx, actor.projectId, input.source_storage_id, input.source_storage_key, '');
   const row = await tx.insertInto('access_key').values({
     project_id: actor.projectId, name: input.name, type: input.type, secret: sealSecret(deps.secrets, plain),
     owner: '', environment_id: null, created: now(), ...source,
@@ -47,12 +74,12 @@ export async function createKey(tx: Tx, deps: Pick<Deps, 'secrets'>, actor: Acto
  */
 export async function updateKey(tx: Tx, deps: Pick<Deps, 'secrets' | 'config'>, actor: Actor, id: number, input: AccessKeyInput): Promise<void> {
   const existing = await findProjectKey(tx, actor.projectId, id);
-  const changes: { name: string; type?: string; secret?: string | null; source_storage_id?: number | null; source_storage_key?: string | null } = { name: input.name };
+  const changes: { name: string; type?: string; secret?: string | null } & Partial<KeySourceColumns> = { name: input.name };
   if (input.override_secret) {
     const type = input.type ?? (existing.type as 'none');
     changes.type = type;
+    Object.assign(changes, await keySourceOf(tx, deps.config.secret_sources, actor.projectId, input, ''));
     changes.secret = sealSecret(deps.secrets, secretOfKeyInput(type, input));
-    Object.assign(changes, await storageSource(tx, actor.projectId, input.source_storage_id, input.source_storage_key, ''));
   }
   await tx.updateTable('access_key').set(changes).where('id', '=', id).execute();
   await recordKeyEvent(tx, actor, { ...existing, name: input.name }, 'updated');

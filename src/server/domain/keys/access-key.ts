@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { AccessKeyTable } from '../../db/schema.ts';
 import { fields } from '../../http/validation.ts';
 import { badRequest } from '../../http/errors.ts';
+import { EXTERNAL_SOURCE_TYPES, isExternalSourceType } from './key-source.ts';
 
 export type AccessKeyRow = Selectable<AccessKeyTable>;
 
@@ -11,6 +12,7 @@ export const KEY_TYPES = ['none', 'ssh', 'login_password'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
 
 const secretText = fields.text(65535);
+export const sourceStorageType = z.enum(['vault', ...EXTERNAL_SOURCE_TYPES]).nullable().optional();
 
 /** Body of POST/PUT `/keys`; read-only fields a client echoes back are accepted and ignored. */
 export const accessKeyInputSchema = z.strictObject({
@@ -30,6 +32,8 @@ export const accessKeyInputSchema = z.strictObject({
   /** the value lives in this secret storage, at `source_storage_key` (`path#field`) */
   source_storage_id: fields.optionalId,
   source_storage_key: z.string().trim().max(1024, 'at most 1024 characters').nullable().optional(),
+  /** Semaphore's names: `env` / `file` read the server variable or file `source_storage_key` names; `vault` a storage */
+  source_storage_type: sourceStorageType,
 });
 export type AccessKeyInput = z.infer<typeof accessKeyInputSchema>;
 
@@ -46,6 +50,7 @@ export interface AccessKey {
   empty?: boolean;
   source_storage_id: number | null;
   source_storage_key: string | null;
+  source_storage_type: string | null;
 }
 
 /**
@@ -64,9 +69,16 @@ export function accessKeyRowToKey(row: AccessKeyRow, options: { listed?: boolean
     override_secret: false,
     source_storage_id: row.source_storage_id ?? null,
     source_storage_key: row.source_storage_key ?? null,
+    source_storage_type: sourceTypeOf(row),
   };
-  if (options.listed && !row.secret && row.source_storage_id == null) key.empty = true;
+  if (options.listed && !row.secret && sourceTypeOf(row) === null) key.empty = true;
   return key;
+}
+
+/** Where a key's value comes from: `vault` (a storage), `env`, `file`, or null when stored here. */
+export function sourceTypeOf(row: Pick<AccessKeyRow, 'source_storage_id' | 'source_storage_type'>): string | null {
+  if (row.source_storage_id != null) return 'vault';
+  return isExternalSourceType(row.source_storage_type) ? row.source_storage_type : null;
 }
 
 /**
@@ -76,8 +88,8 @@ export function accessKeyRowToKey(row: AccessKeyRow, options: { listed?: boolean
  */
 export function secretOfKeyInput(type: KeyType, input: AccessKeyInput): string | null {
   // from a storage: the stored part is what the reference does not give (the login, a passphrase)
-  if (input.source_storage_id != null) {
-    if (type === 'none') throw badRequest('source_storage_id: a key of type none holds nothing to read');
+  if (input.source_storage_id != null || isExternalSourceType(input.source_storage_type)) {
+    if (type === 'none') throw badRequest(`${input.source_storage_id != null ? 'source_storage_id' : 'source_storage_type'}: a key of type none holds nothing to read`);
     const login = (type === 'ssh' ? input.ssh?.login : input.login_password?.login) ?? '';
     return JSON.stringify(type === 'ssh' ? { login, passphrase: input.ssh?.passphrase ?? '' } : { login });
   }

@@ -44,7 +44,7 @@ function parseKeyText(type: 'ssh' | 'login_password', plain: string): Record<str
  * @example const { vars, env } = await readEnvironmentSecrets(db, deps.secrets, template.environment_id);
  */
 export async function readEnvironmentSecrets(db: Db | Tx, open: SecretBox | ((row: EnvironmentSecretRow) => Promise<string>), environmentId: number): Promise<{ vars: Record<string, string>; env: Record<string, string> }> {
-  const rows = await db.selectFrom('access_key').select(['id', 'name', 'type', 'secret', 'source_storage_id', 'source_storage_key']).where('environment_id', '=', environmentId)
+  const rows = await db.selectFrom('access_key').select(['id', 'name', 'type', 'secret', 'source_storage_id', 'source_storage_key', 'source_storage_type']).where('environment_id', '=', environmentId)
     .where('owner', '=', ENVIRONMENT_KEY_OWNER).orderBy('id').execute();
   const out = { vars: {} as Record<string, string>, env: {} as Record<string, string> };
   for (const row of rows) {
@@ -55,4 +55,4 @@ export async function readEnvironmentSecrets(db: Db | Tx, open: SecretBox | ((ro
 }
 
 /** A variable-group secret row; `source_storage_*` set when its value lives in a secret storage. */
-export type EnvironmentSecretRow = Pick<AccessKeyRow, 'id' | 'name' | 'type' | 'secret' | 'source_storage_id' | 'source_storage_key'>;
+export type EnvironmentSecretRow = Pick<AccessKeyRow, 'id' | 'name' | 'type' | 'secret' | 'source_storage_id' | 'source_storage_key' | 'source_storage_type'>;

@@ -107,7 +107,7 @@ function insideCheckout(root: string, path: string): string {
 
 /** The repository at its branch head, in `inventory_hosts_<id>` under tmp_path (fetched, not cloned, when it is there). */
 async function checkOut(deps: Deps, inventory: InventoryRow, repository: RepositoryRow) {
-  const key = await openKeyById(deps.db, deps.secrets, repository.ssh_key_id);
+  const key = await openKeyById(deps.db, deps.secrets, repository.ssh_key_id, deps.config.secret_sources);
   mkdirSync(deps.config.tmp_path, { recursive: true, mode: 0o700 });
   const files = new SecretFiles(mkdtempSync(join(deps.config.tmp_path, '.inventory-keys-')));
   const log: string[] = [];

@@ -2,6 +2,8 @@ import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { parseTaskEnvironmentIds } from '../../domain/environments/environment-list.ts';
+import { isExternalSourceType, type SecretSourcesPolicy } from '../../domain/keys/key-source.ts';
+import { mergeIntoKey, readServerSource, StorageReadError } from '../run/storage-secrets.ts';
 import type { WorkflowTaskContext } from '../../domain/workflows/workflow-task.ts';
 
 /**
@@ -30,7 +32,7 @@ export interface JobPayload {
  * (its registry key too: a runner pulls the template's image itself).
  * @example const payload = await buildJobPayload(db, box, task, takeTaskSecrets(task.id));
  */
-export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>, jwt: string | null = null, workflow: WorkflowTaskContext | null = null): Promise<JobPayload> {
+export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, secret: Record<string, string>, jwt: string | null = null, workflow: WorkflowTaskContext | null = null, sources: SecretSourcesPolicy = { env: [], dirs: [] }): Promise<JobPayload> {
   const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirstOrThrow();
   const project = await db.selectFrom('project').selectAll().where('id', '=', task.project_id).executeTakeFirstOrThrow();
   const user = task.user_id ? await db.selectFrom('user').select(['id', 'username', 'name', 'email', 'created']).where('id', '=', task.user_id).executeTakeFirst() : undefined;
@@ -64,9 +66,25 @@ export async function buildJobPayload(db: Db, box: SecretBox, task: TaskRow, sec
       host_config: hostConfigs,
       template_ssh_key: templateKeys,
     },
-    keys: keyRows.map((k) => ({ ...k, secret: k.secret ? box.open(k.secret) : null })),
+    keys: keyRows.map((k) => fromServerSources({ ...k, secret: k.secret ? box.open(k.secret) : null }, sources)),
     storages: storages.map((row) => ({ ...row, secret: row.secret ? box.open(row.secret) : null })),
     jwt,
     workflow,
   };
+}
+
+/**
+ * A key read from the server's own environment or files is read here, by the server, and goes
+ * to the runner as a value (inside the sealed payload). When it cannot be read, the reference
+ * stays and the runner, which may read no such source, fails the task with one line.
+ */
+function fromServerSources<K extends { type: string; secret: string | null; source_storage_type: string | null; source_storage_key: string | null }>(key: K, sources: SecretSourcesPolicy): K {
+  if (!isExternalSourceType(key.source_storage_type)) return key;
+  try {
+    const value = readServerSource(sources, key.source_storage_type, key.source_storage_key ?? '');
+    return { ...key, secret: mergeIntoKey(key.type, key.secret ?? '', value), source_storage_type: null, source_storage_key: null };
+  } catch (err) {
+    if (!(err instanceof StorageReadError)) throw err;
+    return key;
+  }
 }

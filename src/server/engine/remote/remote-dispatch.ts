@@ -67,7 +67,7 @@ export async function pollRunner(deps: Deps, runner: RunnerRow, known: Map<numbe
       const template = await db.selectFrom('template').selectAll().where('id', '=', task.template_id).executeTakeFirst();
       const jwt = template ? await mintTaskToken(deps, task, template) : null;
       const workflow = await workflowTaskContext(db, task.id, deps.config.web_host);
-      const payload = await buildJobPayload(db, deps.secrets, task, secret, jwt, workflow);
+      const payload = await buildJobPayload(db, deps.secrets, task, secret, jwt, workflow, deps.config.secret_sources);
       sealed = sealFor(runner.public_key ?? '', JSON.stringify(payload));
       sealedJobs(db).set(task.id, { runnerId: runner.id, box: sealed, secret });
     }

@@ -142,7 +142,7 @@ export class LocalJob {
     try {
       this.#summary.beginStage('init');
       this.log(`Started: ${this.task.id}`);
-      const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task, await this.#taskToken());
+      const details = await loadTaskDetails(this.#deps.db, this.#deps.secrets, this.task, await this.#taskToken(), config.secret_sources);
       this.#plan = containerPlanFor(details, config.executor);
       // a container is the run's identity: its commands run inside it, git on the host as the server
       identity = this.#plan ? CONTAINER_IDENTITY : await this.#identities.acquire(this.#stopSignal.signal, (line) => this.log(line));

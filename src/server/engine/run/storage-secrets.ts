@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import { openSecret } from '../../crypto/sealed-secret.ts';
 import { connectionOf } from '../../domain/secret-storages/secret-storage.ts';
+import { isExternalSourceType, KeySourceError, readKeySource, type SecretSourcesPolicy } from '../../domain/keys/key-source.ts';
 import { parseSecretRef, readKvSecret, revokeLogin, StorageError, vaultLogin, type VaultConnection } from '../../domain/secret-storages/vault-client.ts';
 
 /** A key row as the opener needs it. */
@@ -11,6 +12,8 @@ export interface SourcedKeyRow {
   secret: string | null;
   source_storage_id: number | null;
   source_storage_key: string | null;
+  /** `env` / `file`: read from the server itself (see key-source.ts) */
+  source_storage_type?: string | null;
 }
 
 /** A value a task needs could not be read: the task fails before it starts, with this one line. */
@@ -26,17 +29,21 @@ export class KeyOpener {
   readonly #db: Db;
   readonly #box: SecretBox;
   readonly #jwt: string | null;
+  readonly #sources: SecretSourcesPolicy;
   readonly #sessions = new Map<number, Promise<Session>>();
 
-  constructor(db: Db, box: SecretBox, jwt: string | null) {
+  /** `sources`: the admin's allow-list of server variables and directories (none: no such key opens) */
+  constructor(db: Db, box: SecretBox, jwt: string | null, sources: SecretSourcesPolicy = { env: [], dirs: [] }) {
     this.#db = db;
     this.#box = box;
     this.#jwt = jwt;
+    this.#sources = sources;
   }
 
   /** The key's plain secret text, as it would be stored (JSON for ssh / login_password keys). */
   async plain(row: SourcedKeyRow): Promise<string> {
     const stored = openSecret(this.#box, row.secret) ?? '';
+    if (isExternalSourceType(row.source_storage_type)) return mergeIntoKey(row.type, stored, this.#fromServer(row.source_storage_type, row.source_storage_key ?? ''));
     if (row.source_storage_id === null || row.source_storage_id === undefined) return stored;
     const refText = row.source_storage_key ?? '';
     const session = await this.#session(row.source_storage_id);
@@ -49,6 +56,10 @@ export class KeyOpener {
       if (!(err instanceof StorageError)) throw err;
       throw new StorageReadError(`Secret storage ${session.name} could not give ${refText}: ${err.message}`);
     }
+  }
+
+  #fromServer(type: 'env' | 'file', ref: string): string {
+    return readServerSource(this.#sources, type, ref);
   }
 
   /** Gives back the tokens this run signed in for (AppRole, JWT). */
@@ -80,6 +91,19 @@ export class KeyOpener {
   }
 }
 
+/**
+ * A server variable or file, checked against the allow-list as it is now; a refusal or a
+ * missing source is the task's one failure line.
+ */
+export function readServerSource(sources: SecretSourcesPolicy, type: 'env' | 'file', ref: string): string {
+  try {
+    return readKeySource(sources, type, ref);
+  } catch (err) {
+    if (!(err instanceof KeySourceError)) throw err;
+    throw new StorageReadError(`Secret source ${type} ${ref} could not be read: ${err.message}`);
+  }
+}
+
 interface Session {
   name: string;
   connection?: VaultConnection;
@@ -92,7 +116,7 @@ interface Session {
  * fields by name; one field's value becomes the key's main part (password, private key, text),
  * the rest (login, passphrase) staying as stored.
  */
-function mergeIntoKey(type: string, stored: string, value: string | Record<string, unknown>): string {
+export function mergeIntoKey(type: string, stored: string, value: string | Record<string, unknown>): string {
   if (type === 'string' || type === 'none') return typeof value === 'string' ? value : String(value.value ?? JSON.stringify(value));
   let base: Record<string, unknown> = {};
   try {

@@ -6,6 +6,7 @@ import { parseJsonObject as parseObject } from '../../lib/json-object.ts';
 import { findIncomingVersion } from '../../domain/tasks/build-version.ts';
 import { readEnvironmentSecrets } from '../../domain/keys/key-secret.ts';
 import { KeyOpener } from './storage-secrets.ts';
+import type { SecretSourcesPolicy } from '../../domain/keys/key-source.ts';
 import { parseTaskEnvironmentIds } from '../../domain/environments/environment-list.ts';
 
 /** A JSON object column; anything else reads as `{}` (the engine's name for lib's parseJsonObject). */
@@ -80,8 +81,8 @@ export interface TaskDetails {
  * every secret with the secret box. Throws with a readable message when something is missing.
  * @example const details = await loadTaskDetails(deps.db, deps.secrets, task);
  */
-export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow, jwt: string | null = null): Promise<TaskDetails> {
-  const opener = new KeyOpener(db, box, jwt);
+export async function loadTaskDetails(db: Db, box: SecretBox, task: TaskRow, jwt: string | null = null, sources?: SecretSourcesPolicy): Promise<TaskDetails> {
+  const opener = new KeyOpener(db, box, jwt, sources);
   try {
     return await loadWith(db, opener, task, jwt);
   } finally {
@@ -134,7 +135,7 @@ async function loadWith(db: Db, opener: KeyOpener, task: TaskRow, jwt: string | 
 
 async function loadHostKeys(db: Db, opener: KeyOpener, projectId: number): Promise<HostKey[]> {
   const rows = await db.selectFrom('host_config').innerJoin('access_key', 'access_key.id', 'host_config.ssh_key_id')
-    .select(['host_config.type', 'host_config.host', 'access_key.id', 'access_key.type as key_type', 'access_key.secret', 'access_key.source_storage_id', 'access_key.source_storage_key'])
+    .select(['host_config.type', 'host_config.host', 'access_key.id', 'access_key.type as key_type', 'access_key.secret', 'access_key.source_storage_id', 'access_key.source_storage_key', 'access_key.source_storage_type'])
     .where('host_config.project_id', '=', projectId).orderBy('host_config.id').execute();
   const keys: HostKey[] = [];
   for (const r of rows) keys.push({ type: r.type === 'url' ? 'url' : 'host', host: r.host, key: openKey(r.id, r.key_type, await opener.plain({ ...r, type: r.key_type })) });
@@ -155,8 +156,8 @@ async function loadTemplateKeys(db: Db, opener: KeyOpener, templateId: number): 
  * reading an inventory's repository.
  * @example const key = await openKeyById(deps.db, deps.secrets, repository.ssh_key_id);
  */
-export async function openKeyById(db: Db, box: SecretBox, id: number | null | undefined): Promise<KeySecret | null> {
-  const opener = new KeyOpener(db, box, null);
+export async function openKeyById(db: Db, box: SecretBox, id: number | null | undefined, sources?: SecretSourcesPolicy): Promise<KeySecret | null> {
+  const opener = new KeyOpener(db, box, null, sources);
   try {
     return await loadKey(db, opener, id);
   } finally {

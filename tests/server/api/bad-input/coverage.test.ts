@@ -32,6 +32,7 @@ const NO_BODY: Record<string, string> = {
   'POST /api/project/{id}/tasks/{task}/relaunch_failed': 'reads no body: the task is in the path, the hosts come from its recorded PLAY RECAP',
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/detach': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',
   'POST /api/users/{id}/2fas/totp/{t}/confirm': 'its valid body is the code of the moment of a pending enrolment: its bad bodies are in tests/security/totp-enrolment.test.ts',
+  'POST /api/user/identities/ldap': 'its valid body needs a directory: its bad bodies are in tests/server/api/identity-links.test.ts (against slapd)',
   'POST /api/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
   'POST /api/project/{id}/runners/{runner}/registration-token': 'reads no body: it creates a random one-time token',
   'POST /api/project/{id}/notifications/test': 'reads no body: it sends a test alert (tests/server/api/notifications-test.test.ts)',

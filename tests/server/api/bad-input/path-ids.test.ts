@@ -7,7 +7,9 @@ import { snapshotDatabase } from '../../../support/bad-input.ts';
 import { INT32_MAX } from '../../../../src/server/http/validation.ts';
 
 /** Path parameters that are not numeric ids, so they are not checked here. */
-const NOT_IDS = new Set(['token_id', 'app_id', 'alias', 'action', 'session_id', 'provider_id']);
+const NOT_IDS = new Set(['token_id', 'app_id', 'alias', 'action', 'session_id', 'provider_id', 'type', 'provider']);
+/** Valid values of the parameters that are not ids, where a path has them beside an id. */
+const NOT_ID_VALUES: Record<string, string> = { type: 'ldap', provider: 'default' };
 
 /**
  * DELETEs that answer a missing id like a finished one, 204 with no body, as in Semaphore: taking
@@ -53,6 +55,7 @@ function fillPath(w: World, ids: ResourceIds, path: string, name: string, bad: s
   return path.replace(/:(\w+)(\{([^}]+)\})?/g, (_, param: string, __, alternatives?: string) => {
     if (param === name) return bad;
     if (alternatives) return alternatives.split('|')[0]!;
+    if (Object.hasOwn(NOT_ID_VALUES, param)) return NOT_ID_VALUES[param]!;
     return String(realId(w, ids, path, param));
   });
 }

@@ -43,4 +43,18 @@ export const AUTH_MATRIX: MatrixRow[] = [
     path: (w, _self, ids) => `/api/users/${w.users.spare.id}/2fas/totp/${ids.totp}`,
     expect: adminOnly(204, 401),
   },
+  // issue 51: linked identities; LDAP is off in this world, so a link attempt answers 400
+  { route: 'GET /api/users/{self}/identities', path: (w, self) => `/api/users/${selfId(w, self)}/identities`, expect: signedIn(200) },
+  { route: 'GET /api/users/{other}/identities', path: (w) => `/api/users/${w.users.spare.id}/identities`, expect: adminOnly(200, 401) },
+  {
+    route: 'DELETE /api/users/{other}/identities/{type}/{provider}',
+    setup: async (db, w) => {
+      await db.insertInto('external_identity').values({ user_id: w.users.spare.id, provider: 'oidc:corp', subject: `spare-${w.users.spare.id}`, created: now() })
+        .onConflict((oc) => oc.columns(['provider', 'subject']).doNothing()).execute();
+      return {};
+    },
+    path: (w) => `/api/users/${w.users.spare.id}/identities/oidc/corp`,
+    expect: adminOnly(204, 401),
+  },
+  { route: 'POST /api/user/identities/ldap', path: () => '/api/user/identities/ldap', body: () => ({ username: 'x', password: 'y' }), expect: signedIn(400) },
 ];
