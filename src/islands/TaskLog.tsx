@@ -23,6 +23,8 @@ interface Props {
   /** the template's type: '' (task), 'build' or 'deploy' — names the run-again action */
   templateType?: string;
   /** an Ansible template's task and a user who may run tasks: offered once failed hosts are known */
+  /** stop, confirm, reject and run again are offered only to those who may run tasks */
+  mayRunTasks?: boolean;
   mayRelaunchFailed?: boolean;
   /** the starter's name (the task JSON carries only user_id) */
   authorName: string | null;
@@ -59,7 +61,7 @@ const messageFn = (messages: Record<string, string>) => (key: string, vars: Reco
  * of any length, following a running task), and the task's actions. The server renders the first screen (forms post to
  * /project/{id}/task-action without JS); hydrated, it goes live.
  */
-export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', mayRelaunchFailed = false, authorName, groupNames = [], lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, summary, summaryMessages }: Props) {
+export default function TaskLog({ projectId, task: initialTask, templateName, templateType = '', mayRunTasks = false, mayRelaunchFailed = false, authorName, groupNames = [], lang, initialLines, totalLines, messages, closeHref, back, tab: initialTab, tabHrefs, units, renderedAt, renderedStart = null, summary, summaryMessages }: Props) {
   const m = messageFn(messages);
   const [live] = useState(() => createTaskLive({ task: initialTask, lines: totalLines, logTick: 0, summary }));
   const { task, logTick, summary: liveSummary } = useStore(live);
@@ -147,16 +149,16 @@ export default function TaskLog({ projectId, task: initialTask, templateName, te
       <form ref={actions} className="task-actions" method="post" action={`/project/${projectId}/task-action`} onSubmit={act}>
         <input type="hidden" name="task" value={task.id} />
         <input type="hidden" name="back" value={back} />
-        {canStop(task.status) ? (
+        {mayRunTasks && canStop(task.status) ? (
           task.status === 'stopping'
             ? <button type="submit" name="action" value="force_stop" className="btn btn-danger">{m('forceStop')}</button>
             : <button type="submit" name="action" value="stop" className="btn btn-secondary">{m('stop')}</button>
         ) : null}
-        {needsConfirmation(task.status) ? <>
+        {mayRunTasks && needsConfirmation(task.status) ? <>
           <button type="submit" name="action" value="confirm" className="btn btn-primary">{m('confirm')}</button>
           <button type="submit" name="action" value="reject" className="btn btn-secondary">{m('reject')}</button>
         </> : null}
-        {!active ? <button type="submit" name="action" value="rerun" className="btn btn-secondary">{m(RERUN_LABEL[templateType] ?? 'rerun')}</button> : null}
+        {mayRunTasks && !active ? <button type="submit" name="action" value="rerun" className="btn btn-secondary">{m(RERUN_LABEL[templateType] ?? 'rerun')}</button> : null}
         {relaunchable ? <button type="submit" name="action" value="relaunch_failed" className="btn btn-secondary">{m('relaunchFailed')}</button> : null}
         {hasRawLog(task.status) ? <a role="button" className="btn btn-outline" href={`${apiBase}/raw_output`} target="_blank" rel="noopener">{m('rawLog')}</a> : null}
         {hasRawLog(task.status) ? <a role="button" className="btn btn-outline" href={`${apiBase}/output/download`} download={`task-${task.id}.log`}>{m('download')}</a> : null}

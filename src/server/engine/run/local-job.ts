@@ -275,7 +275,11 @@ export class LocalJob {
       log: (line) => this.log(line),
       exec: (spec) => this.#exec(spec, container),
       beginStage: (type) => this.#summary.beginStage(type),
-      setStatus: async (to) => Boolean(await setTaskStatus(deps, task.id, to)),
+      // the lines before a status change (a plan before its confirmation) are stored before it
+      setStatus: async (to) => {
+        await this.#out.flush();
+        return Boolean(await setTaskStatus(deps, task.id, to));
+      },
       waitForDecision: () => this.#waitForDecision(),
       stateBackendEnv: () => stateBackendEnv(deps, task, details.inventory),
     };
