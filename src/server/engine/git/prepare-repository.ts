@@ -109,7 +109,7 @@ async function cloneFromCache(input: PrepareRepositoryInput, cache: CacheUse, ur
   const git = (args: string[], cwd = input.tmpPath) => cache.exec('git', args, cwd, env);
   // named, not found from the folder: a broken cache must never make git look for a repository above it
   const inCache = `--git-dir=${cacheDir}`;
-  const fetch = () => git([inCache, 'fetch', '--prune', '--no-tags', '--end-of-options', url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+  const fetchIntoCache = () => git([inCache, 'fetch', '--prune', '--no-tags', '--end-of-options', url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
   const make = async () => {
     rmSync(cacheDir, { recursive: true, force: true });
     await git(['init', '--bare', '--quiet', '--', cacheDir]);
@@ -120,14 +120,14 @@ async function cloneFromCache(input: PrepareRepositoryInput, cache: CacheUse, ur
   await withCacheLock(`${cacheDir}.lock`, cache.signal, async () => {
     if (!existsSync(join(cacheDir, 'HEAD'))) {
       await make();
-      await fetch();
+      await fetchIntoCache();
     } else {
       input.log(`Using the object cache of repository ${input.repository.git_url}`);
-      await fetch().catch(async (err: unknown) => {
+      await fetchIntoCache().catch(async (err: unknown) => {
         if (cache.signal?.aborted) throw err;
         input.log('Fetching into the object cache failed; making it again');
         await make();
-        await fetch();
+        await fetchIntoCache();
       });
     }
     const borrow = cache.selfContained ? ['--no-hardlinks'] : ['--shared'];
