@@ -52,17 +52,21 @@ function claimWith(db: Db, workerId: string, maxParallel: number, postgres: bool
 /** The id of the first waiting task in the queue (priority, then age: domain/tasks/priority.ts) that the limits and the target allow (`lock`: PostgreSQL row lock, skipping rows others hold). */
 function pickTask(db: Db, maxParallel: number, lock: boolean, target: ClaimTarget) {
   const active = [...ACTIVE_STATUSES];
-  let pick = db.selectFrom('task as t')
+  // The tasks of a template wait for the same things, so only its first in the queue may be
+  // next: the query starts from one head per template, each found by one seek in the index on
+  // (status, template, rank), and asks the limits below of those only, however long the queue.
+  const heads = db.selectFrom('template as ht')
+    .select((s) => ['ht.id as template_id', s.selectFrom('task as q').select((m) => m.fn.min<number>('q.queue_rank').as('r'))
+      .where('q.status', '=', 'waiting').whereRef('q.template_id', '=', 'ht.id').as('rank')]);
+  // (a cross join, so that SQLite reads the heads first instead of every waiting task)
+  let pick = db.selectFrom(heads.as('head'))
+    .crossJoin('task as t')
+    .whereRef('t.template_id', '=', 'head.template_id').whereRef('t.queue_rank', '=', 'head.rank')
     .innerJoin('template as tp', 'tp.id', 't.template_id')
     .innerJoin('project as p', 'p.id', 't.project_id')
     .select('t.id')
     .where('t.status', '=', 'waiting')
     .where('t.locked_by', 'is', null)
-    // the tasks of a template wait for the same things, so only its first in the queue may be
-    // next: the limits below are asked of one task per template, however long the queue
-    .where((w) => w(w.refTuple('t.template_id', 't.queue_rank'), 'in', db.selectFrom('task as q')
-      .select((s) => ['q.template_id', s.fn.min<number>('q.queue_rank').as('rank')])
-      .where('q.status', '=', 'waiting').where('q.locked_by', 'is', null).groupBy('q.template_id').$asTuple('template_id', 'rank')))
     .where((w) => w.or([
       w.and([w('tp.concurrency_limit', 'is', null), w('tp.allow_parallel_tasks', '=', 1)]),
       w(w.selectFrom('task as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.template_id', '=', 't.template_id').where('a.status', 'in', active),
