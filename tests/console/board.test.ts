@@ -130,6 +130,12 @@ describe('wall board in Chromium', () => {
     expect((await noScrollbars(page)).width).toBe(true);
     await screenshot(page, 'board-12-375');
     await page.context().close();
+    // without JavaScript the phone gets the same one column (the portrait grid is for wall screens)
+    const still = await boardPage(375, 812, `/board?projects=${small}`, true, false);
+    const widths = await still.locator('#board-grid > li.tile').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
+    expect(widths).toHaveLength(12);
+    expect(Math.min(...widths)).toBeGreaterThan(300);
+    await still.context().close();
   });
 
   it('opens the board with a board token and nothing else', async () => {
