@@ -61,7 +61,7 @@ const GUARDED_TABLES = [
   'user', 'api_token', 'board_token', 'project', 'project_user', 'event', 'access_key', 'repository', 'inventory', 'environment', 'template',
   'template_vault', 'template_inventory', 'view', 'schedule', 'integration', 'integration_matcher', 'integration_extract_value',
   'integration_alias', 'integration_delivery', 'task', 'option', 'runner', 'project_invite',
-  'integration_alias', 'integration_delivery', 'task', 'option', 'runner', 'secret_storage',
+  'integration_alias', 'integration_delivery', 'task', 'option', 'runner', 'secret_storage', 'project_role',
 ] as const;
 
 async function countGuardedRows(db: Db): Promise<Record<string, number>> {
