@@ -92,5 +92,26 @@ for (const dialect of DIALECTS) {
       expect(escalate.body).toEqual({ error: 'role: owner holds rights you do not have' });
       expect((await s.call('POST', `/api/project/${w.projectId}/users`, { user_id: w.users.spare.id, role: 'guest' }, teamAdmin)).text).toBe('');
     });
+
+    it('travels in the backup and comes back on restore; a backup with a bad role restores nothing', async () => {
+      const w = await buildWorld(s.deps.db);
+      await s.call('POST', roles(w), { name: 'Operator', permissions: 49 }, w.auth.owner);
+      const backup = (await s.call('GET', `/api/project/${w.projectId}/backup`, undefined, w.auth.owner)).body;
+      expect(backup.roles).toEqual([{ slug: 'operator', name: 'Operator', permissions: 49 }]);
+      const restored = await s.call('POST', '/api/projects/restore', { ...backup, meta: { ...backup.meta, name: 'Restored roles' } }, w.auth.admin);
+      expect(restored.status).toBe(200);
+      const list = await s.call('GET', `/api/project/${restored.body.id}/roles`, undefined, w.auth.admin);
+      expect(list.body.filter((r: { builtin: boolean }) => !r.builtin)).toMatchObject([{ slug: 'operator', name: 'Operator', permissions: 49 }]);
+      const projects = async () => Number((await s.deps.db.selectFrom('project').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const before = await projects();
+      for (const [role, error] of [
+        [{ slug: 'owner', name: 'Owner', permissions: 1 }, 'roles[0]: slug "owner" cannot name a custom role'],
+        [{ slug: 'big', name: 'Big', permissions: 4096 }, 'roles[0]: only the bits in 2047 are known'],
+      ] as const) {
+        const bad = await s.call('POST', '/api/projects/restore', { ...backup, meta: { ...backup.meta, name: 'Bad roles' }, roles: [role] }, w.auth.admin);
+        expect(bad.body).toEqual({ error });
+      }
+      expect(await projects()).toBe(before);
+    });
   });
 }
