@@ -1,12 +1,15 @@
 // The markup of the small pieces a table repeats on every row (icon, status chip, time,
 // duration), made as strings: their Astro components (Icon, StatusChip, RelativeTime, Duration)
-// render through these, and TaskTable inserts them directly, one component fewer per cell.
-import type { TFunction } from 'i18next';
+// render through these, and the task rows (task-row.ts) insert them directly, one component fewer
+// per cell. Browser-safe: the continuous-list island renders the same cells.
 import { html, type SafeHtml } from '../console/html.ts';
 import { formatDuration, formatTime, relativeTimeParts, type DurationUnits } from '../console/format.ts';
 import { statusLabel, statusLook } from '../console/task-status.ts';
 import { ICON_SPRITE_URL } from './icon-sprite.ts';
 import type { IconName } from './icons.ts';
+
+/** A message look-up: i18next's `t` on the server, the island's own over the messages it was given. */
+export type Translate = (key: string) => string;
 
 export interface IconOptions { label?: string; size?: string; class?: string }
 
@@ -18,7 +21,7 @@ export function iconMarkup(name: IconName, { label, size = '1.25em', class: clas
 }
 
 /** A task status as a chip: icon, colour and label together. */
-export function statusChipMarkup(t: TFunction, status: string): SafeHtml {
+export function statusChipMarkup(t: Translate, status: string): SafeHtml {
   const [tone, icon] = statusLook(status);
   return html`<span class="chip chip-${tone}" data-status="${status}">${iconMarkup(icon, { size: '1.05em' })}${statusLabel(t, status)}</span>`;
 }
@@ -31,7 +34,7 @@ export function relativeTimeMarkup(value: string | null | undefined, lang: strin
 }
 
 /** The words of a duration in the user's language; a table takes them once for all its rows. */
-export function durationUnits(t: TFunction): DurationUnits {
+export function durationUnits(t: Translate): DurationUnits {
   return { h: t('duration.h'), min: t('duration.min'), s: t('duration.s') };
 }
 
