@@ -1,14 +1,16 @@
 // The markup of the small pieces a table repeats on every row (icon, status chip, time,
 // duration), made as strings: their Astro components (Icon, StatusChip, RelativeTime, Duration)
-// render through these, and the task rows (task-row.ts) insert them directly, one component fewer
-// per cell. Browser-safe: the continuous-list island renders the same cells.
+// render through these, and the task and audit rows (task-row.ts, audit-row.ts) insert them
+// directly, one component fewer per cell. The time and duration cells live in time-markup.ts,
+// which islands import without the icon sprite.
 import { html, type SafeHtml } from '../console/html.ts';
-import { formatDuration, formatTime, relativeTimeParts, type DurationUnits } from '../console/format.ts';
 import { statusLabel, statusLook } from '../console/task-status.ts';
 import { ICON_SPRITE_URL } from './icon-sprite.ts';
 import type { IconName } from './icons.ts';
 
-/** A message look-up: i18next's `t` on the server, the island's own over the messages it was given. */
+export { durationMarkup, durationUnits, relativeTimeMarkup } from './time-markup.ts';
+
+/** A message look-up (i18next's `t`). */
 export type Translate = (key: string) => string;
 
 export interface IconOptions { label?: string; size?: string; class?: string }
@@ -26,19 +28,3 @@ export function statusChipMarkup(t: Translate, status: string): SafeHtml {
   return html`<span class="chip chip-${tone}" data-status="${status}">${iconMarkup(icon, { size: '1.05em' })}${statusLabel(t, status)}</span>`;
 }
 
-/** "5 minutes ago (13:43)", the full date in the tooltip; '—' without a time. */
-export function relativeTimeMarkup(value: string | null | undefined, lang: string): SafeHtml {
-  const parts = relativeTimeParts(value, lang);
-  if (!parts) return html`—`;
-  return html`<time datetime="${value}" title="${formatTime(value, lang)} UTC" data-relative><span>${parts[0]}</span> <span class="time-abs">(${parts[1]})</span></time>`;
-}
-
-/** The words of a duration in the user's language; a table takes them once for all its rows. */
-export function durationUnits(t: Translate): DurationUnits {
-  return { h: t('duration.h'), min: t('duration.min'), s: t('duration.s') };
-}
-
-/** How long a task ran (or has been running); '—' before it starts. */
-export function durationMarkup(start: string | null | undefined, end: string | null | undefined, units: DurationUnits): SafeHtml {
-  return html`<span class="duration">${formatDuration(start, end, units) || '—'}</span>`;
-}

@@ -1,12 +1,12 @@
 // One history row's cells as markup (task, status, start, duration, user, version): the server's
-// TaskTable and the continuous-list island (src/islands/TaskScroll.tsx) both insert these, so a
+// TaskTable and the continuous-list island (src/islands/ScrollList.tsx) both insert these, so a
 // row looks and reads the same paged or scrolled. Browser-safe.
 import { html, type SafeHtml } from '../console/html.ts';
 import { taskStarter } from '../console/task-starter.ts';
 import { waitingText } from '../console/task-waiting.ts';
 import type { DurationUnits } from '../console/format.ts';
 import type { Task } from '../console/types.ts';
-import { durationMarkup, relativeTimeMarkup } from './cell-markup.ts';
+import { durationMarkup, relativeTimeMarkup } from './time-markup.ts';
 
 export interface TaskRowContext {
   /** a message with its values filled in */

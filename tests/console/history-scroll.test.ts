@@ -157,8 +157,8 @@ describe('history: the continuous list', () => {
     const cookie = [...client.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const paged = await measurePageJs(`${server.url}${history()}`, cookie);
     const mode = await measurePageJs(`${server.url}${history()}?view=all`, cookie);
-    expect(paged.modules.some((m) => m.includes('TaskScroll'))).toBe(false);
-    expect(mode.modules.some((m) => m.includes('TaskScroll'))).toBe(true);
+    expect(paged.modules.some((m) => m.includes('ScrollList'))).toBe(false);
+    expect(mode.modules.some((m) => m.includes('ScrollList'))).toBe(true);
     console.info(`history JS gzip: paged ${(paged.bytes / 1024).toFixed(1)} KB, continuous list ${(mode.bytes / 1024).toFixed(1)} KB`);
   }, 60_000);
 
