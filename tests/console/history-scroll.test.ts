@@ -1,4 +1,4 @@
-// Issue #46 item 5: the project history as one continuous list. "Scroll through all" (a plain
+// Issue #46 item 5: the project history and the audit trail as one continuous list. "Scroll through all" (a plain
 // link to ?view=all) keeps the server's first rows and mounts an island that fetches older cursor
 // pages while scrolling, with only the rows near the screen in the DOM; the filter applies; the
 // paged history without the mode ships no more JavaScript than before, and without JavaScript
@@ -10,8 +10,11 @@ import { createClient } from './support/http-client.ts';
 import { insertScriptProject } from './support/real-tasks.ts';
 import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { measurePageJs } from './support/js-weight.ts';
+import { writeAudit } from '../../src/server/domain/audit/audit.writer.ts';
+import { moveAuditInbox } from '../../src/server/domain/audit/audit-inbox.ts';
 
 const TASKS = 2_000;
+const AUDIT_ROWS = 600;
 /** every seventh task failed: the filter's share */
 const failed = (i: number) => i % 7 === 3;
 
@@ -38,6 +41,10 @@ beforeAll(async () => {
     const rows = await server.deps.db.insertInto('task').values(values.slice(i, i + 200)).returning('id').execute();
     ids.push(...rows.map((r) => r.id));
   }
+  for (let i = 0; i < AUDIT_ROWS; i++) {
+    await writeAudit(server.deps.db, { action: i % 2 ? 'delete' : 'update', projectId: fx.project.id, description: `entry ${i}.` });
+  }
+  while (await moveAuditInbox(server.deps.db) > 0) { /* moved in batches */ }
   context = await newContext(browser);
   const page = await context.newPage();
   await signIn(page, server.url, '/');
@@ -181,4 +188,31 @@ describe('history: the continuous list', () => {
     }
     await page.close();
   }, 120_000);
+
+  it('the audit trail scrolls the same way: from its first rows to the oldest entry, filtered by action', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${server.url}/project/${fx.project.id}/audit`);
+    expect(await page.$('astro-island')).toBeNull();
+    await follow(page, 'a:has-text("Scroll through all")');
+    await hydrated(page);
+    expect(await page.textContent('.scroll-list tbody tr[data-row]')).toContain(`entry ${AUDIT_ROWS - 1}.`);
+    const reach = (text: string) => expect.poll(async () => page.evaluate((want) => {
+      const box = document.querySelector<HTMLElement>('.scroll-list-box')!;
+      box.scrollTop = box.scrollHeight;
+      return [...document.querySelectorAll('.scroll-list tbody tr[data-row]')].some((tr) => tr.textContent?.includes(want));
+    }, text), { timeout: 120_000, interval: 100 }).toBe(true);
+    await reach('entry 0.');
+    expect(await page.$$eval('.scroll-list tbody tr[data-row]', (rows) => rows.length)).toBeLessThan(100);
+    await expect.poll(() => page.textContent('.scroll-list-state')).toContain('The oldest entry is shown.');
+
+    await page.selectOption('select[name=action]', 'delete');
+    await follow(page, 'form.audit-filters button[type=submit]');
+    expect(new URL(page.url()).searchParams.get('view')).toBe('all');
+    await hydrated(page);
+    await reach('entry 1.');
+    expect(await page.$$eval('.scroll-list tbody tr[data-row] code', (codes) => [...new Set(codes.map((c) => c.textContent))])).toEqual(['delete']);
+    await screenshot(page, 'audit-scroll-1280', { fullPage: false });
+    await page.close();
+  }, 180_000);
 });
