@@ -10,6 +10,7 @@ import { createClient } from './support/http-client.ts';
 import { insertScriptProject } from './support/real-tasks.ts';
 import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
 import { measurePageJs } from './support/js-weight.ts';
+import { seriousViolations } from './support/axe.ts';
 import { writeAudit } from '../../src/server/domain/audit/audit.writer.ts';
 import { moveAuditInbox } from '../../src/server/domain/audit/audit-inbox.ts';
 
@@ -184,6 +185,7 @@ describe('history: the continuous list', () => {
         await page.waitForFunction(() => document.querySelector('.scroll-list-box')!.scrollTop > 0);
         await page.waitForSelector('.scroll-list tbody tr[data-task]');
         await screenshot(page, `history-scroll-${width}-${theme}`, { fullPage: false });
+        expect(await seriousViolations(page), `${theme} ${width}`).toEqual([]);
       }
     }
     await page.close();
@@ -215,4 +217,20 @@ describe('history: the continuous list', () => {
     await screenshot(page, 'audit-scroll-1280', { fullPage: false });
     await page.close();
   }, 180_000);
+
+  it('the trail of every project (admins) has the mode too, with its project column, axe clean', async () => {
+    const page = await context.newPage();
+    await context.addCookies([{ name: 'theme', value: 'light', url: server.url }]);
+    await page.goto(`${server.url}/audit?view=all&action=update`);
+    await hydrated(page);
+    const heads = await page.$$eval('.scroll-list thead th', (ths) => ths.map((th) => th.textContent));
+    expect(heads).toContain('Project');
+    expect(await page.textContent('.scroll-list tbody tr[data-row]')).toContain(`entry ${AUDIT_ROWS - 2}.`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await follow(page, 'a:has-text("Back to pages")');
+    expect(new URL(page.url()).searchParams.get('view')).toBeNull();
+    expect(new URL(page.url()).searchParams.get('action')).toBe('update');
+    expect(await page.$('astro-island')).toBeNull();
+    await page.close();
+  }, 60_000);
 });
