@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { buildWorld, type World } from '../../support/world.ts';
+import { insertProjectResources } from '../../support/resource-rows.ts';
 
 for (const dialect of DIALECTS) {
   describe(`custom project roles (${dialect})`, () => {
@@ -39,6 +40,10 @@ for (const dialect of DIALECTS) {
       expect((await s.call('POST', `/api/project/${w.projectId}/keys`, { name: 'K', type: 'none' }, operator)).status).toBe(403);
       expect((await s.call('POST', `/api/project/${w.projectId}/environment`, { name: 'E', json: '{}' }, operator)).status).toBe(403);
       expect((await s.call('PUT', `/api/project/${w.projectId}`, { name: 'Renamed' }, operator)).status).toBe(403);
+      const ids = await insertProjectResources(s.deps.db, w.projectId);
+      const run = await s.call('POST', `/api/project/${w.projectId}/tasks`, { template_id: ids.template }, operator);
+      expect(run.status).toBe(201);
+      expect((await s.call('PUT', `/api/project/${w.projectId}/templates/${ids.template}/description`, { description: 'x' }, operator)).status).toBe(403);
       // the role's bits change for everyone holding it
       expect((await s.call('PUT', `${roles(w)}/${made.body.id}`, { name: 'Operator', permissions: 49 | 128 }, w.auth.owner)).status).toBe(204);
       expect(await lastEvent(w)).toMatchObject({ description: 'Role Operator updated' });
