@@ -2,7 +2,8 @@
 // dropped together after the file's last test (the hook is registered before the file's own, so
 // it runs after them). Each DROP DATABASE forces a checkpoint of the whole shared server (about
 // a second of waiting at load 14); drops made at the same time share one, so a file that boots a
-// server per test no longer waits for a checkpoint per test (tests/README.md).
+// server per test no longer waits for a checkpoint per test (tests/README.md). Like
+// real-bcrypt.ts's flag, this relies on vitest's `isolate`: every file in a process of its own.
 import { afterAll } from 'vitest';
 
 type Drop = () => Promise<void>;
