@@ -1,10 +1,14 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import type { TaskRow, TemplateRow } from '../db/schema.ts';
+import type { ScheduleRow } from '../domain/schedules/schedule.ts';
+import type { Db, Tx } from '../db/database.ts';
+import { findSchedule } from '../domain/schedules/schedule.service.ts';
 import { idParam } from '../http/validation.ts';
 import type { Actor } from '../domain/project-resource.ts';
 import { findTemplate } from '../domain/templates/template.service.ts';
 import { findProjectTask } from '../domain/tasks/task.repository.ts';
+import { assertTemplateVisible, templateScopeOf } from '../auth/template-visibility.ts';
 
 // What project routes read from the request: who acts, and the rows the URL names.
 
@@ -20,12 +24,23 @@ export function limitQuery(c: Context, max: number, fallback = max): number {
   return Math.min(Math.max(Number(raw), 1), max);
 }
 
-/** The URL's `:template_id` template of the project, or an empty 404. */
-export function templateOf(c: Context<AppEnv>): Promise<TemplateRow> {
-  return findTemplate(c.var.deps.db, c.var.project.id, idParam(c, 'template_id'));
+/** The URL's `:template_id` template of the project the caller may see (read in `db`, a transaction too), or an empty 404. */
+export async function templateOf(c: Context<AppEnv>, db: Db | Tx = c.var.deps.db): Promise<TemplateRow> {
+  const template = await findTemplate(db, c.var.project.id, idParam(c, 'template_id'));
+  assertTemplateVisible(templateScopeOf(c), template.id);
+  return template;
 }
 
-/** The URL's `:task_id` task of the project, or an empty 404. */
-export function taskOf(c: Context<AppEnv>): Promise<TaskRow> {
-  return findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+/** The URL's `:schedule_id` schedule of the project, of a template the caller may see, or an empty 404. */
+export async function scheduleOf(c: Context<AppEnv>, db: Db | Tx = c.var.deps.db): Promise<ScheduleRow> {
+  const schedule = await findSchedule(db, c.var.project.id, idParam(c, 'schedule_id'));
+  assertTemplateVisible(templateScopeOf(c), schedule.template_id);
+  return schedule;
+}
+
+/** The URL's `:task_id` task of the project, of a template the caller may see, or an empty 404. */
+export async function taskOf(c: Context<AppEnv>): Promise<TaskRow> {
+  const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
+  assertTemplateVisible(templateScopeOf(c), task.template_id);
+  return task;
 }

@@ -3,9 +3,10 @@ import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { cronCheckSchema, scheduleActiveSchema, scheduleInputSchema, scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
 import {
-  createSchedule, deleteSchedule, findSchedule, listSchedules, requireValidCron, setScheduleActive, updateSchedule,
+  createSchedule, deleteSchedule, listSchedules, requireValidCron, setScheduleActive, updateSchedule,
 } from '../domain/schedules/schedule.service.ts';
-import { actorOf } from './route-context.ts';
+import { actorOf, scheduleOf } from './route-context.ts';
+import { templateScopeOf } from '../auth/template-visibility.ts';
 import { scheduleChanged } from '../scheduler/scheduler.ts';
 import { canonicalTimeZone } from '../lib/time-zone.ts';
 
@@ -14,7 +15,7 @@ export const activeSchema = scheduleActiveSchema;
 /** `/api/project/:project_id/schedules`: cron, commit-check and run-at schedules (reference §6). */
 export const schedulesRoutes = new Hono<AppEnv>();
 
-schedulesRoutes.get('/', async (c) => c.json((await listSchedules(c.var.deps.db, c.var.project.id)).map(scheduleRowToSchedule)));
+schedulesRoutes.get('/', async (c) => c.json((await listSchedules(c.var.deps.db, c.var.project.id, { scope: templateScopeOf(c) })).map(scheduleRowToSchedule)));
 
 schedulesRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;
@@ -31,13 +32,13 @@ schedulesRoutes.post('/validate', async (c) => {
 });
 
 schedulesRoutes.get('/:schedule_id', async (c) =>
-  c.json(scheduleRowToSchedule(await findSchedule(c.var.deps.db, c.var.project.id, idParam(c, 'schedule_id')))));
+  c.json(scheduleRowToSchedule(await scheduleOf(c))));
 
 schedulesRoutes.put('/:schedule_id', async (c) => {
   const { db, config } = c.var.deps;
   const id = idParam(c, 'schedule_id');
   const input = await readJson(c, scheduleInputSchema);
-  await db.transaction().execute(async (tx) => updateSchedule(tx, config, actorOf(c), await findSchedule(tx, c.var.project.id, id), input));
+  await db.transaction().execute(async (tx) => updateSchedule(tx, config, actorOf(c), await scheduleOf(c, tx), input));
   await scheduleChanged(id);
   return c.body(null, 204);
 });
@@ -45,14 +46,14 @@ schedulesRoutes.put('/:schedule_id', async (c) => {
 schedulesRoutes.put('/:schedule_id/active', async (c) => {
   const id = idParam(c, 'schedule_id');
   const { active } = await readJson(c, activeSchema);
-  await c.var.deps.db.transaction().execute(async (tx) => setScheduleActive(tx, actorOf(c), await findSchedule(tx, c.var.project.id, id), active));
+  await c.var.deps.db.transaction().execute(async (tx) => setScheduleActive(tx, actorOf(c), await scheduleOf(c, tx), active));
   await scheduleChanged(id);
   return c.body(null, 204);
 });
 
 schedulesRoutes.delete('/:schedule_id', async (c) => {
   const id = idParam(c, 'schedule_id');
-  await c.var.deps.db.transaction().execute(async (tx) => deleteSchedule(tx, actorOf(c), await findSchedule(tx, c.var.project.id, id)));
+  await c.var.deps.db.transaction().execute(async (tx) => deleteSchedule(tx, actorOf(c), await scheduleOf(c, tx)));
   await scheduleChanged(id);
   return c.body(null, 204);
 });

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { parseWith } from '../http/validation.ts';
+import { templateScopeOf } from '../auth/template-visibility.ts';
 import { lastTasksQuerySchema, pageTasks, TASK_PAGE_PARAMS, taskPageQuerySchema } from '../domain/tasks/task-cursor.ts';
 
 /** Whether the query asks for a cursor page (`before_id`, `after_id` or a filter other than those in `except`). */
@@ -9,12 +10,12 @@ export function wantsTaskPage(c: Context<AppEnv>, except: readonly string[] = []
 }
 
 /**
- * Answers one cursor page of tasks newest first; `X-Has-Next: true` when older tasks follow the
+ * Answers one cursor page of tasks (of templates the caller sees) newest first; `X-Has-Next: true` when older tasks follow the
  * page, `X-Has-Prev: true` when newer ones precede it.
  */
 export async function respondWithTaskPage(c: Context<AppEnv>, scope: { projectId: number; templateId?: number }, defaultLimit: number) {
   const query = parseWith(taskPageQuerySchema, c.req.query());
-  const page = await pageTasks(c.var.deps.db, scope, query, defaultLimit);
+  const page = await pageTasks(c.var.deps.db, { ...scope, templates: templateScopeOf(c) }, query, defaultLimit);
   c.header('X-Has-Next', String(page.hasOlder));
   c.header('X-Has-Prev', String(page.hasNewer));
   return c.json(page.tasks);
@@ -33,7 +34,7 @@ export async function respondWithLastTasks(c: Context<AppEnv>, scope: { projectI
   const { before } = parseWith(lastTasksQuerySchema.pick({ before: true }), { before: c.req.query('before') });
   const asked = Number(c.req.query('count') ?? c.req.query('limit'));
   const count = Number.isInteger(asked) && asked > 0 ? Math.min(asked, LAST_TASKS) : LAST_TASKS;
-  const page = await pageTasks(c.var.deps.db, scope, { before_id: before, limit: count, status: undefined }, count);
+  const page = await pageTasks(c.var.deps.db, { ...scope, templates: templateScopeOf(c) }, { before_id: before, limit: count, status: undefined }, count);
   c.header('X-Has-Next', String(page.hasOlder));
   return c.json(page.tasks);
 }

@@ -11,6 +11,7 @@ import { failedHostsRelaunch, limitToHosts } from '../domain/tasks/launch/relaun
 import { streamTaskOutput } from '../domain/tasks/task-output-stream.ts';
 import { isFinished } from '../domain/tasks/task-status.ts';
 import { limitQuery, taskOf, templateOf } from './route-context.ts';
+import { templateScopeOf } from '../auth/template-visibility.ts';
 import { respondWithLastTasks, respondWithTaskPage, wantsTaskPage } from './task-page.ts';
 import { SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, searchTaskOutput } from '../domain/tasks/task-output-search.ts';
 
@@ -23,7 +24,7 @@ const LOG_SETTLED_MS = 10_000;
 export const tasksRoutes = new Hono<AppEnv>();
 
 /**
- * Newest first, up to 1000. `?offset=&limit=` (our addition, for paged screens) returns that
+ * Newest first, up to 1000, of the templates the caller sees. `?offset=&limit=` (our addition, for paged screens) returns that
  * page and the project's task count in `X-Total-Count`; a cursor (`before_id`, `after_id`) or a
  * filter (`status`, `user_id`, `template_id`, `from`, `to`) returns a cursor page instead.
  */
@@ -31,12 +32,13 @@ tasksRoutes.get('/tasks', async (c) => {
   const { db } = c.var.deps;
   const projectId = c.var.project.id;
   if (wantsTaskPage(c)) return respondWithTaskPage(c, { projectId }, LIST_LIMIT);
+  const templates = templateScopeOf(c);
   const offset = c.req.query('offset');
   const limit = c.req.query('limit');
-  if (offset === undefined && limit === undefined) return c.json(await listTasksWithTpl(db, { projectId, limit: LIST_LIMIT }));
+  if (offset === undefined && limit === undefined) return c.json(await listTasksWithTpl(db, { projectId, templates, limit: LIST_LIMIT }));
   const [rows, total] = await Promise.all([
-    listTasksWithTpl(db, { projectId, limit: clampLimit(limit, LIST_LIMIT), offset: clampOffset(offset) }),
-    countProjectTasks(db, projectId),
+    listTasksWithTpl(db, { projectId, templates, limit: clampLimit(limit, LIST_LIMIT), offset: clampOffset(offset) }),
+    countProjectTasks(db, projectId, templates),
   ]);
   c.header('X-Total-Count', String(total));
   return c.json(rows);

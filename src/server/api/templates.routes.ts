@@ -8,7 +8,7 @@ import { templateInputSchema } from '../domain/templates/template.ts';
 import { validateTemplate } from '../domain/templates/template.validation.ts';
 import { descriptionSchema } from '../domain/templates/template-description.ts';
 import {
-  changeWorkspace, createTemplate, deleteTemplate, findTemplate, findTemplateRefs, listTemplates, presentTemplates,
+  changeWorkspace, createTemplate, deleteTemplate, findTemplateRefs, listTemplates, presentTemplates,
   updateTemplate, updateTemplateDescription, type WorkspaceAction,
 } from '../domain/templates/template.service.ts';
 import { countTemplateTasks, listTemplateTasks } from '../domain/templates/template-tasks.ts';
@@ -18,6 +18,7 @@ import { countTasksByDay } from '../domain/stats/task-stats.ts';
 import { setTemplateAlertChannels } from '../domain/alert-channels/alert-channel.service.ts';
 import { writeAllowedInventories } from '../domain/templates/allowed-inventories.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
+import { templateScopeOf } from '../auth/template-visibility.ts';
 import { readStatsQuery } from './stats-query.ts';
 import { respondWithLastTasks, respondWithTaskPage, wantsTaskPage } from './task-page.ts';
 import { applyTemplateBulk, templateBulkSchema } from '../domain/templates/template-bulk.ts';
@@ -30,13 +31,13 @@ export const templatesRoutes = new Hono<AppEnv>();
 
 templatesRoutes.get('/', async (c) => {
   if (TEMPLATE_PAGE_PARAMS.some((name) => c.req.query(name) !== undefined)) {
-    const page = await pageTemplates(c.var.deps.db, c.var.project.id, parseWith(templatePageQuerySchema, c.req.query()), 100);
+    const page = await pageTemplates(c.var.deps.db, c.var.project.id, parseWith(templatePageQuerySchema, c.req.query()), 100, templateScopeOf(c));
     c.header('X-Has-Next', String(page.nextCursor !== null));
     if (page.nextCursor) c.header('X-Next-Cursor', page.nextCursor);
     return c.json(page.templates);
   }
   const { app, sort, order } = c.req.query();
-  return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { app, sort, order }));
+  return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { app, sort, order, scope: templateScopeOf(c) }));
 });
 
 templatesRoutes.post('/', async (c) => {
@@ -79,7 +80,7 @@ templatesRoutes.put('/:template_id', async (c) => {
   const id = idParam(c, 'template_id');
   const input = await readJson(c, templateInputSchema);
   await db.transaction().execute(async (tx) => {
-    const current = await findTemplate(tx, c.var.project.id, id);
+    const current = await templateOf(c, tx);
     if (input.id !== undefined && input.id !== id) throw badRequest('Template ID in body and URL must be the same');
     const { values, vaults, environmentIds, sshKeyIds, alertChannelIds, allowedInventories, lockIds } = await validateTemplate(tx, config, c.var.project.id, input, current);
     await updateTemplate(tx, actorOf(c), current, values, vaults, environmentIds, sshKeyIds);
@@ -91,18 +92,14 @@ templatesRoutes.put('/:template_id', async (c) => {
 });
 
 templatesRoutes.delete('/:template_id', async (c) => {
-  const { db } = c.var.deps;
-  const id = idParam(c, 'template_id');
-  await db.transaction().execute(async (tx) => deleteTemplate(tx, actorOf(c), await findTemplate(tx, c.var.project.id, id)));
+  await c.var.deps.db.transaction().execute(async (tx) => deleteTemplate(tx, actorOf(c), await templateOf(c, tx)));
   return c.body(null, 204);
 });
 
 templatesRoutes.put('/:template_id/description', async (c) => {
-  const { db } = c.var.deps;
-  const id = idParam(c, 'template_id');
   const input = await readJson(c, descriptionSchema);
-  await db.transaction().execute(async (tx) =>
-    updateTemplateDescription(tx, actorOf(c), await findTemplate(tx, c.var.project.id, id), input.description ?? ''));
+  await c.var.deps.db.transaction().execute(async (tx) =>
+    updateTemplateDescription(tx, actorOf(c), await templateOf(c, tx), input.description ?? ''));
   return c.body(null, 204);
 });
 
@@ -145,10 +142,9 @@ templatesRoutes.get('/:template_id/stats', async (c) => {
 
 templatesRoutes.post('/:template_id/inventory/:inventory_id/:action{set_default|attach|detach}', async (c) => {
   const { db } = c.var.deps;
-  const templateId = idParam(c, 'template_id');
   const inventoryId = idParam(c, 'inventory_id');
   const action = c.req.param('action') as WorkspaceAction;
   await db.transaction().execute(async (tx) =>
-    changeWorkspace(tx, actorOf(c), await findTemplate(tx, c.var.project.id, templateId), inventoryId, action));
+    changeWorkspace(tx, actorOf(c), await templateOf(c, tx), inventoryId, action));
   return c.body(null, 204);
 });

@@ -4,6 +4,7 @@ import { idParam, readJson } from '../http/validation.ts';
 import { viewInputSchema, viewPositionsSchema, viewRowToView } from '../domain/views/view.ts';
 import { createView, deleteView, findView, listViews, setViewPositions, updateView } from '../domain/views/view.service.ts';
 import { listTemplates } from '../domain/templates/template.service.ts';
+import { templateScopeOf } from '../auth/template-visibility.ts';
 import { actorOf } from './route-context.ts';
 
 
@@ -28,7 +29,7 @@ viewsRoutes.get('/:view_id', async (c) => c.json(viewRowToView(await findView(c.
 
 viewsRoutes.get('/:view_id/templates', async (c) => {
   const view = await findView(c.var.deps.db, c.var.project.id, idParam(c, 'view_id'));
-  return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { viewId: view.id }));
+  return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { viewId: view.id, scope: templateScopeOf(c) }));
 });
 
 viewsRoutes.put('/:view_id', async (c) => {

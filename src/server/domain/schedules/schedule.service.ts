@@ -8,6 +8,7 @@ import { recordEvent } from '../events/event.repository.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
 import type { Actor } from '../project-resource.ts';
 import { canonicalTimeZone } from '../../lib/time-zone.ts';
+import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
 import { scheduleZone, type ScheduleInput, type ScheduleRow } from './schedule.ts';
 
 /** Throws the 400 `Cron: <message>` of Semaphore when the expression does not parse. */
@@ -28,11 +29,12 @@ export async function findSchedule(db: Db | Tx, projectId: number, id: number): 
   return row;
 }
 
-/** Schedules of a project (or of one template) with their template's name as `tpl_name`. */
-export function listSchedules(db: Db | Tx, projectId: number, options: { templateId?: number } = {}) {
+/** Schedules of a project (or of one template; of those in `scope`) with their template's name as `tpl_name`. */
+export function listSchedules(db: Db | Tx, projectId: number, options: { templateId?: number; scope?: TemplateScope } = {}) {
   let query = db.selectFrom('schedule').innerJoin('template', 'template.id', 'schedule.template_id')
     .selectAll('schedule').select('template.name as tpl_name').where('schedule.project_id', '=', projectId);
   if (options.templateId !== undefined) query = query.where('schedule.template_id', '=', options.templateId);
+  if (options.scope) query = query.where('schedule.template_id', 'in', scopeIds(options.scope));
   return query.orderBy('schedule.id').execute();
 }
 

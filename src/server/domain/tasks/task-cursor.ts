@@ -3,6 +3,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import { badRequest } from '../../http/errors.ts';
 import { TASK_STATUSES } from './task-status.ts';
 import { listTasksWithTpl } from './task.repository.ts';
+import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
 import type { TaskWithTpl } from './task.ts';
 
 const id = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -52,7 +53,8 @@ export interface TaskPage {
   hasNewer: boolean;
 }
 
-type Scope = { projectId?: number; templateId?: number };
+/** `templates`: only tasks of those templates (auth/template-visibility.ts) */
+type Scope = { projectId?: number; templateId?: number; templates?: TemplateScope };
 
 /**
  * One page of tasks newest first, read along an index in id order (no count, no offset).
@@ -96,6 +98,7 @@ function scoped(db: Db | Tx, scope: Scope) {
   let q = db.selectFrom('task');
   if (scope.projectId !== undefined) q = q.where('task.project_id', '=', scope.projectId);
   if (scope.templateId !== undefined) q = q.where('task.template_id', '=', scope.templateId);
+  if (scope.templates) q = q.where('task.template_id', 'in', scopeIds(scope.templates));
   return q;
 }
 

@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { taskRowToTask, type TaskWithTpl } from './task.ts';
+import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
 
 /** A task of the project, or 404 (tasks of other projects are invisible). */
 export async function findProjectTask(db: Db, projectId: number, taskId: number): Promise<TaskRow> {
@@ -13,6 +14,8 @@ export async function findProjectTask(db: Db, projectId: number, taskId: number)
 export interface TaskListFilter {
   projectId?: number;
   templateId?: number;
+  /** only tasks of these templates (auth/template-visibility.ts); absent or null: all */
+  templates?: TemplateScope;
   ids?: readonly number[];
   statuses?: readonly string[];
   limit: number;
@@ -33,6 +36,7 @@ export async function listTasksWithTpl(db: Db | Tx, filter: TaskListFilter): Pro
     .select(['template.playbook as tpl_playbook', 'template.name as tpl_alias', 'template.type as tpl_type', 'template.app as tpl_app', 'user.name as user_name']);
   if (filter.projectId !== undefined) query = query.where('task.project_id', '=', filter.projectId);
   if (filter.templateId !== undefined) query = query.where('task.template_id', '=', filter.templateId);
+  if (filter.templates) query = query.where('task.template_id', 'in', scopeIds(filter.templates));
   if (filter.ids) query = query.where('task.id', 'in', [...filter.ids]);
   if (filter.statuses) query = query.where('task.status', 'in', [...filter.statuses]);
   const rows = await query.orderBy('task.id', 'desc').limit(filter.limit).offset(filter.offset ?? 0).execute();
@@ -100,8 +104,10 @@ export async function outputStats(db: Db, taskId: number, final: boolean): Promi
   return stats;
 }
 
-/** How many tasks the project has (the total behind a paged list). */
-export async function countProjectTasks(db: Db, projectId: number): Promise<number> {
-  const row = await db.selectFrom('task').select((e) => e.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+/** How many tasks of the `templates` the project has (the total behind a paged list). */
+export async function countProjectTasks(db: Db, projectId: number, templates: TemplateScope = null): Promise<number> {
+  let query = db.selectFrom('task').select((e) => e.fn.countAll<number>().as('n')).where('project_id', '=', projectId);
+  if (templates) query = query.where('template_id', 'in', scopeIds(templates));
+  const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
 }

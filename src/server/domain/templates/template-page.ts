@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Template } from './template.ts';
+import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
 import { presentTemplates } from './template.service.ts';
 
 const SORT_COLUMNS = ['name', 'playbook', 'app', 'type', 'id'] as const;
@@ -27,12 +28,13 @@ export const TEMPLATE_PAGE_PARAMS = ['q', 'limit', 'after'] as const;
 
 export interface TemplatePage { templates: Template[]; nextCursor: string | null }
 
-/** One page of a project's templates in `sort` order (id breaks ties); `nextCursor` reads the next. */
-export async function pageTemplates(db: Db | Tx, projectId: number, query: TemplatePageQuery, defaultLimit: number): Promise<TemplatePage> {
+/** One page of a project's templates (those in `scope`) in `sort` order (id breaks ties); `nextCursor` reads the next. */
+export async function pageTemplates(db: Db | Tx, projectId: number, query: TemplatePageQuery, defaultLimit: number, scope: TemplateScope = null): Promise<TemplatePage> {
   const column: SortColumn = query.sort ?? 'name';
   const desc = query.order === 'desc';
   const limit = query.limit ?? defaultLimit;
   let q = db.selectFrom('template').selectAll().where('project_id', '=', projectId);
+  if (scope) q = q.where('id', 'in', scopeIds(scope));
   if (query.app) q = q.where('app', '=', query.app);
   if (query.view_id !== undefined) q = q.where('view_id', '=', query.view_id);
   for (const word of (query.q ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean)) {

@@ -13,6 +13,7 @@ import { readTemplateSshKeyIds, writeTemplateSshKeyIds } from './template-ssh-ke
 import { readTemplateLocks } from '../locks/template-locks.ts';
 import { templateAlertChannelIds } from '../alert-channels/alert-channel.service.ts';
 import { readAllowedInventories } from './allowed-inventories.ts';
+import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
 import { enqueueWebhookEvent } from '../event-webhooks/event-webhook.service.ts';
 
 
@@ -47,9 +48,10 @@ export async function presentTemplates(db: Db | Tx, rows: TemplateRow[]): Promis
 
 const SORTABLE = new Set(['name', 'playbook', 'app', 'type', 'id']);
 
-/** Templates of a project; `app` and `viewId` narrow; `sort`/`order` as in Semaphore (default name). */
-export async function listTemplates(db: Db | Tx, projectId: number, options: { app?: string; viewId?: number; sort?: string; order?: string } = {}): Promise<Template[]> {
+/** Templates of a project (those in `scope`); `app` and `viewId` narrow; `sort`/`order` as in Semaphore (default name). */
+export async function listTemplates(db: Db | Tx, projectId: number, options: { app?: string; viewId?: number; sort?: string; order?: string; scope?: TemplateScope } = {}): Promise<Template[]> {
   let query = db.selectFrom('template').selectAll().where('project_id', '=', projectId);
+  if (options.scope) query = query.where('id', 'in', scopeIds(options.scope));
   if (options.app) query = query.where('app', '=', options.app);
   if (options.viewId !== undefined) query = query.where('view_id', '=', options.viewId);
   const column = SORTABLE.has(options.sort ?? '') ? options.sort as 'name' : 'name';

@@ -28,11 +28,16 @@ const GUARDED_ROWS = ALL_MATRIX_ROWS.flatMap((row) => {
   return needed ? [{ row, needed }] : [];
 });
 
-/** Makes the world's guest hold a custom role of `bits` (the guest's session calls as it). */
+/**
+ * Makes the world's guest hold a custom role of `bits` (the guest's session calls as it), with
+ * ViewTemplates beside it so the walk measures the route's bit, not the template visibility
+ * every template, task and schedule route asks too (that bit: template-visibility.test.ts).
+ */
 async function giveGuestRole(db: Db, w: World, bits: number): Promise<void> {
   const slug = `bits_${bits}`;
+  const permissions = bits | Permission.ViewTemplates;
   const exists = await db.selectFrom('project_role').select('id').where('project_id', '=', w.projectId).where('slug', '=', slug).executeTakeFirst();
-  if (!exists) await db.insertInto('project_role').values({ project_id: w.projectId, slug, name: `Only ${bits}`, permissions: bits, created: now() }).execute();
+  if (!exists) await db.insertInto('project_role').values({ project_id: w.projectId, slug, name: `Only ${bits}`, permissions, created: now() }).execute();
   await db.updateTable('project_user').set({ role: slug }).where('project_id', '=', w.projectId).where('user_id', '=', w.users.guest.id).execute();
 }
 

@@ -88,6 +88,8 @@ interface Case {
 const notApplied = (field: string, value: string, what: string) => `${field} ${value} not applied: the template does not let a task choose its ${what}`;
 
 const CASES: Case[] = [
+  // a custom role without ViewTemplates is refused on every path: tests/server/api/template-visibility.test.ts
+  { key: 'a template a task runner sees', rule: 'template visible', as: 'task_runner', needs: ['person'], expect: { started: () => ({ task: {}, log: [] }) } },
   { key: 'disabled template', rule: 'template enabled', template: { disabled: true }, needs: [], expect: { refusal: (s) => `Template "${s.name}" is disabled` } },
   { key: 'a guest', rule: 'caller role', as: 'guest', needs: ['person'], expect: { forbidden: true } },
   { key: 'a task runner', rule: 'caller role', as: 'task_runner', needs: ['person'], expect: { started: () => ({ task: {}, log: [] }) } },

@@ -1,4 +1,5 @@
 import type { LaunchRule } from './launch.ts';
+import { templateVisible } from './rules/template-visible.ts';
 import { templateEnabled } from './rules/template-enabled.ts';
 import { callerRole } from './rules/caller-role.ts';
 import { deployBuild } from './rules/deploy-build.ts';
@@ -14,6 +15,7 @@ import { templateRateLimitRule } from './rules/template-rate-limit.ts';
  * the queuing transaction; a limit that makes a task wait is the queue's claim's to keep.
  */
 export const LAUNCH_RULES: readonly LaunchRule[] = [
+  templateVisible,
   templateEnabled,
   callerRole,
   deployBuild,
