@@ -10,13 +10,14 @@ import { insertProjectWithTemplate, insertTemplate } from '../support/fixtures.t
 // (item 3), and the launch dialog offers an enum's choices read from a URL, or says why it
 // cannot (item 5); at 375 and 1280 px in both themes.
 let server: ConsoleServer;
+/** the service the survey's choices come from, and where it listens */
 let options: Server;
 let optionsUrl = '';
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let pid = 0;
-let templateId = 0;
+/** the project and its template with URL-sourced choices */
+const ids = { pid: 0, template: 0 };
 
 beforeAll(async () => {
   options = createServer((req, res) => {
@@ -29,8 +30,8 @@ beforeAll(async () => {
   const { db } = server.deps;
   const admin = await db.selectFrom('user').select('id').where('username', '=', ADMIN.login).executeTakeFirstOrThrow();
   const fx = await insertProjectWithTemplate(db, { ownerId: admin.id });
-  pid = fx.project.id;
-  templateId = (await insertTemplate(db, pid, {
+  ids.pid = fx.project.id;
+  ids.template = (await insertTemplate(db, ids.pid, {
     name: 'Regional', app: 'bash', playbook: 'deploy.sh', repository_id: fx.repository.id, inventory_id: fx.inventory.id, environment_id: fx.environment.id,
     survey_vars: JSON.stringify([
       { name: 'region', title: 'Region', type: 'enum', required: true, values: [], values_url: `${optionsUrl}/regions` },
@@ -66,13 +67,13 @@ async function eachLook(name: string, open: () => Promise<void>): Promise<void> 
 describe('key sources and URL options in the console', { timeout: 120_000 }, () => {
   it('creates a key read from a server variable; a name the server does not allow is refused under the field', async () => {
     await eachLook('key-source-field', async () => {
-      await page.goto(`${server.url}/project/${pid}/keys?edit=new`);
+      await page.goto(`${server.url}/project/${ids.pid}/keys?edit=new`);
       await page.locator('input[name=type][value=login_password]').check();
       await page.selectOption('select[name=source_storage_id]', 'env');
       await page.fill('input[name=source_storage_key]', 'DEPLOY_TOKEN');
     });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${server.url}/project/${pid}/keys?edit=new`);
+    await page.goto(`${server.url}/project/${ids.pid}/keys?edit=new`);
     await page.fill('input[name=name]', 'Refused');
     await page.locator('input[name=type][value=login_password]').check();
     await page.selectOption('select[name=source_storage_id]', 'env');
@@ -87,14 +88,14 @@ describe('key sources and URL options in the console', { timeout: 120_000 }, () 
     const key = await server.deps.db.selectFrom('access_key').selectAll().where('name', '=', 'Deploy token').executeTakeFirstOrThrow();
     expect([key.source_storage_type, key.source_storage_key]).toEqual(['env', 'DEPLOY_TOKEN']);
     // editing it shows the source chosen
-    await page.goto(`${server.url}/project/${pid}/keys?edit=${key.id}`);
+    await page.goto(`${server.url}/project/${ids.pid}/keys?edit=${key.id}`);
     expect(await page.locator('select[name=source_storage_id]').inputValue()).toBe('env');
     expect(await page.locator('[data-field=source_storage_key] .sb-field-label').textContent()).toBe('Variable name');
   });
 
   it("offers the URL's choices in the launch dialog, and says why another variable has none", async () => {
     await eachLook('launch-url-options', async () => {
-      await page.goto(`${server.url}/project/${pid}/history?new_task=${templateId}`);
+      await page.goto(`${server.url}/project/${ids.pid}/history?new_task=${ids.template}`);
       await page.waitForSelector('.launch-form select[name=var_region]');
     });
     const region = await page.locator('select[name=var_region] option').evaluateAll((o) => o.map((x) => [x.getAttribute('value'), x.textContent]));
