@@ -6,7 +6,7 @@ import { FieldMessage, onEnter, PlainField, useMounted, type Messages } from './
 
 interface Props { name: string; initial: string; m: Messages }
 
-const EMPTY: SurveyVarDraft = { name: '', title: '', description: '', type: 'string', values: [], default_value: '', required: false, do_not_store: false, target: '' };
+const EMPTY: SurveyVarDraft = { name: '', title: '', description: '', type: 'string', values: [], default_value: '', required: false, do_not_store: false, target: '', values_url: '', values_url_key_id: null };
 
 function parse(text: string): SurveyVarDraft[] | null {
   if (!text.trim()) return [];
@@ -103,6 +103,10 @@ export default function SurveyVarsEditor({ name, initial, m }: Props) {
               ))}
               <button type="button" className="btn btn-outline btn-small" onClick={() => change({ values: [...d.values, { name: '', value: '' }] })}>{m.value_add}</button>
               <FieldMessage id="sv-values-error" text={say(errors.values)} />
+              <label>{m.survey_values_url}
+                <input type="url" value={d.values_url} placeholder="https://" onChange={(e) => change({ values_url: e.target.value })} data-sv="values_url" />
+                <small className="sb-field-hint">{m.survey_values_url_hint}</small>
+              </label>
             </div>
           )}
           <label className="tpl-check"><input type="checkbox" checked={d.required} onChange={(e) => change({ required: e.target.checked })} data-sv="required" /> {m.survey_required}</label>
