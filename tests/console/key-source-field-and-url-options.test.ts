@@ -102,4 +102,21 @@ describe('key sources and URL options in the console', { timeout: 120_000 }, () 
     expect(region.slice(1)).toEqual([['eu-west', 'eu-west'], ['us-east', 'US East']]);
     expect(await page.locator('[data-field=var_zone] .field-error').textContent()).toBe('The choices could not be loaded from their URL: the options URL answered 503');
   });
+
+  it('the template dialog keeps an enum\'s choices URL, and saving leaves it (and its values) as they were', async () => {
+    const box = () => page.locator('fieldset[data-field=survey_vars]');
+    await eachLook('template-values-url', async () => {
+      await page.goto(`${server.url}/project/${ids.pid}/templates/${ids.template}/edit`);
+      await box().scrollIntoViewIfNeeded();
+      await page.waitForSelector('[data-editor=survey]');
+      await page.locator('tr[data-survey-var=region] button').first().click();
+      await page.locator('[data-sv=values_url]').scrollIntoViewIfNeeded();
+    });
+    expect(await page.inputValue('[data-sv=values_url]')).toBe(`${optionsUrl}/regions`);
+    await page.click('[data-sv=save]');
+    await follow(page, 'dialog footer button[type=submit]');
+    expect(page.url()).toContain('flash=template_saved');
+    const row = await server.deps.db.selectFrom('template').select('survey_vars').where('id', '=', ids.template).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.survey_vars)[0]).toMatchObject({ name: 'region', type: 'enum', values: [], values_url: `${optionsUrl}/regions` });
+  });
 });

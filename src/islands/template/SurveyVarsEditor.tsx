@@ -103,11 +103,13 @@ export default function SurveyVarsEditor({ name, initial, m }: Props) {
               ))}
               <button type="button" className="btn btn-outline btn-small" onClick={() => change({ values: [...d.values, { name: '', value: '' }] })}>{m.value_add}</button>
               <FieldMessage id="sv-values-error" text={say(errors.values)} />
-              <label>{m.survey_values_url}
-                <input type="url" value={d.values_url} placeholder="https://" onChange={(e) => change({ values_url: e.target.value })} data-sv="values_url" />
-                <small className="sb-field-hint">{m.survey_values_url_hint}</small>
-              </label>
             </div>
+          )}
+          {d.type === 'enum' && (
+            <label className="tpl-values-url">{m.survey_values_url}
+              <input type="url" value={d.values_url} placeholder="https://" onChange={(e) => change({ values_url: e.target.value })} aria-describedby="sv-values-url-hint" data-sv="values_url" />
+              <small id="sv-values-url-hint">{m.survey_values_url_hint}</small>
+            </label>
           )}
           <label className="tpl-check"><input type="checkbox" checked={d.required} onChange={(e) => change({ required: e.target.checked })} data-sv="required" /> {m.survey_required}</label>
           <label className="tpl-check"><input type="checkbox" checked={d.do_not_store} onChange={(e) => change({ do_not_store: e.target.checked })} data-sv="do_not_store" /> {m.survey_do_not_store}</label>
