@@ -103,7 +103,7 @@ describe('key sources and URL options in the console', { timeout: 120_000 }, () 
     expect(await page.locator('[data-field=var_zone] .field-error').textContent()).toBe('The choices could not be loaded from their URL: the options URL answered 503');
   });
 
-  it('the template dialog keeps an enum\'s choices URL, and saving leaves it (and its values) as they were', async () => {
+  it('the template dialog keeps an enum\'s choices URL and sets the key sent to it', async () => {
     const box = () => page.locator('fieldset[data-field=survey_vars]');
     await eachLook('template-values-url', async () => {
       await page.goto(`${server.url}/project/${ids.pid}/templates/${ids.template}/edit`);
@@ -113,10 +113,12 @@ describe('key sources and URL options in the console', { timeout: 120_000 }, () 
       await page.locator('[data-sv=values_url]').scrollIntoViewIfNeeded();
     });
     expect(await page.inputValue('[data-sv=values_url]')).toBe(`${optionsUrl}/regions`);
+    await page.selectOption('[data-sv=values_url_key_id]', { label: 'Deploy token' });
     await page.click('[data-sv=save]');
     await follow(page, 'dialog footer button[type=submit]');
     expect(page.url()).toContain('flash=template_saved');
     const row = await server.deps.db.selectFrom('template').select('survey_vars').where('id', '=', ids.template).executeTakeFirstOrThrow();
-    expect(JSON.parse(row.survey_vars)[0]).toMatchObject({ name: 'region', type: 'enum', values: [], values_url: `${optionsUrl}/regions` });
+    const key = await server.deps.db.selectFrom('access_key').select('id').where('name', '=', 'Deploy token').executeTakeFirstOrThrow();
+    expect(JSON.parse(row.survey_vars)[0]).toMatchObject({ name: 'region', type: 'enum', values: [], values_url: `${optionsUrl}/regions`, values_url_key_id: key.id });
   });
 });

@@ -145,8 +145,8 @@ templatesRoutes.get('/:template_id/refs', async (c) => {
 /** The choices of the template's enum survey variables that read them from a URL, or why each has none (the launch dialog asks). */
 templatesRoutes.get('/:template_id/survey_options', async (c) => {
   const template = await templateOf(c);
-  const { db, secrets } = c.var.deps;
-  return c.json(await loadSurveyOptions(db, secrets, c.var.project.id, surveyVarsOf(template.survey_vars)));
+  const { db, secrets, config } = c.var.deps;
+  return c.json(await loadSurveyOptions(db, { box: secrets, sources: config.secret_sources }, c.var.project.id, surveyVarsOf(template.survey_vars)));
 });
 
 templatesRoutes.get('/:template_id/stats', async (c) => {

@@ -45,7 +45,8 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       service = await startOptionsService();
-      s = await startTestServer(dialect);
+      process.env.SURVEY_LIST_PASSWORD = 'list-pass-1';
+      s = await startTestServer(dialect, { SEMAPHORE_SECRET_SOURCES_ENV: 'SURVEY_LIST_*' });
       w = await buildWorld(s.deps.db);
       const made = async (path: string, body: Record<string, unknown>) => {
         const res = await api('POST', path, { ...body, project_id: w.projectId });
@@ -89,6 +90,20 @@ for (const dialect of DIALECTS) {
       expect(res.body.region).toEqual({ values: [{ name: 'eu-west', value: 'eu-west' }, { name: 'US East', value: 'us-east' }] });
       expect(res.body.zone).toEqual({ error: 'the options URL answered 500' });
       expect(res.body.tier.error).toMatch(/JSON list/);
+    });
+
+    it('a key read from a server variable sends that value as the password', async () => {
+      const key = await api('POST', '/keys', {
+        name: 'From env', type: 'login_password', login_password: { login: 'ops' }, source_storage_type: 'env', source_storage_key: 'SURVEY_LIST_PASSWORD', project_id: w.projectId,
+      });
+      expect(key.status, key.text).toBe(201);
+      const made = await api('POST', '/templates', {
+        name: 'Env keyed', app: 'bash', playbook: 'deploy.sh', repository_id: refs.repository, inventory_id: refs.inventory, environment_id: refs.environment, project_id: w.projectId,
+        survey_vars: [{ name: 'region', title: 'Region', type: 'enum', values: [], values_url: `${service.url}/regions?env`, values_url_key_id: key.body.id }],
+      });
+      expect(made.status, made.text).toBe(201);
+      const res = await api('GET', `/templates/${made.body.id}/survey_options`);
+      expect(res.body.region.values?.map((o: { value: string }) => o.value), JSON.stringify(res.body)).toEqual(['eu-west', 'us-east']);
     });
 
     it('keeps fetched choices briefly: asking again does not reach the service', async () => {

@@ -2,6 +2,8 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import { OutgoingError, sendOutgoing } from '../../lib/outgoing-http.ts';
 import { readKeySecret } from '../keys/key-secret.ts';
+import { isExternalSourceType, readKeySource } from '../keys/key-source.ts';
+import type { SecretSourcesPolicy } from '../../config/config.ts';
 import type { StoredSurveyVar } from './stored-survey-vars.ts';
 
 /** One choice of an enum survey variable. */
@@ -38,36 +40,57 @@ const caches = new WeakMap<Db | Tx, Cache>();
  * bearer token), kept for a minute. Throws SurveyOptionsUnavailable with the reason.
  * @example const values = await surveyOptionsOf(db, deps.secrets, projectId, v);
  */
-export async function surveyOptionsOf(db: Db | Tx, box: SecretBox, projectId: number, v: StoredSurveyVar & { values_url: string }): Promise<SurveyOption[]> {
+export async function surveyOptionsOf(db: Db | Tx, keys: KeyReading, projectId: number, v: StoredSurveyVar & { values_url: string }): Promise<SurveyOption[]> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, cache = new Map());
   const keyId = typeof v.values_url_key_id === 'number' ? v.values_url_key_id : null;
   const cacheKey = `${projectId}\n${keyId ?? ''}\n${v.values_url}`;
   const cached = cache.get(cacheKey);
   if (cached && Date.now() - cached.at < FRESH_MS) return cached.values;
-  const values = await fetchOptions(v.values_url, await authorizationOf(db, box, projectId, keyId));
+  const values = await fetchOptions(v.values_url, await authorizationOf(db, keys, projectId, keyId));
   cache.set(cacheKey, { values, at: Date.now() });
   return values;
 }
 
 /** Every URL-sourced variable's choices, or the reason it has none, by variable name. */
-export async function loadSurveyOptions(db: Db | Tx, box: SecretBox, projectId: number, vars: StoredSurveyVar[]): Promise<Record<string, SurveyOptionsAnswer>> {
+export async function loadSurveyOptions(db: Db | Tx, keys: KeyReading, projectId: number, vars: StoredSurveyVar[]): Promise<Record<string, SurveyOptionsAnswer>> {
   const answers: Record<string, SurveyOptionsAnswer> = {};
   await Promise.all(vars.filter(hasOptionsUrl).map(async (v) => {
-    const answer = await surveyOptionsOf(db, box, projectId, v).then((values) => ({ values }), (error: Error) => ({ error: error.message }));
+    const answer = await surveyOptionsOf(db, keys, projectId, v).then((values) => ({ values }), (error: Error) => ({ error: error.message }));
     Object.defineProperty(answers, v.name, { value: answer, enumerable: true });
   }));
   return answers;
 }
 
-async function authorizationOf(db: Db | Tx, box: SecretBox, projectId: number, keyId: number | null): Promise<Record<string, string>> {
+/** What reading a key takes: the secret box, and the server sources keys may read from. */
+export interface KeyReading {
+  box: SecretBox;
+  sources: SecretSourcesPolicy;
+}
+
+/**
+ * The Authorization header of the key: its stored secret, or for a key read from a server
+ * variable or file that value (a login/password key's password). Keys in a secret storage are
+ * not read here.
+ */
+async function authorizationOf(db: Db | Tx, keys: KeyReading, projectId: number, keyId: number | null): Promise<Record<string, string>> {
   if (keyId === null) return {};
-  const row = await db.selectFrom('access_key').select(['type', 'secret']).where('id', '=', keyId).where('project_id', '=', projectId).executeTakeFirst();
+  const row = await db.selectFrom('access_key').select(['type', 'secret', 'source_storage_type', 'source_storage_key'])
+    .where('id', '=', keyId).where('project_id', '=', projectId).executeTakeFirst();
   if (!row) throw new SurveyOptionsUnavailable('the key for the options URL no longer exists');
-  const secret = readKeySecret(box, row);
-  if (secret.type === 'login_password') return { authorization: `Basic ${Buffer.from(`${secret.login}:${secret.password}`).toString('base64')}` };
-  if (secret.type === 'string') return { authorization: `Bearer ${secret.value}` };
+  const secret = readKeySecret(keys.box, row);
+  const sourced = isExternalSourceType(row.source_storage_type) ? serverValue(keys.sources, row.source_storage_type, row.source_storage_key ?? '') : null;
+  if (secret.type === 'login_password') return { authorization: `Basic ${Buffer.from(`${secret.login}:${sourced ?? secret.password}`).toString('base64')}` };
+  if (secret.type === 'string') return { authorization: `Bearer ${sourced ?? secret.value}` };
   return {};
+}
+
+function serverValue(sources: SecretSourcesPolicy, type: 'env' | 'file', ref: string): string {
+  try {
+    return readKeySource(sources, type, ref);
+  } catch (error) {
+    throw new SurveyOptionsUnavailable(`the key for the options URL could not be read (${(error as Error).message})`);
+  }
 }
 
 async function fetchOptions(url: string, headers: Record<string, string>): Promise<SurveyOption[]> {

@@ -39,7 +39,7 @@ export const surveyAnswers: LaunchRule = {
 
 async function choicesFromUrl(launch: Launch, v: StoredSurveyVar & { values_url: string }): Promise<SurveyOption[]> {
   try {
-    return await surveyOptionsOf(launch.deps.db, launch.deps.secrets, launch.template.project_id, v);
+    return await surveyOptionsOf(launch.deps.db, { box: launch.deps.secrets, sources: launch.deps.config.secret_sources }, launch.template.project_id, v);
   } catch (error) {
     throw badRequest(`${v.title || v.name}: its choices could not be loaded from their URL (${(error as Error).message})`);
   }
