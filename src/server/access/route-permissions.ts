@@ -33,6 +33,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, number>> = Object.fromEn
   ...crud('inventory', 'inventory_id', EditInventories),
   ...crud('environment', 'environment_id', EditEnvironments),
   ...crud('templates', 'template_id', ManageResources), [`PUT ${P}/templates/:template_id/description`, ManageResources],
+  [`GET ${P}/templates/:template_id/grants`, ManageResources], [`PUT ${P}/templates/:template_id/grants`, ManageResources],
   [`POST ${P}/templates/:template_id/inventory/:inventory_id/:action{set_default|attach|detach}`, ManageResources],
   ...crud('views', 'view_id', ManageResources), [`POST ${P}/views/positions`, ManageResources],
   ...crud('locks', 'lock_id', ManageResources),

@@ -8,7 +8,8 @@ import { idParam } from '../http/validation.ts';
 import type { Actor } from '../domain/project-resource.ts';
 import { findTemplate } from '../domain/templates/template.service.ts';
 import { findProjectTask } from '../domain/tasks/task.repository.ts';
-import { assertTemplateVisible, templateScopeOf } from '../auth/template-visibility.ts';
+import { templateScopeOf } from '../auth/template-visibility.ts';
+import { assertTemplateVisible } from '../domain/templates/template-visibility.ts';
 
 // What project routes read from the request: who acts, and the rows the URL names.
 
@@ -27,20 +28,20 @@ export function limitQuery(c: Context, max: number, fallback = max): number {
 /** The URL's `:template_id` template of the project the caller may see (read in `db`, a transaction too), or an empty 404. */
 export async function templateOf(c: Context<AppEnv>, db: Db | Tx = c.var.deps.db): Promise<TemplateRow> {
   const template = await findTemplate(db, c.var.project.id, idParam(c, 'template_id'));
-  assertTemplateVisible(templateScopeOf(c), template.id);
+  assertTemplateVisible(await templateScopeOf(c), template.id);
   return template;
 }
 
 /** The URL's `:schedule_id` schedule of the project, of a template the caller may see, or an empty 404. */
 export async function scheduleOf(c: Context<AppEnv>, db: Db | Tx = c.var.deps.db): Promise<ScheduleRow> {
   const schedule = await findSchedule(db, c.var.project.id, idParam(c, 'schedule_id'));
-  assertTemplateVisible(templateScopeOf(c), schedule.template_id);
+  assertTemplateVisible(await templateScopeOf(c), schedule.template_id);
   return schedule;
 }
 
 /** The URL's `:task_id` task of the project, of a template the caller may see, or an empty 404. */
 export async function taskOf(c: Context<AppEnv>): Promise<TaskRow> {
   const task = await findProjectTask(c.var.deps.db, c.var.project.id, idParam(c, 'task_id'));
-  assertTemplateVisible(templateScopeOf(c), task.template_id);
+  assertTemplateVisible(await templateScopeOf(c), task.template_id);
   return task;
 }

@@ -15,7 +15,7 @@ export const activeSchema = scheduleActiveSchema;
 /** `/api/project/:project_id/schedules`: cron, commit-check and run-at schedules (reference §6). */
 export const schedulesRoutes = new Hono<AppEnv>();
 
-schedulesRoutes.get('/', async (c) => c.json((await listSchedules(c.var.deps.db, c.var.project.id, { scope: templateScopeOf(c) })).map(scheduleRowToSchedule)));
+schedulesRoutes.get('/', async (c) => c.json((await listSchedules(c.var.deps.db, c.var.project.id, { scope: await templateScopeOf(c) })).map(scheduleRowToSchedule)));
 
 schedulesRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;

@@ -15,7 +15,7 @@ export function wantsTaskPage(c: Context<AppEnv>, except: readonly string[] = []
  */
 export async function respondWithTaskPage(c: Context<AppEnv>, scope: { projectId: number; templateId?: number }, defaultLimit: number) {
   const query = parseWith(taskPageQuerySchema, c.req.query());
-  const page = await pageTasks(c.var.deps.db, { ...scope, templates: templateScopeOf(c) }, query, defaultLimit);
+  const page = await pageTasks(c.var.deps.db, { ...scope, templates: await templateScopeOf(c) }, query, defaultLimit);
   c.header('X-Has-Next', String(page.hasOlder));
   c.header('X-Has-Prev', String(page.hasNewer));
   return c.json(page.tasks);
@@ -34,7 +34,7 @@ export async function respondWithLastTasks(c: Context<AppEnv>, scope: { projectI
   const { before } = parseWith(lastTasksQuerySchema.pick({ before: true }), { before: c.req.query('before') });
   const asked = Number(c.req.query('count') ?? c.req.query('limit'));
   const count = Number.isInteger(asked) && asked > 0 ? Math.min(asked, LAST_TASKS) : LAST_TASKS;
-  const page = await pageTasks(c.var.deps.db, { ...scope, templates: templateScopeOf(c) }, { before_id: before, limit: count, status: undefined }, count);
+  const page = await pageTasks(c.var.deps.db, { ...scope, templates: await templateScopeOf(c) }, { before_id: before, limit: count, status: undefined }, count);
   c.header('X-Has-Next', String(page.hasOlder));
   return c.json(page.tasks);
 }

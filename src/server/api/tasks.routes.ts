@@ -32,7 +32,7 @@ tasksRoutes.get('/tasks', async (c) => {
   const { db } = c.var.deps;
   const projectId = c.var.project.id;
   if (wantsTaskPage(c)) return respondWithTaskPage(c, { projectId }, LIST_LIMIT);
-  const templates = templateScopeOf(c);
+  const templates = await templateScopeOf(c);
   const offset = c.req.query('offset');
   const limit = c.req.query('limit');
   if (offset === undefined && limit === undefined) return c.json(await listTasksWithTpl(db, { projectId, templates, limit: LIST_LIMIT }));

@@ -19,6 +19,7 @@ import { setTemplateAlertChannels } from '../domain/alert-channels/alert-channel
 import { writeAllowedInventories } from '../domain/templates/allowed-inventories.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { templateScopeOf } from '../auth/template-visibility.ts';
+import { readTemplateGrants, templateGrantsInputSchema, writeTemplateGrants } from '../domain/templates/template-grants.ts';
 import { readStatsQuery } from './stats-query.ts';
 import { loadSurveyOptions } from '../domain/templates/survey-options.ts';
 import { surveyVarsOf } from '../domain/templates/stored-survey-vars.ts';
@@ -33,13 +34,13 @@ export const templatesRoutes = new Hono<AppEnv>();
 
 templatesRoutes.get('/', async (c) => {
   if (TEMPLATE_PAGE_PARAMS.some((name) => c.req.query(name) !== undefined)) {
-    const page = await pageTemplates(c.var.deps.db, c.var.project.id, parseWith(templatePageQuerySchema, c.req.query()), 100, templateScopeOf(c));
+    const page = await pageTemplates(c.var.deps.db, c.var.project.id, parseWith(templatePageQuerySchema, c.req.query()), 100, await templateScopeOf(c));
     c.header('X-Has-Next', String(page.nextCursor !== null));
     if (page.nextCursor) c.header('X-Next-Cursor', page.nextCursor);
     return c.json(page.templates);
   }
   const { app, sort, order } = c.req.query();
-  return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { app, sort, order, scope: templateScopeOf(c) }));
+  return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { app, sort, order, scope: await templateScopeOf(c) }));
 });
 
 templatesRoutes.post('/', async (c) => {
@@ -130,6 +131,19 @@ templatesRoutes.get('/:template_id/tasks/last', async (c) => {
 templatesRoutes.get('/:template_id/schedules', async (c) => {
   const template = await templateOf(c);
   return c.json((await listSchedules(c.var.deps.db, c.var.project.id, { templateId: template.id })).map(scheduleRowToSchedule));
+});
+
+/** Who may see or start the template besides owners and admins: `{grants}`; none listed = every member with ViewTemplates. */
+templatesRoutes.get('/:template_id/grants', async (c) => {
+  const template = await templateOf(c);
+  return c.json({ grants: await readTemplateGrants(c.var.deps.db, template.id) });
+});
+
+/** Replaces the template's grants (the whole list); a bad entry writes nothing. */
+templatesRoutes.put('/:template_id/grants', async (c) => {
+  const input = await readJson(c, templateGrantsInputSchema);
+  const grants = await c.var.deps.db.transaction().execute(async (tx) => writeTemplateGrants(tx, actorOf(c), await templateOf(c, tx), input));
+  return c.json({ grants });
 });
 
 templatesRoutes.get('/:template_id/refs', async (c) => {

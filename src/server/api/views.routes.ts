@@ -29,7 +29,7 @@ viewsRoutes.get('/:view_id', async (c) => c.json(viewRowToView(await findView(c.
 
 viewsRoutes.get('/:view_id/templates', async (c) => {
   const view = await findView(c.var.deps.db, c.var.project.id, idParam(c, 'view_id'));
-  return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { viewId: view.id, scope: templateScopeOf(c) }));
+  return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { viewId: view.id, scope: await templateScopeOf(c) }));
 });
 
 viewsRoutes.put('/:view_id', async (c) => {

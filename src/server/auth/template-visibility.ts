@@ -1,49 +1,23 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { notFound } from '../http/errors.ts';
-import { hasPermission, Permission } from '../access/permissions.ts';
+import { visibleTemplates, type TemplateScope, type TemplateViewer } from '../domain/templates/template-visibility.ts';
 
-/**
- * Which of a project's templates a caller may see: `null` every one, else only these ids (an
- * empty list: none). Every read path of templates, their tasks, logs and schedules asks this
- * one function, so a template out of sight leaves no trace anywhere.
- */
-export type TemplateScope = readonly number[] | null;
+// The project route's caller's side of template visibility (domain/templates/template-visibility.ts).
 
-export interface TemplateViewer {
-  admin: boolean | number;
-  /** the bits the caller acts with in the project (auth/project-scope.ts) */
-  permissions: number;
+const scopes = new WeakMap<Context<AppEnv>, Promise<TemplateScope>>();
+
+/** The project route's caller's scope, read once per request. */
+export function templateScopeOf(c: Context<AppEnv>): Promise<TemplateScope> {
+  let scope = scopes.get(c);
+  if (!scope) {
+    scope = visibleTemplates(c.var.deps.db, viewerOf(c));
+    scopes.set(c, scope);
+  }
+  return scope;
 }
 
-/**
- * Admins and roles holding ViewTemplates (16; Semaphore's four roles always act with it) see
- * every template; a custom role without it sees none.
- * @example visibleTemplates({ admin: false, permissions: Permission.RunTasks }) // []
- */
-export function visibleTemplates(viewer: TemplateViewer): TemplateScope {
-  if (viewer.admin || hasPermission(viewer.permissions, Permission.ViewTemplates)) return null;
-  return [];
+/** The project route's caller as a viewer. */
+export function viewerOf(c: Context<AppEnv>): TemplateViewer {
+  return { projectId: c.var.project.id, userId: c.var.user.id, admin: c.var.user.admin, role: c.var.role, permissions: c.var.permissions };
 }
 
-/** The project route's caller's scope. */
-export function templateScopeOf(c: Context<AppEnv>): TemplateScope {
-  return visibleTemplates({ admin: c.var.user.admin, permissions: c.var.permissions });
-}
-
-export function seesTemplate(scope: TemplateScope, templateId: number | null): boolean {
-  return scope === null || (templateId !== null && scope.includes(templateId));
-}
-
-/** 404, as for a template that does not exist, unless the scope holds it. */
-export function assertTemplateVisible(scope: TemplateScope, templateId: number | null): void {
-  if (!seesTemplate(scope, templateId)) throw notFound();
-}
-
-/**
- * The ids an SQL `in` filter takes: the scope's, or one no row has (ids start at 1) for an
- * empty scope, since `in ()` is no valid SQL.
- */
-export function scopeIds(scope: readonly number[]): number[] {
-  return scope.length ? [...scope] : [0];
-}

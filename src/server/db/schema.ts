@@ -59,6 +59,7 @@ export interface Database {
   template_ssh_key: TemplateSshKeyTable;
   project_lock: ProjectLockTable;
   project_role: ProjectRoleTable;
+  template_grant: TemplateGrantTable;
   template_lock: TemplateLockTable;
   alert_channel: AlertChannelTable;
   template_alert_channel: TemplateAlertChannelTable;
@@ -454,6 +455,15 @@ export interface ProjectRoleTable {
   name: string;
   permissions: number;
   created: string;
+}
+
+/** Who may see (and with `can_run` start) a template that has grants: a role slug or a user (domain/templates/template-grants.ts). */
+export interface TemplateGrantTable {
+  id: Id;
+  template_id: number;
+  role: string | null;
+  user_id: number | null;
+  can_run: Flag;
 }
 
 /** A lock a template's tasks need: each active task of the template holds it. */

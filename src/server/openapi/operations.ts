@@ -17,6 +17,7 @@ import { ldapLinkSchema } from '../api/identities.routes.ts';
 import { viewInputSchema, viewPositionsSchema } from '../domain/views/view.ts';
 import { lockInputSchema } from '../domain/locks/lock.ts';
 import { roleInputSchema } from '../domain/roles/role.ts';
+import { templateGrantsInputSchema } from '../domain/templates/template-grants.ts';
 import { stopInputSchema, taskInputSchema } from '../domain/tasks/task.ts';
 import { repositoryInputSchema } from '../domain/repositories/repository.ts';
 import { runnerActiveSchema, runnerInputSchema } from '../domain/runners/runner.ts';
@@ -35,7 +36,7 @@ import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
   accessKeySchema, externalIdentitySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
-  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, secretStorageSchema, storageRefsSchema,
+  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, templateGrantsSchema, secretStorageSchema, storageRefsSchema,
   auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema,
 } from './response-schemas.ts';
 import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
@@ -180,6 +181,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   [`GET ${P}/templates/:template_id/survey_options`]: { summary: 'Choices of the enum survey variables that read them from a URL (`values_url`), or why each has none, by variable name' },
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
+  [`GET ${P}/templates/:template_id/grants`]: { summary: 'Signalbox: who may see or start the template (roles, members); none = every member who sees templates', response: templateGrantsSchema },
+  [`PUT ${P}/templates/:template_id/grants`]: { summary: 'Signalbox: replace the template\'s grants; owners and admins always see and start it', body: templateGrantsInputSchema, response: templateGrantsSchema },
   [`GET ${P}/roles`]: { summary: "Signalbox: the roles members may hold, Semaphore's four first, then the project's own", response: list(projectRoleSchema) },
   [`POST ${P}/roles`]: { summary: 'Signalbox: create a custom role (name, permission bits; slug made from the name when left out)', body: roleInputSchema, response: projectRoleSchema, status: 201 },
   [`GET ${P}/roles/:role_id`]: { summary: 'Signalbox: one custom role', response: projectRoleSchema },

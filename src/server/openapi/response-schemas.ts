@@ -1,6 +1,7 @@
 import { prioritySchema } from '../domain/tasks/priority.ts';
 import type { Lock } from '../domain/locks/lock.ts';
 import type { Role } from '../domain/roles/role.ts';
+import type { TemplateGrant } from '../domain/templates/template-grants.ts';
 import { z } from 'zod';
 import type { Project } from '../domain/projects/project.ts';
 import type { User } from '../domain/users/user.ts';
@@ -128,6 +129,14 @@ export const projectRoleSchema = z.object({
   name: z.string(), permissions: z.number().int().meta({ description: 'Permission bits (1 run tasks, 2 update project, 4 manage resources, 8 manage users, 16 see templates, 32 edit inventories, 64 edit variable groups, 128 manage keys, 256 manage schedules, 512 approve workflow gates, 1024 read the audit log)' }),
   builtin: z.boolean(),
 }).meta({ id: 'ProjectCustomRole' }) satisfies z.ZodType<Role>;
+
+export const templateGrantsSchema = z.object({
+  grants: z.array(z.object({
+    role: z.string().nullable().meta({ description: "a role's slug, or null for a user's grant" }),
+    user_id: id.nullable().meta({ description: "a member's id, or null for a role's grant" }),
+    run: z.boolean().meta({ description: 'may start the template, not only see it' }),
+  })),
+}).meta({ id: 'TemplateGrants' }) satisfies z.ZodType<{ grants: TemplateGrant[] }>;
 
 export const viewSchema = z.object({
   id, project_id: id, title: z.string(), position: z.number().int(), hidden: z.boolean(), type: z.string(),

@@ -5,6 +5,7 @@ import { now } from '../../lib/time.ts';
 import { ALL_PERMISSIONS, isBuiltInRole } from '../../access/permissions.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { RestoreContext } from './restore-context.ts';
+import { replaceTemplateGrants } from '../templates/template-grants.ts';
 
 /**
  * Custom roles in a backup (`roles`, Signalbox's section, issue 52): slug, name and bits. Members
@@ -12,6 +13,10 @@ import type { RestoreContext } from './restore-context.ts';
  */
 export const backupRoleSchema = z.looseObject({ slug: z.string(), name: z.string(), permissions: z.number().int() });
 type BackupRole = z.infer<typeof backupRoleSchema>;
+
+/** A template's grant to a role in a backup (issue 52): grants to members stay behind with them. */
+export const backupGrantSchema = z.looseObject({ role: z.string(), run: z.boolean().optional() });
+type BackupGrant = z.infer<typeof backupGrantSchema>;
 
 const SLUG = /^[a-z][a-z0-9_]{0,39}$/;
 
@@ -30,6 +35,38 @@ export function verifyRoles(list: BackupRole[] | null | undefined): void {
     seen.add(role.slug);
     if (!role.name.trim() || role.name.length > 255) throw badRequest(`roles[${i}]: name must be 1 to 255 characters`);
     if (role.permissions < 0 || (role.permissions & ~ALL_PERMISSIONS) !== 0) throw badRequest(`roles[${i}]: only the bits in ${ALL_PERMISSIONS} are known`);
+  }
+}
+
+/** Each template's grants to roles, by template id (templates granting none are absent). */
+export async function exportTemplateGrants(db: Db, templateIds: number[]): Promise<Map<number, BackupGrant[]>> {
+  const out = new Map<number, BackupGrant[]>();
+  if (!templateIds.length) return out;
+  const rows = await db.selectFrom('template_grant').select(['template_id', 'role', 'can_run']).where('template_id', 'in', templateIds)
+    .where('role', 'is not', null).orderBy('template_id').orderBy('role').execute();
+  for (const r of rows) out.set(r.template_id, [...(out.get(r.template_id) ?? []), { role: r.role!, run: Boolean(r.can_run) }]);
+  return out;
+}
+
+/** Before anything is written: each template's grants name a built-in role or one the backup brings, once. */
+export function verifyTemplateGrants(templates: { grants?: BackupGrant[] | null }[] | null | undefined, roles: BackupRole[] | null | undefined): void {
+  const known = new Set((roles ?? []).map((r) => r.slug));
+  for (const [i, t] of (templates ?? []).entries()) {
+    const seen = new Set<string>();
+    for (const [j, grant] of (t.grants ?? []).entries()) {
+      if (!isBuiltInRole(grant.role) && !known.has(grant.role)) throw badRequest(`templates[${i}].grants[${j}]: no role "${grant.role}" in the backup`);
+      if (seen.has(grant.role)) throw badRequest(`templates[${i}].grants[${j}]: role "${grant.role}" appears twice`);
+      seen.add(grant.role);
+    }
+  }
+}
+
+/** After the roles: each restored template's grants, mapped to the new template by name. */
+export async function restoreTemplateGrants(ctx: RestoreContext, templates: { name: string; grants?: BackupGrant[] | null }[] | null | undefined): Promise<void> {
+  for (const t of templates ?? []) {
+    const templateId = ctx.ids.templates.get(t.name);
+    if (!t.grants?.length || templateId === undefined) continue;
+    await replaceTemplateGrants(ctx.tx, templateId, t.grants.map((g) => ({ role: g.role, user_id: null, run: Boolean(g.run) })));
   }
 }
 

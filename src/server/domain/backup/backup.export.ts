@@ -13,7 +13,7 @@ import { groupsOf, readTemplateEnvironmentIds } from '../environments/environmen
 import { readTemplateSshKeyIds } from '../templates/template-ssh-keys.ts';
 import { exportAlertChannels, exportEventWebhooks, exportTemplateChannelNames } from './backup-alerts.ts';
 import { uniqueNames } from './unique-names.ts';
-import { exportRoles } from './backup-roles.ts';
+import { exportRoles, exportTemplateGrants } from './backup-roles.ts';
 import { readAllowedInventories } from '../templates/allowed-inventories.ts';
 
 /** Semaphore's single `cron` of a template: its plain cron schedule, the first by name. */
@@ -62,6 +62,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
 
   const storages = await exportSecretStorages(db, projectId);
   const roles = await exportRoles(db, projectId);
+  const templateGrants = await exportTemplateGrants(db, templates.map((t) => t.id));
   const channels = await exportAlertChannels(db, projectId);
   const templateChannels = await exportTemplateChannelNames(db, templates.map((t) => t.id), channels.nameOf);
   const keyName = uniqueNames(keys, (k) => k.name);
@@ -114,6 +115,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
       ...(templateKeys.has(t.id) ? { ssh_keys: templateKeys.get(t.id)!.map((id) => keyName.get(id)!) } : {}),
       ...(templateInventories.has(t.id) ? { allowed_inventories: templateInventories.get(t.id)!.map((id) => invName.get(id)!).sort() } : {}),
       ...(templateChannels.has(t.id) ? { alert_channels: templateChannels.get(t.id)! } : {}),
+      ...(templateGrants.has(t.id) ? { grants: templateGrants.get(t.id)! } : {}),
     }))),
     schedules: schedules.map((s) => ({
       template: tplName.get(s.template_id)!, name: s.name, cron_format: s.cron_format, type: s.type as '', run_at: s.run_at,

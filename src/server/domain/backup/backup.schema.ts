@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { backupRoleSchema } from './backup-roles.ts';
+import { backupGrantSchema, backupRoleSchema } from './backup-roles.ts';
 import { smallCount } from '../shared/project-refs.ts';
 import { backupHostConfigSchema } from './backup-host-configs.ts';
 import { backupSecretStorageSchema } from './backup-secret-storages.ts';
@@ -31,7 +31,7 @@ export const BACKUP_SECTION_LIMITS = {
 } as const;
 
 /** Most items of the lists inside one template or integration. */
-export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, environments: 20, ssh_keys: 5, allowed_inventories: 200, matchers: 20, extract_values: 20, aliases: 10, alert_channels: 100 } as const;
+export const BACKUP_ITEM_LIMITS = { survey_vars: 50, vaults: 10, workspaces: 50, environments: 20, ssh_keys: 5, allowed_inventories: 200, grants: 200, matchers: 20, extract_values: 20, aliases: 10, alert_channels: 100 } as const;
 
 /** A list of at most `max` items (nullable and optional, as every backup list). */
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `at most ${max} items`).nullable().optional();
@@ -79,6 +79,8 @@ export const backupTemplateSchema = z.looseObject({
   allowed_inventories: list(z.string(), BACKUP_ITEM_LIMITS.allowed_inventories),
   /** the alert channels the template chose, by name (none: all of the project's) */
   alert_channels: list(z.string(), BACKUP_ITEM_LIMITS.alert_channels),
+  /** Signalbox: the roles that may see (`run`: start) the template, by slug; members' own grants stay behind with the members */
+  grants: list(backupGrantSchema, BACKUP_ITEM_LIMITS.grants),
 });
 
 export const backupScheduleSchema = z.looseObject({

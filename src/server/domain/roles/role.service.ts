@@ -73,7 +73,7 @@ export async function updateRole(tx: Tx, actor: Actor, current: RoleRow, input: 
   await recordEvent(tx, { ...actor, objectType: 'role', objectId: current.id, description: `Role ${name} updated` });
 }
 
-/** A role members or open invites still hold is kept: give them another role first. */
+/** A role members or open invites still hold is kept: give them another role first. Its template grants go with it. */
 export async function deleteRole(tx: Tx, actor: Actor, role: RoleRow): Promise<void> {
   const member = await tx.selectFrom('project_user').select('user_id').where('project_id', '=', role.project_id).where('role', '=', role.slug).executeTakeFirst();
   if (member) throw badRequest(`Role ${role.name} is held by user ${member.user_id}; give them another role first`);
@@ -81,6 +81,9 @@ export async function deleteRole(tx: Tx, actor: Actor, role: RoleRow): Promise<v
     .where('status', '=', 'pending').executeTakeFirst();
   if (invite) throw badRequest(`Role ${role.name} is offered by invite ${invite.id}; withdraw it first`);
   await tx.deleteFrom('project_role').where('id', '=', role.id).execute();
+  // a role made later with the same slug starts without this one's template grants
+  const templates = tx.selectFrom('template').select('id').where('project_id', '=', role.project_id);
+  await tx.deleteFrom('template_grant').where('role', '=', role.slug).where('template_id', 'in', templates).execute();
   await recordEvent(tx, { ...actor, objectType: 'role', objectId: role.id, description: `Role ${role.name} deleted` });
 }
 

@@ -8,7 +8,7 @@ import { recordEvent } from '../events/event.repository.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
 import type { Actor } from '../project-resource.ts';
 import { canonicalTimeZone } from '../../lib/time-zone.ts';
-import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
+import { scopeIds, type TemplateScope } from '../templates/template-visibility.ts';
 import { scheduleZone, type ScheduleInput, type ScheduleRow } from './schedule.ts';
 
 /** Throws the 400 `Cron: <message>` of Semaphore when the expression does not parse. */

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import { badRequest } from '../../http/errors.ts';
 import { TASK_STATUSES } from './task-status.ts';
 import { listTasksWithTpl } from './task.repository.ts';
-import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
+import { scopeIds, type TemplateScope } from '../templates/template-visibility.ts';
 import type { TaskWithTpl } from './task.ts';
 
 const id = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -53,7 +53,7 @@ export interface TaskPage {
   hasNewer: boolean;
 }
 
-/** `templates`: only tasks of those templates (auth/template-visibility.ts) */
+/** `templates`: only tasks of those templates (domain/templates/template-visibility.ts) */
 type Scope = { projectId?: number; templateId?: number; templates?: TemplateScope };
 
 /**

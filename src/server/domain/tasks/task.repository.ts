@@ -2,7 +2,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { taskRowToTask, type TaskWithTpl } from './task.ts';
-import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
+import { scopeIds, type TemplateScope } from '../templates/template-visibility.ts';
 
 /** A task of the project, or 404 (tasks of other projects are invisible). */
 export async function findProjectTask(db: Db, projectId: number, taskId: number): Promise<TaskRow> {
@@ -14,7 +14,7 @@ export async function findProjectTask(db: Db, projectId: number, taskId: number)
 export interface TaskListFilter {
   projectId?: number;
   templateId?: number;
-  /** only tasks of these templates (auth/template-visibility.ts); absent or null: all */
+  /** only tasks of these templates (domain/templates/template-visibility.ts); absent or null: all */
   templates?: TemplateScope;
   ids?: readonly number[];
   statuses?: readonly string[];

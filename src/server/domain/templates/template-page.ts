@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db, Tx } from '../../db/database.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Template } from './template.ts';
-import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
+import { scopeIds, type TemplateScope } from './template-visibility.ts';
 import { presentTemplates } from './template.service.ts';
 
 const SORT_COLUMNS = ['name', 'playbook', 'app', 'type', 'id'] as const;

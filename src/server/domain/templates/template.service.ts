@@ -13,7 +13,7 @@ import { readTemplateSshKeyIds, writeTemplateSshKeyIds } from './template-ssh-ke
 import { readTemplateLocks } from '../locks/template-locks.ts';
 import { templateAlertChannelIds } from '../alert-channels/alert-channel.service.ts';
 import { readAllowedInventories } from './allowed-inventories.ts';
-import { scopeIds, type TemplateScope } from '../../auth/template-visibility.ts';
+import { scopeIds, type TemplateScope } from './template-visibility.ts';
 import { enqueueWebhookEvent } from '../event-webhooks/event-webhook.service.ts';
 
 

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { Db, Tx } from '../../db/database.ts';
+import type { TemplateRow } from '../../db/schema.ts';
+import { badRequest } from '../../http/errors.ts';
+import { recordEvent } from '../events/event.repository.ts';
+import type { Actor } from '../project-resource.ts';
+import { listRoles } from '../roles/role.service.ts';
+
+/** A template with more grants than a person can read through is better served by a role. */
+export const MAX_TEMPLATE_GRANTS = 200;
+
+const grantSchema = z.object({
+  role: z.string().min(1).max(100).optional().meta({ description: "a project role's slug (built-in or custom)" }),
+  user_id: z.number().int().positive().optional().meta({ description: 'a member of the project' }),
+  run: z.boolean().optional().meta({ description: 'may start the template too (default: only see it)' }),
+});
+
+/** `PUT …/templates/{id}/grants`: the whole list; an empty one opens the template to every member again. */
+export const templateGrantsInputSchema = z.object({
+  grants: z.array(grantSchema).max(MAX_TEMPLATE_GRANTS),
+});
+export type TemplateGrantsInput = z.infer<typeof templateGrantsInputSchema>;
+
+/** One grant as the API shows it: a role or a user, and whether they may start the template. */
+export interface TemplateGrant {
+  role: string | null;
+  user_id: number | null;
+  run: boolean;
+}
+
+/** A template's grants, roles first (by slug), then users (by id). */
+export async function readTemplateGrants(db: Db | Tx, templateId: number): Promise<TemplateGrant[]> {
+  const rows = await db.selectFrom('template_grant').select(['role', 'user_id', 'can_run']).where('template_id', '=', templateId).execute();
+  return rows.map((r) => ({ role: r.role, user_id: r.user_id, run: Boolean(r.can_run) }))
+    .sort((a, b) => (a.role === null ? 1 : 0) - (b.role === null ? 1 : 0) || (a.role ?? '').localeCompare(b.role ?? '') || (a.user_id ?? 0) - (b.user_id ?? 0));
+}
+
+/** Checks each grant names one role of the project or one member, none twice; 400 otherwise. */
+async function checkGrants(db: Db | Tx, projectId: number, grants: TemplateGrantsInput['grants']): Promise<TemplateGrant[]> {
+  const roles = new Set((await listRoles(db, projectId)).map((r) => r.slug));
+  const userIds = grants.flatMap((g) => (g.user_id === undefined ? [] : [g.user_id]));
+  const members = new Set(userIds.length
+    ? (await db.selectFrom('project_user').select('user_id').where('project_id', '=', projectId).where('user_id', 'in', userIds).execute()).map((r) => r.user_id)
+    : []);
+  const seen = new Set<string>();
+  return grants.map((g, i) => {
+    if ((g.role === undefined) === (g.user_id === undefined)) throw badRequest(`grants[${i}]: give either role or user_id`);
+    if (g.role !== undefined && !roles.has(g.role)) throw badRequest(`grants[${i}].role: no role "${g.role}" in this project`);
+    if (g.user_id !== undefined && !members.has(g.user_id)) throw badRequest(`grants[${i}].user_id: user ${g.user_id} is no member of this project`);
+    const key = g.role !== undefined ? `role:${g.role}` : `user:${g.user_id}`;
+    if (seen.has(key)) throw badRequest(`grants[${i}]: ${g.role !== undefined ? `role ${g.role}` : `user ${g.user_id}`} is listed twice`);
+    seen.add(key);
+    return { role: g.role ?? null, user_id: g.user_id ?? null, run: Boolean(g.run) };
+  });
+}
+
+/** Makes a template's grants exactly `input.grants` (checked first, so a bad list writes nothing). */
+export async function writeTemplateGrants(tx: Tx, actor: Actor, template: TemplateRow, input: TemplateGrantsInput): Promise<TemplateGrant[]> {
+  const grants = await checkGrants(tx, template.project_id, input.grants);
+  await replaceTemplateGrants(tx, template.id, grants);
+  await recordEvent(tx, { ...actor, objectType: 'template', objectId: template.id, objectName: template.name, description: `Template ${template.name} grants changed` });
+  return readTemplateGrants(tx, template.id);
+}
+
+/** Replaces the grant rows of a template (restore writes them this way too). */
+export async function replaceTemplateGrants(tx: Tx, templateId: number, grants: readonly TemplateGrant[]): Promise<void> {
+  await tx.deleteFrom('template_grant').where('template_id', '=', templateId).execute();
+  if (grants.length) {
+    await tx.insertInto('template_grant').values(grants.map((g) => ({ template_id: templateId, role: g.role, user_id: g.user_id, can_run: g.run ? 1 : 0 }))).execute();
+  }
+}
+
+/** Who asks: a member by user id and role slug. */
+export interface Grantee { userId: number; role: string }
+
+/**
+ * The project's templates that have grants, split into those `who` holds none of (hidden) and
+ * those `who` may see but not start (seeOnly). Templates without grants are in neither.
+ */
+export async function restrictedTemplates(db: Db | Tx, projectId: number, who: Grantee): Promise<{ hidden: Set<number>; seeOnly: Set<number> }> {
+  const rows = await db.selectFrom('template_grant').innerJoin('template', 'template.id', 'template_grant.template_id')
+    .select(['template_grant.template_id', 'template_grant.role', 'template_grant.user_id', 'template_grant.can_run'])
+    .where('template.project_id', '=', projectId).execute();
+  const granted = new Map<number, boolean>();
+  const restricted = new Set<number>();
+  for (const r of rows) {
+    restricted.add(r.template_id);
+    if (r.role === who.role || r.user_id === who.userId) granted.set(r.template_id, Boolean(granted.get(r.template_id)) || Boolean(r.can_run));
+  }
+  const hidden = new Set([...restricted].filter((id) => !granted.has(id)));
+  const seeOnly = new Set([...granted].filter(([, run]) => !run).map(([id]) => id));
+  return { hidden, seeOnly };
+}

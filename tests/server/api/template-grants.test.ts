@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { now } from '../../../src/server/lib/time.ts';
+import { DIALECTS } from '../../support/dialects.ts';
+import { startTestServer, type TestServer } from '../../support/harness.ts';
+import { buildWorld, type World } from '../../support/world.ts';
+import { insertProjectResources, type ResourceIds } from '../../support/resource-rows.ts';
+
+// Grants per template (issue 52 item 3): a template with grants is seen only by the roles and
+// members it names (and owners, admins), started only by those granted "run"; on every route.
+
+type Grant = { role?: string; user_id?: number; run?: boolean };
+
+/** Everything the API tells a caller that could name the template or its tasks and schedules. */
+async function traces(s: TestServer, w: World, ids: ResourceIds, auth: World['auth'][keyof World['auth']]): Promise<Record<string, unknown>> {
+  const p = `/api/project/${w.projectId}`;
+  const get = async (url: string) => s.call('GET', url, undefined, auth);
+  const idsOf = async (url: string) => ((await get(url)).body as { id: number }[]).map((r) => r.id);
+  return {
+    templates: (await idsOf(`${p}/templates`)).includes(ids.template),
+    templatePage: (await idsOf(`${p}/templates?limit=50`)).includes(ids.template),
+    viewTemplates: (await idsOf(`${p}/views/${ids.view}/templates`)).includes(ids.template),
+    tasks: (await idsOf(`${p}/tasks`)).includes(ids.task),
+    tasksPage: (await idsOf(`${p}/tasks?limit=50&offset=0`)).includes(ids.task),
+    tasksLast: (await idsOf(`${p}/tasks/last`)).includes(ids.task),
+    schedules: (await idsOf(`${p}/schedules`)).includes(ids.schedule),
+    template: (await get(`${p}/templates/${ids.template}`)).status,
+    templateTasks: (await get(`${p}/templates/${ids.template}/tasks`)).status,
+    templateSchedules: (await get(`${p}/templates/${ids.template}/schedules`)).status,
+    task: (await get(`${p}/tasks/${ids.task}`)).status,
+    taskOutput: (await get(`${p}/tasks/${ids.task}/output`)).status,
+    schedule: (await get(`${p}/schedules/${ids.schedule}`)).status,
+  };
+}
+
+const NONE = { templates: false, templatePage: false, viewTemplates: false, tasks: false, tasksPage: false, tasksLast: false, schedules: false, template: 404, templateTasks: 404, templateSchedules: 404, task: 404, taskOutput: 404, schedule: 404 };
+const ALL = { templates: true, templatePage: true, viewTemplates: true, tasks: true, tasksPage: true, tasksLast: true, schedules: true, template: 200, templateTasks: 200, templateSchedules: 200, task: 200, taskOutput: 200, schedule: 200 };
+
+for (const dialect of DIALECTS) {
+  describe(`template grants (${dialect})`, () => {
+    let s: TestServer;
+    beforeAll(async () => { s = await startTestServer(dialect); });
+    afterAll(async () => { await s.close(); });
+
+    async function world() {
+      const w = await buildWorld(s.deps.db);
+      const ids = await insertProjectResources(s.deps.db, w.projectId);
+      const grants = (list: Grant[]) => s.call('PUT', `/api/project/${w.projectId}/templates/${ids.template}/grants`, { grants: list }, w.auth.owner);
+      return { w, ids, grants };
+    }
+
+    it('a template without grants is seen by every member as before; GET lists none', async () => {
+      const { w, ids } = await world();
+      expect(await traces(s, w, ids, w.auth.task_runner)).toEqual(ALL);
+      expect((await s.call('GET', `/api/project/${w.projectId}/templates/${ids.template}/grants`, undefined, w.auth.owner)).body).toEqual({ grants: [] });
+    });
+
+    it('with grants a member named by neither role nor id sees no trace of it; owners and admins still do', async () => {
+      const { w, ids, grants } = await world();
+      expect((await grants([{ role: 'manager', run: true }])).status).toBe(200);
+      expect(await traces(s, w, ids, w.auth.task_runner)).toEqual(NONE);
+      expect(await traces(s, w, ids, w.auth.guest)).toEqual(NONE);
+      expect(await traces(s, w, ids, w.auth.manager)).toEqual(ALL);
+      expect(await traces(s, w, ids, w.auth.owner)).toEqual(ALL);
+      expect(await traces(s, w, ids, w.auth.admin)).toEqual(ALL);
+      const refused = await s.call('POST', `/api/project/${w.projectId}/tasks`, { template_id: ids.template }, w.auth.task_runner);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: 'template_id: no such template in this project' });
+    });
+
+    it('a grant to a role or to one member shows it; only "run" lets them start it', async () => {
+      const { w, ids, grants } = await world();
+      const start = () => s.call('POST', `/api/project/${w.projectId}/tasks`, { template_id: ids.template }, w.auth.task_runner);
+      expect((await grants([{ role: 'task_runner' }])).body).toEqual({ grants: [{ role: 'task_runner', user_id: null, run: false }] });
+      expect(await traces(s, w, ids, w.auth.task_runner)).toEqual(ALL);
+      expect((await start()).status).toBe(400);
+      await grants([{ user_id: w.users.task_runner.id, run: true }]);
+      expect(await traces(s, w, ids, w.auth.task_runner)).toEqual(ALL);
+      expect(await traces(s, w, ids, w.auth.guest)).toEqual(NONE);
+      const started = await start();
+      expect(started.status).toBe(201);
+      expect(started.body).toMatchObject({ template_id: ids.template });
+      await grants([]);
+      expect(await traces(s, w, ids, w.auth.guest)).toEqual(ALL);
+    });
+
+    it('a grant to a custom role reaches its members; deleting the role takes its grants', async () => {
+      const { w, ids, grants } = await world();
+      await s.deps.db.insertInto('project_role').values({ project_id: w.projectId, slug: 'operator', name: 'Operator', permissions: 1 | 16, created: now() }).execute();
+      await s.deps.db.updateTable('project_user').set({ role: 'operator' }).where('project_id', '=', w.projectId).where('user_id', '=', w.users.extra.id).execute();
+      const extra = { authorization: `Bearer ${w.tokens.extra}` };
+      await grants([{ role: 'operator', run: true }]);
+      expect(await traces(s, w, ids, extra)).toEqual(ALL);
+      expect((await s.call('POST', `/api/project/${w.projectId}/tasks`, { template_id: ids.template }, extra)).status).toBe(201);
+      await s.deps.db.updateTable('project_user').set({ role: 'guest' }).where('project_id', '=', w.projectId).where('user_id', '=', w.users.extra.id).execute();
+      const role = await s.deps.db.selectFrom('project_role').select('id').where('project_id', '=', w.projectId).where('slug', '=', 'operator').executeTakeFirstOrThrow();
+      expect((await s.call('DELETE', `/api/project/${w.projectId}/roles/${role.id}`, undefined, w.auth.owner)).status).toBe(204);
+      expect((await s.call('GET', `/api/project/${w.projectId}/templates/${ids.template}/grants`, undefined, w.auth.owner)).body).toEqual({ grants: [] });
+    });
+
+    it('refuses a bad list with 400 {error} and writes nothing; a change leaves an audit row', async () => {
+      const { w, ids, grants } = await world();
+      await grants([{ role: 'guest' }]);
+      const bad: Grant[][] = [
+        [{}], [{ role: 'guest', user_id: w.users.guest.id }], [{ role: 'nobody' }], [{ user_id: w.users.spare.id }],
+        [{ role: 'guest' }, { role: 'guest', run: true }],
+      ];
+      for (const list of bad) {
+        const res = await grants(list);
+        expect(res.status, JSON.stringify(list)).toBe(400);
+        expect(res.body.error).toEqual(expect.any(String));
+      }
+      expect((await s.call('PUT', `/api/project/${w.projectId}/templates/${ids.template}/grants`, { grants: 'all' }, w.auth.owner)).status).toBe(400);
+      expect((await s.call('GET', `/api/project/${w.projectId}/templates/${ids.template}/grants`, undefined, w.auth.owner)).body).toEqual({ grants: [{ role: 'guest', user_id: null, run: false }] });
+      const last = (await s.call('GET', `/api/project/${w.projectId}/events/last`, undefined, w.auth.owner)).body[0];
+      expect(last).toMatchObject({ object_type: 'template', object_id: ids.template, description: 'Template Infra grants changed' });
+      expect((await s.call('PUT', `/api/project/${w.projectId}/templates/${ids.template}/grants`, { grants: [] }, w.auth.task_runner)).status).toBe(403);
+    });
+
+    it('backups carry role grants and restore maps them to the new template', async () => {
+      const { w, ids, grants } = await world();
+      await s.deps.db.insertInto('project_role').values({ project_id: w.projectId, slug: 'operator', name: 'Operator', permissions: 1 | 16, created: now() }).execute();
+      await grants([{ role: 'operator', run: true }, { role: 'guest' }, { user_id: w.users.guest.id }]);
+      const backup = (await s.call('GET', `/api/project/${w.projectId}/backup`, undefined, w.auth.admin)).body;
+      const infra = backup.templates.find((t: { name: string }) => t.name === 'Infra');
+      expect(infra.grants).toEqual([{ role: 'guest', run: false }, { role: 'operator', run: true }]);
+      const restored = await s.call('POST', '/api/projects/restore', { ...backup, meta: { ...backup.meta, name: `Restored ${ids.template}` } }, w.auth.admin);
+      expect(restored.status).toBe(200);
+      const templates = await s.call('GET', `/api/project/${restored.body.id}/templates`, undefined, w.auth.admin);
+      const copy = templates.body.find((t: { name: string }) => t.name === 'Infra');
+      expect((await s.call('GET', `/api/project/${restored.body.id}/templates/${copy.id}/grants`, undefined, w.auth.admin)).body)
+        .toEqual({ grants: [{ role: 'guest', user_id: null, run: false }, { role: 'operator', user_id: null, run: true }] });
+      const unknown = structuredClone(backup);
+      unknown.templates.find((t: { name: string }) => t.name === 'Infra').grants = [{ role: 'ghost' }];
+      const refused = await s.call('POST', '/api/projects/restore', { ...unknown, meta: { ...unknown.meta, name: 'Ghost' } }, w.auth.admin);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatch(/no role "ghost"/);
+    });
+  });
+}
