@@ -10,6 +10,7 @@ import { withAudit } from '../domain/audit/audit.writer.ts';
 import type { Db } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
 import { loadBoard, type BoardScope } from '../domain/board/board.queries.ts';
+import { templateScopesOf } from '../domain/templates/template-visibility.ts';
 import { boardQuerySchema, boardTokenCreateSchema } from '../domain/board/board.ts';
 import { boardTokenGrant, createBoardToken, deleteBoardToken, listBoardTokens } from '../domain/board/board-token.repository.ts';
 
@@ -29,7 +30,7 @@ async function checkView(db: Db, projectIds: readonly number[], viewId: number |
 }
 
 /**
- * The board scope of a request: a board token's own (`?token=`; then nothing else in the query
+ * The board scope of a request (with the templates its user may see): a board token's own (`?token=`; then nothing else in the query
  * counts and no session is looked at), else the signed-in caller's choice within what they see.
  */
 async function boardScopeOf(c: Context<AppEnv>): Promise<BoardScope> {
@@ -38,7 +39,8 @@ async function boardScopeOf(c: Context<AppEnv>): Promise<BoardScope> {
   if (query.token !== undefined) {
     const grant = await boardTokenGrant(db, query.token);
     if (!grant) throw unauthorized();
-    return { projectIds: grant.projectIds, by: grant.by, viewId: grant.by === 'template' ? grant.viewId : null };
+    const templates = await templateScopesOf(db, { id: grant.userId, admin: grant.admin }, grant.projectIds);
+    return { projectIds: grant.projectIds, by: grant.by, viewId: grant.by === 'template' ? grant.viewId : null, templates };
   }
   const caller = await authenticatedCaller(db, c.var.deps.config, { authorization: c.req.header('authorization'), cookie: getCookie(c, SESSION_COOKIE), header: (name) => c.req.header(name) });
   setAuditActor({ userId: caller.user.id, name: caller.user.username, token: caller.tokenPrefix });
@@ -48,7 +50,7 @@ async function boardScopeOf(c: Context<AppEnv>): Promise<BoardScope> {
   const by = query.by ?? 'template';
   const viewId = by === 'template' ? query.view_id ?? null : null;
   await checkView(db, projectIds, viewId);
-  return { projectIds, by, viewId };
+  return { projectIds, by, viewId, templates: await templateScopesOf(db, caller.user, projectIds) };
 }
 
 /**

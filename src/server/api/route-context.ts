@@ -28,14 +28,14 @@ export function limitQuery(c: Context, max: number, fallback = max): number {
 /** The URL's `:template_id` template of the project the caller may see (read in `db`, a transaction too), or an empty 404. */
 export async function templateOf(c: Context<AppEnv>, db: Db | Tx = c.var.deps.db): Promise<TemplateRow> {
   const template = await findTemplate(db, c.var.project.id, idParam(c, 'template_id'));
-  assertTemplateVisible(await templateScopeOf(c), template.id);
+  assertTemplateVisible(await templateScopeOf(c, db), template.id);
   return template;
 }
 
 /** The URL's `:schedule_id` schedule of the project, of a template the caller may see, or an empty 404. */
 export async function scheduleOf(c: Context<AppEnv>, db: Db | Tx = c.var.deps.db): Promise<ScheduleRow> {
   const schedule = await findSchedule(db, c.var.project.id, idParam(c, 'schedule_id'));
-  assertTemplateVisible(await templateScopeOf(c), schedule.template_id);
+  assertTemplateVisible(await templateScopeOf(c, db), schedule.template_id);
   return schedule;
 }
 

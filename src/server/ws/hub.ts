@@ -7,6 +7,7 @@ import { authenticatedCaller } from '../auth/authenticate.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { loadSocketAccess, mayReceive, type SocketAccess, type SocketCredential } from './socket-access.ts';
 import { boardTokenGrant } from '../domain/board/board-token.repository.ts';
+import { templateFilter } from './template-filter.ts';
 
 const PING_EVERY_MS = 54_000;
 /** How often open sockets are checked against their session or token when no message flows. */
@@ -31,7 +32,8 @@ interface Client extends SocketCredential {
 
 /**
  * `/api/ws`: authenticates the upgrade like any API call, then forwards task `update` and `log`
- * messages to every member of the task's project and to system admins (reference §4.7).
+ * messages to every member of the task's project and to system admins (reference §4.7), but
+ * not those of a template the member may not see (template-filter.ts).
  *
  * A socket lives only as long as what opened it: every batch of messages is preceded by one
  * check of all sockets (their session or token still stands, their user's admin flag and
@@ -111,14 +113,16 @@ export class WebSocketHub {
   async #deliverQueued(): Promise<void> {
     do {
       const batch = this.#queue.splice(0);
+      let mayHear: Awaited<ReturnType<typeof templateFilter>>;
       try {
         await this.#recheckAll();
+        mayHear = await templateFilter(this.#deps.db, [...this.#clients], batch);
       } catch (error) {
         // without a fresh check nothing is sent: the task log reads what it missed from /output
         console.warn(`[ws] could not check socket access; ${batch.length} message(s) not sent: ${(error as Error).message}`);
         continue;
       }
-      for (const message of batch) this.#send(message);
+      for (const message of batch) this.#send(message, mayHear);
     } while (this.#queue.length);
   }
 
@@ -134,11 +138,11 @@ export class WebSocketHub {
     }
   }
 
-  #send(message: BusMessage): void {
+  #send(message: BusMessage, mayHear: (client: Client, message: BusMessage) => boolean): void {
     const text = JSON.stringify(message);
     for (const client of this.#clients) {
       if (client.socket.readyState !== client.socket.OPEN) continue;
-      if (mayReceive(client.access, message.project_id, message.type)) client.socket.send(text);
+      if (mayReceive(client.access, message.project_id, message.type) && mayHear(client, message)) client.socket.send(text);
     }
   }
 

@@ -16,6 +16,8 @@ export interface SocketAccess {
   projects: ReadonlySet<number>;
   /** opened by a board token: task `update` messages only (no log lines, no workflows) */
   boardOnly?: boolean;
+  /** a board token an admin made: every template of its projects (the admin flag above stays off for it) */
+  seesAllTemplates?: boolean;
 }
 
 const ENDED: SocketAccess = { live: false, admin: false, projects: new Set() };
@@ -64,7 +66,7 @@ function boardAccess(board: { userId: number; projects: number[] } | undefined, 
   if (!board || board.userId !== userId || !admins.has(userId)) return ENDED;
   const mine = memberships.get(userId);
   const visible = admins.get(userId) ? board.projects : board.projects.filter((id) => mine?.has(id));
-  return { live: true, admin: false, projects: new Set(visible), boardOnly: true };
+  return { live: true, admin: false, projects: new Set(visible), boardOnly: true, seesAllTemplates: admins.get(userId) };
 }
 
 function projectIdsOf(text: string): number[] {

@@ -116,6 +116,24 @@ for (const dialect of DIALECTS) {
       expect((await s.call('PUT', `/api/project/${w.projectId}/templates/${ids.template}/grants`, { grants: [] }, w.auth.task_runner)).status).toBe(403);
     });
 
+    it('the wall board draws no tile of it, nor counts its tasks in its view\'s tile, for a member it hides from', async () => {
+      const { w, ids, grants } = await world();
+      await grants([{ role: 'manager' }]);
+      type Tile = { kind: string; id: number; task: { id: number } | null };
+      const tiles = async (by: string, auth: World['auth'][keyof World['auth']]) =>
+        ((await s.call('GET', `/api/board?project_ids=${w.projectId}&by=${by}`, undefined, auth)).body.tiles as Tile[]);
+      const templateIds = async (auth: World['auth'][keyof World['auth']]) => (await tiles('template', auth)).map((t) => t.id);
+      expect(await templateIds(w.auth.task_runner)).not.toContain(ids.template);
+      expect(await templateIds(w.auth.task_runner)).toContain(ids.spareTemplate);
+      expect(await templateIds(w.auth.manager)).toContain(ids.template);
+      const viewTask = async (auth: World['auth'][keyof World['auth']]) => (await tiles('view', auth)).find((t) => t.id === ids.view)?.task ?? null;
+      expect(await viewTask(w.auth.manager)).not.toBeNull();
+      expect(await viewTask(w.auth.task_runner)).toBeNull();
+      await grants([{ role: 'task_runner' }]);
+      expect(await templateIds(w.auth.task_runner)).toContain(ids.template);
+      expect(await viewTask(w.auth.task_runner)).not.toBeNull();
+    });
+
     it('backups carry role grants and restore maps them to the new template', async () => {
       const { w, ids, grants } = await world();
       await s.deps.db.insertInto('project_role').values({ project_id: w.projectId, slug: 'operator', name: 'Operator', permissions: 1 | 16, created: now() }).execute();

@@ -26,6 +26,8 @@ export interface BoardToken {
 export interface BoardTokenGrant {
   hash: string;
   userId: number;
+  /** the creator is a system admin */
+  admin: boolean;
   projectIds: number[];
   by: BoardGrouping;
   viewId: number | null;
@@ -111,5 +113,5 @@ export async function boardTokenGrant(db: Db, token: string): Promise<BoardToken
     const allowed = new Set(member.map((m) => m.project_id));
     projectIds = wanted.filter((id) => allowed.has(id));
   }
-  return { hash, userId: row.user_id, projectIds, by: options.by, viewId: options.view_id };
+  return { hash, userId: row.user_id, admin: Boolean(row.admin), projectIds, by: options.by, viewId: options.view_id };
 }

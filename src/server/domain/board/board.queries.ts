@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { isActive } from '../tasks/task-status.ts';
+import { scopeIds, type TemplateScope } from '../templates/template-visibility.ts';
 
 /** One tile per template, or per view (its templates' tasks together). */
 export type BoardGrouping = 'template' | 'view';
@@ -10,6 +11,8 @@ export interface BoardScope {
   by: BoardGrouping;
   /** with `by: 'template'`: only the templates of this view */
   viewId: number | null;
+  /** the templates the viewer may see per project (domain/templates/template-visibility.ts); absent: all */
+  templates?: ReadonlyMap<number, TemplateScope>;
 }
 
 /** The last task of a tile, as the board shows it. */
@@ -69,11 +72,21 @@ export async function loadBoard(db: Db, scope: BoardScope): Promise<BoardData> {
   const projects = await db.selectFrom('project').select(['id', 'name']).where('id', 'in', [...scope.projectIds]).orderBy('name').orderBy('id').execute();
   if (!projects.length) return empty;
   const projectNames = new Map(projects.map((p) => [p.id, p.name]));
+  const seen = seenTemplates(scope.templates);
   const tiles = scope.by === 'view'
-    ? await viewTiles(db, await viewCandidates(db, projects.map((p) => p.id)), projectNames)
-    : await templateTiles(db, await firstTemplates(db, projects, scope.viewId, projectNames), projectNames);
+    ? await viewTiles(db, await viewCandidates(db, projects.map((p) => p.id), seen), projectNames)
+    : await templateTiles(db, await firstTemplates(db, projects, scope.viewId, projectNames, seen), projectNames);
   const drawn = tiles.sort(byFailuresFirst).slice(0, MAX_TILES);
   return { by: scope.by, view_id: scope.viewId, projects, tiles: await withQueuedCounts(db, scope.by, drawn) };
+}
+
+/** In projects where the viewer's scope is narrowed (`projects`), only templates in `visible` show; null: every template. */
+type SeenTemplates = { projects: number[]; visible: number[] } | null;
+
+function seenTemplates(scopes: ReadonlyMap<number, TemplateScope> | undefined): SeenTemplates {
+  const narrowed = [...(scopes ?? [])].filter((entry): entry is [number, readonly number[]] => entry[1] !== null);
+  if (!narrowed.length) return null;
+  return { projects: narrowed.map(([id]) => id), visible: scopeIds(narrowed.flatMap(([, ids]) => ids)) };
 }
 
 /** The drawn tiles with the number of their tasks still waiting in the queue (one grouped read). */
@@ -89,11 +102,11 @@ async function withQueuedCounts(db: Db, by: BoardGrouping, tiles: BoardTile[]): 
 }
 
 /** The ids of the board's first MAX_TILES templates, from their ranks in every project. */
-async function firstTemplates(db: Db, projects: Array<{ id: number }>, viewId: number | null, projectNames: Map<number, string>): Promise<number[]> {
+async function firstTemplates(db: Db, projects: Array<{ id: number }>, viewId: number | null, projectNames: Map<number, string>, seen: SeenTemplates): Promise<number[]> {
   const projectIds = projects.map((p) => p.id);
   const ranks = projectIds.length > PROJECTS_READ_APART
-    ? await ranksOf(db, projectIds, viewId).execute()
-    : (await Promise.all(projectIds.map((id) => firstRanksOf(db, id, viewId)))).flat();
+    ? await ranksOf(db, projectIds, viewId, seen).execute()
+    : (await Promise.all(projectIds.map((id) => firstRanksOf(db, id, viewId, seen)))).flat();
   return ranks
     .map((s): TileRank => ({ fail_streak: s.fail_streak, running: s.running === 1, project_name: projectNames.get(s.project_id) ?? '', name: s.name, id: s.template_id }))
     .sort(byRank)
@@ -108,10 +121,11 @@ async function firstTemplates(db: Db, projects: Array<{ id: number }>, viewId: n
  */
 const PROJECTS_READ_APART = 10;
 
-/** The ranks (the state index's own columns) of the templates of `projectIds`, of one view or all. */
-function ranksOf(db: Db, projectIds: number[], viewId: number | null) {
+/** The ranks (the state index's own columns) of the templates of `projectIds` the viewer sees, of one view or all. */
+function ranksOf(db: Db, projectIds: number[], viewId: number | null, seen: SeenTemplates) {
   const all = db.selectFrom('template_board_state').select(['project_id', 'fail_streak', 'running', 'name', 'template_id']);
-  const ofProjects = projectIds.length === 1 ? all.where('project_id', '=', projectIds[0]!) : all.where('project_id', 'in', projectIds);
+  let ofProjects = projectIds.length === 1 ? all.where('project_id', '=', projectIds[0]!) : all.where('project_id', 'in', projectIds);
+  if (seen) ofProjects = ofProjects.where((eb) => eb.or([eb('project_id', 'not in', seen.projects), eb('template_id', 'in', seen.visible)]));
   return viewId === null ? ofProjects : ofProjects.where('view_id', '=', viewId);
 }
 
@@ -122,8 +136,8 @@ function ranksOf(db: Db, projectIds: number[], viewId: number | null) {
  * before 'Deploy 10'), so which of that tie make the cut is decided after. Templates ranked below
  * the tie cannot make it: MAX_TILES of this project alone come before them.
  */
-async function firstRanksOf(db: Db, projectId: number, viewId: number | null) {
-  const ranks = () => ranksOf(db, [projectId], viewId);
+async function firstRanksOf(db: Db, projectId: number, viewId: number | null, seen: SeenTemplates) {
+  const ranks = () => ranksOf(db, [projectId], viewId, seen);
   const top = await ranks().orderBy('fail_streak', 'desc').orderBy('running', 'desc').orderBy('name').orderBy('template_id').limit(MAX_TILES).execute();
   if (top.length < MAX_TILES) return top;
   const edge = top[top.length - 1]!;
@@ -153,14 +167,17 @@ async function templateTiles(db: Db, ids: number[], projectNames: Map<number, st
 }
 
 /**
- * One candidate per view of the projects: its templates' last task and last success, and its
+ * One candidate per view of the projects: its templates' (those the viewer sees) last task and last success, and its
  * failures after that success. Only templates with a streak of their own can hold one: the
  * view's last success is at least as late as each template's.
  */
-async function viewCandidates(db: Db, projectIds: number[]): Promise<ViewCandidate[]> {
+async function viewCandidates(db: Db, projectIds: number[], seen: SeenTemplates): Promise<ViewCandidate[]> {
   const views = await db.selectFrom('view').select(['id', 'title', 'project_id']).where('project_id', 'in', projectIds).execute();
   if (!views.length) return [];
-  const statesOfViews = () => db.selectFrom('template_board_state as s').where('s.project_id', 'in', projectIds).where('s.view_id', 'is not', null);
+  const statesOfViews = () => {
+    const states = db.selectFrom('template_board_state as s').where('s.project_id', 'in', projectIds).where('s.view_id', 'is not', null);
+    return seen ? states.where((eb) => eb.or([eb('s.project_id', 'not in', seen.projects), eb('s.template_id', 'in', seen.visible)])) : states;
+  };
   const lastOfViews = () => statesOfViews()
     .select(['s.view_id', (eb) => eb.fn.max('s.last_task_id').as('last_task_id'), (eb) => eb.fn.max('s.last_success_id').as('last_success_id')])
     .groupBy('s.view_id');

@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { hasPermission, Permission } from '../../access/permissions.ts';
 import { restrictedTemplates } from './template-grants.ts';
+import { roleBits } from '../roles/role.service.ts';
 
 /**
  * Which of a project's templates a caller may see: `null` every one, else only these ids (an
@@ -65,4 +66,34 @@ export function assertTemplateVisible(scope: TemplateScope, templateId: number |
  */
 export function scopeIds(scope: readonly number[]): number[] {
   return scope.length ? [...scope] : [0];
+}
+
+/**
+ * Projects among `projectIds` where a member may see less than every template: some template
+ * has grants, or the project has custom roles (Semaphore's four roles all see every template).
+ */
+async function restrictingProjects(db: Db | Tx, projectIds: readonly number[]): Promise<Set<number>> {
+  if (!projectIds.length) return new Set();
+  const [granted, roles] = await Promise.all([
+    db.selectFrom('template_grant').innerJoin('template', 'template.id', 'template_grant.template_id').select('template.project_id')
+      .where('template.project_id', 'in', [...projectIds]).distinct().execute(),
+    db.selectFrom('project_role').select('project_id').where('project_id', 'in', [...projectIds]).distinct().execute(),
+  ]);
+  return new Set([...granted, ...roles].map((r) => r.project_id));
+}
+
+/**
+ * A user's template scope in each of `projectIds`, for what reaches them outside a project
+ * route (the websocket, the wall board): the same visibleTemplates, asked only in projects
+ * where it could hide something. A project they are no member of shows them nothing.
+ */
+export async function templateScopesOf(db: Db | Tx, user: { id: number; admin: boolean | number }, projectIds: readonly number[]): Promise<Map<number, TemplateScope>> {
+  const scopes = new Map<number, TemplateScope>(projectIds.map((id) => [id, null]));
+  if (user.admin) return scopes;
+  for (const projectId of await restrictingProjects(db, projectIds)) {
+    const member = await db.selectFrom('project_user').select('role').where('project_id', '=', projectId).where('user_id', '=', user.id).executeTakeFirst();
+    const permissions = member ? await roleBits(db, projectId, member.role) : 0;
+    scopes.set(projectId, member ? await visibleTemplates(db, { projectId, userId: user.id, admin: false, role: member.role, permissions }) : []);
+  }
+  return scopes;
 }

@@ -26,6 +26,16 @@ export const TEMPLATE_WRITES: WriteRoute[] = [
     valid: () => ({ description: 'x' }), fields: { description: 'string' }, maxLength: { description: 65535 },
   },
   {
+    route: 'PUT /api/project/{id}/templates/{t}/grants', path: (x) => `${p(x)}/templates/${x.ids.template}/grants`,
+    valid: () => ({ grants: [{ role: 'task_runner', run: true }] }), fields: { grants: 'array' },
+    extra: (x) => [
+      ['a grant naming neither role nor user', { grants: [{ run: true }] }], ['a grant naming both', { grants: [{ role: 'guest', user_id: x.w.users.guest.id }] }],
+      ['a role the project lacks', { grants: [{ role: 'nobody' }] }], ['a user who is no member', { grants: [{ user_id: x.w.users.spare.id }] }],
+      ['a role twice', { grants: [{ role: 'guest' }, { role: 'guest' }] }], ['a user id that is text', { grants: [{ user_id: '1' }] }],
+      ['run that is text', { grants: [{ role: 'guest', run: 'yes' }] }], ['201 grants', { grants: Array.from({ length: 201 }, () => ({ role: 'guest' })) }],
+    ],
+  },
+  {
     route: 'POST /api/project/{id}/templates/bulk', path: (x) => `${p(x)}/templates/bulk`, valid: (x) => ({ action: 'enable', template_ids: [x.ids.template] }),
     fields: { action: 'string', template_ids: 'array', view_id: 'number' },
     extra: (x) => [

@@ -30,6 +30,8 @@ export const TEMPLATES_MATRIX: MatrixRow[] = [
   })),
   write('PUT /api/project/{id}/templates/{t}', 204, (ids) => `/templates/${ids.template}`, () => ({ name: 'renamed' })),
   write('PUT /api/project/{id}/templates/{t}/description', 204, (ids) => `/templates/${ids.template}/description`, () => ({ description: 'x' })),
+  { ...read('GET /api/project/{id}/templates/{t}/grants', (ids) => `/templates/${ids.template}/grants`), expect: projectWrite(Permission.ManageResources, 200) },
+  write('PUT /api/project/{id}/templates/{t}/grants', 200, (ids) => `/templates/${ids.template}/grants`, () => ({ grants: [{ role: 'task_runner', run: true }] })),
   write('DELETE /api/project/{id}/templates/{unused t}', 204, (ids) => `/templates/${ids.spareTemplate}`),
   // one route, two role checks: run needs RunTasks (as POST /tasks), the other actions ManageResources
   { ...write('POST /api/project/{id}/templates/bulk', 200, () => '/templates/bulk', (ids) => ({ action: 'run', template_ids: [ids.template] })), expect: projectWrite(Permission.RunTasks, 200) },
