@@ -113,7 +113,13 @@ export const projectHostsSchema = z.object({
 export const inventorySchema = z.object({
   id, name: z.string(), project_id: id, inventory: z.string(), type: z.string(),
   ssh_key_id: id.nullable(), become_key_id: id.nullable(), repository_id: id.nullable(), holder_id: id.nullable(),
+  source_key_id: id.nullable().meta({ description: 'A url or script inventory: the key its source is read with' }),
 }).meta({ id: 'Inventory' }) satisfies z.ZodType<Inventory>;
+
+export const inventorySyncSchema = z.object({
+  id, inventory_id: id, created: z.string(), user_id: id.nullable(), task_id: id.nullable(),
+  hosts_added: z.array(z.string()), hosts_removed: z.array(z.string()), host_count: z.number().int().nullable(), error: z.string().nullable(),
+}).meta({ id: 'InventorySync' });
 
 export const lockSchema = z.object({
   id, project_id: id, name: z.string(), capacity: z.number().int(), description: z.string(),

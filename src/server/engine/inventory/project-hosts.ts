@@ -3,7 +3,7 @@ import { hostHistories, type HostResult, type HostTemplateResult } from '../../d
 export { HOST_RESULTS } from '../../domain/tasks/host-results.ts';
 import { readInventoryHosts } from './ansible-inventory.ts';
 
-const ANSIBLE_TYPES = ['static', 'static-yaml', 'file'];
+const ANSIBLE_TYPES = ['static', 'static-yaml', 'file', 'url', 'script'];
 
 export interface ProjectHost {
   name: string;
