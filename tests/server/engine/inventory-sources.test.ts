@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DIALECTS } from '../../support/dialects.ts';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../../support/engine.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
-import { commitFiles, createGitRepo } from '../../support/git-repo.ts';
+import { createGitRepo } from '../../support/git-repo.ts';
 
 const LOCAL = { ansible_connection: 'local', ansible_python_interpreter: '/usr/bin/python3' };
 

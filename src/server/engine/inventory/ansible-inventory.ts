@@ -6,11 +6,10 @@ import type { InventoryRow, RepositoryRow } from '../run/task-details.ts';
 import { openKeyById } from '../run/task-details.ts';
 import { SecretFiles } from '../run/secret-files.ts';
 import { prepareRepository } from '../git/prepare-repository.ts';
-import { gitProcessEnv } from '../run/local-job.ts';
+import { gitProcessEnv } from '../git/git-env.ts';
 import { startProcess } from '../process/run-process.ts';
 import { repoPathProblem } from '../../domain/shared/repo-path.ts';
 import { SOURCE_TYPES } from '../../domain/inventories/inventory.ts';
-import { lastSyncedListing } from './inventory-sync.ts';
 
 /** What Ansible made of an inventory: its groups (with direct hosts and child groups) and its hosts (with every group they are in). */
 export interface InventoryListing {
@@ -59,6 +58,14 @@ export async function readInventoryHosts(deps: Deps, inventory: InventoryRow): P
   if (inventory.type === 'file') return readFileInventory(deps, inventory);
   if (SOURCE_TYPES.includes(inventory.type)) return lastSyncedListing(deps, inventory);
   throw new InventoryReadError(`a ${inventory.type} inventory is not an Ansible inventory`);
+}
+
+/** The listing of the inventory's last successful sync; InventoryReadError when none has succeeded. */
+export async function lastSyncedListing(deps: Deps, inventory: Pick<InventoryRow, 'id'>): Promise<InventoryListing> {
+  const row = await deps.db.selectFrom('inventory_sync').select('listing').where('inventory_id', '=', inventory.id)
+    .where('listing', 'is not', null).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  if (!row?.listing) throw new InventoryReadError('the inventory has not been synced yet');
+  return JSON.parse(row.listing) as InventoryListing;
 }
 
 /**

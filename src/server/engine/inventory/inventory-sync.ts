@@ -5,8 +5,9 @@ import type { InventoryRow } from '../run/task-details.ts';
 import { openKeyById, type KeySecret } from '../run/task-details.ts';
 import { sendOutgoing } from '../../lib/outgoing-http.ts';
 import { now } from '../../lib/time.ts';
+import { recordEvent } from '../../domain/events/event.repository.ts';
 import {
-  checkOut, insideCheckout, inventoryInRepository, InventoryReadError, inventoryVaults, listInventory, oneAtATime, PARSERS, type InventoryListing,
+  checkOut, insideCheckout, inventoryInRepository, InventoryReadError, inventoryVaults, lastSyncedListing, listInventory, oneAtATime, PARSERS, type InventoryListing,
 } from './ansible-inventory.ts';
 
 const URL_TIMEOUT_MS = 30_000;
@@ -55,13 +56,23 @@ export async function syncInventory(deps: Deps, inventory: InventoryRow, cause: 
   const before = await lastSyncedListing(deps, inventory).catch(() => null);
   const had = new Set(before?.hosts.map((h) => h.name) ?? []);
   const has = new Set(listing?.hosts.map((h) => h.name) ?? []);
-  const row = await deps.db.insertInto('inventory_sync').values({
-    inventory_id: inventory.id, created: now(), user_id: cause.userId, task_id: cause.taskId ?? null,
-    hosts_added: JSON.stringify(listing ? [...has].filter((h) => !had.has(h)) : []),
-    hosts_removed: JSON.stringify(listing ? [...had].filter((h) => !has.has(h)) : []),
-    listing: listing ? JSON.stringify(listing) : null, error,
-  }).returningAll().executeTakeFirstOrThrow();
-  return { sync: syncOf(row), listing, content };
+  const sync = await deps.db.transaction().execute(async (tx) => {
+    const row = await tx.insertInto('inventory_sync').values({
+      inventory_id: inventory.id, created: now(), user_id: cause.userId, task_id: cause.taskId ?? null,
+      hosts_added: JSON.stringify(listing ? [...has].filter((h) => !had.has(h)) : []),
+      hosts_removed: JSON.stringify(listing ? [...had].filter((h) => !has.has(h)) : []),
+      listing: listing ? JSON.stringify(listing) : null, error,
+    }).returningAll().executeTakeFirstOrThrow();
+    const done = syncOf(row);
+    await recordEvent(tx, {
+      projectId: inventory.project_id, userId: cause.userId, objectType: 'inventory', objectId: inventory.id, auditName: inventory.name,
+      description: error === null
+        ? `Inventory ${inventory.name} synced: ${done.host_count} hosts, ${done.hosts_added.length} added, ${done.hosts_removed.length} removed`
+        : `Inventory ${inventory.name} sync failed`,
+    });
+    return done;
+  });
+  return { sync, listing, content };
 }
 
 /** The newest syncs of an inventory, newest first. */
@@ -69,14 +80,6 @@ export async function listInventorySyncs(deps: Deps, inventoryId: number): Promi
   const rows = await deps.db.selectFrom('inventory_sync').selectAll().where('inventory_id', '=', inventoryId)
     .orderBy('id', 'desc').limit(SYNCS_LISTED).execute();
   return rows.map(syncOf);
-}
-
-/** The listing of the inventory's last successful sync; InventoryReadError when none has succeeded. */
-export async function lastSyncedListing(deps: Deps, inventory: Pick<InventoryRow, 'id'>): Promise<InventoryListing> {
-  const row = await deps.db.selectFrom('inventory_sync').select('listing').where('inventory_id', '=', inventory.id)
-    .where('listing', 'is not', null).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  if (!row?.listing) throw new InventoryReadError('the inventory has not been synced yet');
-  return JSON.parse(row.listing) as InventoryListing;
 }
 
 function syncOf(row: { id: number; inventory_id: number; created: string; user_id: number | null; task_id: number | null; hosts_added: string; hosts_removed: string; listing: string | null; error: string | null }): InventorySync {

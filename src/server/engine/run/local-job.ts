@@ -16,6 +16,7 @@ import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.t
 import { SecretFiles } from './secret-files.ts';
 import { stateBackendEnv } from '../../domain/terraform/task-state-credentials.ts';
 import { appCommandOverride } from '../../domain/apps/app-catalog.ts';
+import { gitProcessEnv } from '../git/git-env.ts';
 import { SOURCE_TYPES } from '../../domain/inventories/inventory.ts';
 import { scriptsRunAsServer, syncInventory, writeInventoryText } from '../inventory/inventory-sync.ts';
 import { giveToTaskUser, lendToTaskUser, lendWhenFree, returnFromTaskUser, type TaskUser } from '../process/task-user.ts';
@@ -33,8 +34,6 @@ import { containerPlanFor, fileOwnerOf, type ContainerPlan } from '../container/
 import { CONTAINER_IDENTITY, TaskContainer } from '../container/task-container.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
-const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
-
 /** How often a task waiting for confirmation re-reads its status (decisions made by another server). */
 const DECISION_POLL_MS = 1000;
 
@@ -443,18 +442,6 @@ function isInside(parent: string, path: string): boolean {
 /** Only the server variables the administrator forwards on purpose (`forwarded_env_vars`). */
 function forwardedOnly(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
   return Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
-}
-
-/** The environment git runs in: HOME in tmp_path, the server's git variables and forwarded ones only. */
-export function gitProcessEnv(config: Deps['config']): Record<string, string> {
-  const env: Record<string, string> = { HOME: config.tmp_path };
-  for (const name of [...GIT_SERVER_VARS, ...config.forwarded_env_vars]) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  env.PATH ??= '/usr/bin:/bin';
-  env.LANG ??= 'C.UTF-8';
-  return env;
 }
 
 /**
