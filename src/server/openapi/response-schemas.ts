@@ -99,16 +99,18 @@ export const inventoryHostsSchema = z.object({
   hosts: z.array(z.object({ name: z.string(), groups: z.array(z.string()) })),
 });
 
+const hostRun = z.object({ template_id: id, template_name: z.string(), task_id: id, result: z.enum(['failed', 'unreachable', 'changed', 'ok']), time: z.string() });
+const hostFields = {
+  name: z.string(), groups: z.array(z.string()), inventories: z.array(z.object({ id, name: z.string() })),
+  results: z.array(hostRun), last_seen: z.string().nullable(),
+};
+const inventoryErrors = z.array(z.object({ inventory_id: id, inventory_name: z.string(), error: z.string() }));
+
 /** `GET …/hosts`: the Hosts view's page. */
-export const projectHostsSchema = z.object({
-  hosts: z.array(z.object({
-    name: z.string(), groups: z.array(z.string()), inventories: z.array(z.object({ id, name: z.string() })),
-    results: z.array(z.object({ template_id: id, template_name: z.string(), task_id: id, result: z.enum(['failed', 'unreachable', 'changed', 'ok']), time: z.string() })),
-    last_seen: z.string().nullable(),
-  })),
-  total: z.number().int(),
-  errors: z.array(z.object({ inventory_id: id, inventory_name: z.string(), error: z.string() })),
-});
+export const projectHostsSchema = z.object({ hosts: z.array(z.object(hostFields)), total: z.number().int(), errors: inventoryErrors });
+
+/** `GET …/hosts/{host}`: one host with its newest runs. */
+export const hostDetailSchema = z.object({ ...hostFields, tasks: z.array(hostRun), errors: inventoryErrors }).meta({ id: 'HostDetail' });
 
 export const inventorySchema = z.object({
   id, name: z.string(), project_id: id, inventory: z.string(), type: z.string(),

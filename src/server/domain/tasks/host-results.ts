@@ -50,7 +50,8 @@ export async function hostHistories(db: Db, projectId: number): Promise<Map<stri
   return histories;
 }
 
-function resultOf(row: { failed: number; unreachable: number; changed: number }): HostResult {
+/** A recap line's outcome: failed over unreachable over changed over ok. */
+export function resultOf(row: { failed: number; unreachable: number; changed: number }): HostResult {
   if (row.failed > 0) return 'failed';
   if (row.unreachable > 0) return 'unreachable';
   return row.changed > 0 ? 'changed' : 'ok';

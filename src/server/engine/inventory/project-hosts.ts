@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.ts';
-import { hostHistories, type HostResult, type HostTemplateResult } from '../../domain/tasks/host-results.ts';
+import { hostHistories, resultOf, type HostResult, type HostTemplateResult } from '../../domain/tasks/host-results.ts';
 export { HOST_RESULTS } from '../../domain/tasks/host-results.ts';
 import { readInventoryHosts } from './ansible-inventory.ts';
 
@@ -66,4 +66,39 @@ export async function listProjectHosts(deps: Deps, projectId: number, query: Hos
     return !query.result || host.results.some((r) => r.result === query.result);
   }).sort((a, b) => a.name.localeCompare(b.name));
   return { hosts: matching.slice(query.offset, query.offset + query.limit), total: matching.length, errors };
+}
+
+/** One run of a template on a host, from its PLAY RECAP line. */
+export interface HostRun { task_id: number; template_id: number; template_name: string; result: HostResult; time: string }
+
+export interface HostDetail extends ProjectHost {
+  /** its newest runs, newest first */
+  tasks: HostRun[];
+  errors: HostsPage['errors'];
+}
+
+const RECENT_RUNS = 20;
+
+/**
+ * One host of the project: its groups and inventories (as in the Hosts view), its last result
+ * per template and its newest runs; null when no inventory lists it and no run recorded it.
+ * @example (await projectHost(deps, 1, 'web1'))?.tasks[0]?.result // 'failed'
+ */
+export async function projectHost(deps: Deps, projectId: number, name: string): Promise<HostDetail | null> {
+  const page = await listProjectHosts(deps, projectId, { q: name, offset: 0, limit: Number.MAX_SAFE_INTEGER });
+  const listed = page.hosts.find((h) => h.name === name);
+  const runs = await deps.db.selectFrom('task_ansible_host as h').innerJoin('task', 'task.id', 'h.task_id').innerJoin('template', 'template.id', 'task.template_id')
+    .select(['h.task_id', 'h.failed', 'h.unreachable', 'h.changed', 'h.created', 'task.template_id', 'template.name as template_name'])
+    .where('h.project_id', '=', projectId).where('h.host', '=', name).orderBy('h.id', 'desc').limit(RECENT_RUNS).execute();
+  if (!listed && runs.length === 0) return null;
+  const host = listed ?? { name, groups: [], inventories: [], ...(await historyOf(deps, projectId, name)) };
+  return {
+    ...host, errors: page.errors,
+    tasks: runs.map((r) => ({ task_id: r.task_id, template_id: r.template_id, template_name: r.template_name, result: resultOf(r), time: r.created })),
+  };
+}
+
+async function historyOf(deps: Deps, projectId: number, name: string): Promise<Pick<ProjectHost, 'results' | 'last_seen'>> {
+  const history = (await hostHistories(deps.db, projectId)).get(name);
+  return { results: history?.results ?? [], last_seen: history?.lastSeen ?? null };
 }

@@ -42,6 +42,7 @@ export const RESOURCES_MATRIX: MatrixRow[] = FAMILIES.flatMap((f): MatrixRow[] =
   // the fixture repository is a local directory: members get its branches (none when it is not a git repository)
   // ansible-inventory reads the fixture's static inventory
   { route: 'GET /api/project/{id}/hosts', setup, path: (w) => `${p(w)}/hosts`, expect: projectRead(200) },
+  { route: 'GET /api/project/{id}/hosts/{host}', setup, path: (w) => `${p(w)}/hosts/localhost`, expect: projectRead(200) },
   { route: 'GET /api/project/{id}/inventory/{inventory}/hosts', setup, path: (w, _, ids) => `${p(w)}/inventory/${ids.inventory}/hosts`, expect: projectRead(200) },
   // a url inventory at a closed port: the sync is recorded with its error, 201 all the same
   { route: 'POST /api/project/{id}/inventory/{url inventory}/sync', setup: urlSetup, path: (w, _, ids) => `${p(w)}/inventory/${ids.urlInventory}/sync`, expect: projectWrite(Permission.RunTasks, 201) },
