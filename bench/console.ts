@@ -37,6 +37,7 @@ export async function runConsoleBench(): Promise<void> {
     const pages: [string, string][] = [
       ['login', '/auth/login'],
       ['history (live updates)', `/project/${projectId}/history`],
+      ['history, continuous list', `/project/${projectId}/history?view=all`],
       ['stats', `/project/${projectId}/stats`],
       ['activity', `/project/${projectId}/activity`],
       ['settings', `/project/${projectId}/settings`],

@@ -1,12 +1,17 @@
 // The markup of the small pieces a table repeats on every row (icon, status chip, time,
 // duration), made as strings: their Astro components (Icon, StatusChip, RelativeTime, Duration)
-// render through these, and TaskTable inserts them directly, one component fewer per cell.
-import type { TFunction } from 'i18next';
+// render through these, and the task and audit rows (task-row.ts, audit-row.ts) insert them
+// directly, one component fewer per cell. The time and duration cells live in time-markup.ts,
+// which islands import without the icon sprite.
 import { html, type SafeHtml } from '../console/html.ts';
-import { formatDuration, formatTime, relativeTimeParts, type DurationUnits } from '../console/format.ts';
 import { statusLabel, statusLook } from '../console/task-status.ts';
 import { ICON_SPRITE_URL } from './icon-sprite.ts';
 import type { IconName } from './icons.ts';
+
+export { durationMarkup, durationUnits, relativeTimeMarkup } from './time-markup.ts';
+
+/** A message look-up (i18next's `t`). */
+export type Translate = (key: string) => string;
 
 export interface IconOptions { label?: string; size?: string; class?: string }
 
@@ -18,24 +23,8 @@ export function iconMarkup(name: IconName, { label, size = '1.25em', class: clas
 }
 
 /** A task status as a chip: icon, colour and label together. */
-export function statusChipMarkup(t: TFunction, status: string): SafeHtml {
+export function statusChipMarkup(t: Translate, status: string): SafeHtml {
   const [tone, icon] = statusLook(status);
   return html`<span class="chip chip-${tone}" data-status="${status}">${iconMarkup(icon, { size: '1.05em' })}${statusLabel(t, status)}</span>`;
 }
 
-/** "5 minutes ago (13:43)", the full date in the tooltip; '—' without a time. */
-export function relativeTimeMarkup(value: string | null | undefined, lang: string): SafeHtml {
-  const parts = relativeTimeParts(value, lang);
-  if (!parts) return html`—`;
-  return html`<time datetime="${value}" title="${formatTime(value, lang)} UTC" data-relative><span>${parts[0]}</span> <span class="time-abs">(${parts[1]})</span></time>`;
-}
-
-/** The words of a duration in the user's language; a table takes them once for all its rows. */
-export function durationUnits(t: TFunction): DurationUnits {
-  return { h: t('duration.h'), min: t('duration.min'), s: t('duration.s') };
-}
-
-/** How long a task ran (or has been running); '—' before it starts. */
-export function durationMarkup(start: string | null | undefined, end: string | null | undefined, units: DurationUnits): SafeHtml {
-  return html`<span class="duration">${formatDuration(start, end, units) || '—'}</span>`;
-}

@@ -45,9 +45,20 @@ export function taskPageQuery(filter: TaskFilter, url: URL): string {
   const before = url.searchParams.get('before');
   if (after !== null && /^\d{1,15}$/.test(after)) query.set('after_id', after);
   else query.set('before_id', before !== null && /^\d{1,15}$/.test(before) ? before : '0');
+  for (const [name, value] of taskFilterQuery(filter)) query.set(name, value);
+  return query.toString();
+}
+
+/**
+ * The filter alone as the API's parameters (days as instants, `to` taking its whole day): the
+ * continuous list adds its own cursor and page size.
+ * @example String(taskFilterQuery({ status: 'error', user_id: '', from: '', to: '' })) // 'status=error'
+ */
+export function taskFilterQuery(filter: TaskFilter): URLSearchParams {
+  const query = new URLSearchParams();
   if (filter.status) query.set('status', filter.status);
   if (filter.user_id) query.set('user_id', filter.user_id);
   if (filter.from) query.set('from', `${filter.from}T00:00:00Z`);
   if (filter.to) query.set('to', new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000).toISOString());
-  return query.toString();
+  return query;
 }
