@@ -3,6 +3,10 @@ import { hostHistories, resultOf, type HostResult, type HostTemplateResult } fro
 export { HOST_RESULTS } from '../../domain/tasks/host-results.ts';
 import { readInventoryHosts } from './ansible-inventory.ts';
 
+/** the order of localeCompare, one collator for every comparison */
+const BY_NAME = new Intl.Collator();
+/** up to this many hosts their histories are read by name; more, the project's at once */
+const HISTORY_BY_NAME_MAX = 500;
 const ANSIBLE_TYPES = ['static', 'static-yaml', 'file', 'url', 'script'];
 
 export interface ProjectHost {
@@ -56,15 +60,18 @@ export async function listProjectHosts(deps: Deps, projectId: number, query: Hos
       errors.push({ inventory_id: inventory.id, inventory_name: inventory.name, error: (err as Error).message });
     }
   }
-  const histories = await hostHistories(deps.db, projectId);
   const q = query.q?.trim().toLowerCase();
-  const matching = [...hosts.values()].filter((host) => {
+  const named = [...hosts.values()].filter((host) => !q || host.name.toLowerCase().includes(q)).sort((a, b) => BY_NAME.compare(a.name, b.name));
+  // without a result filter only the page's hosts need their history
+  const page = query.result ? named : named.slice(query.offset, query.offset + query.limit);
+  const histories = await hostHistories(deps.db, projectId, query.result || page.length > HISTORY_BY_NAME_MAX ? undefined : page.map((h) => h.name));
+  for (const host of page) {
     const history = histories.get(host.name);
     host.results = history?.results ?? [];
     host.last_seen = history?.lastSeen ?? null;
-    if (q && !host.name.toLowerCase().includes(q)) return false;
-    return !query.result || host.results.some((r) => r.result === query.result);
-  }).sort((a, b) => a.name.localeCompare(b.name));
+  }
+  if (!query.result) return { hosts: page, total: named.length, errors };
+  const matching = page.filter((host) => host.results.some((r) => r.result === query.result));
   return { hosts: matching.slice(query.offset, query.offset + query.limit), total: matching.length, errors };
 }
 
