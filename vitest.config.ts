@@ -6,6 +6,9 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     // migrated database templates and the run's one Chromium, made once for all files
     globalSetup: ['tests/support/global-setup.ts'],
+    // bcrypt's work done once per password for the run (tests/support/bcrypt-memo.ts)
+    // and a file's PostgreSQL test databases dropped together after it (tests/support/drops-after-file.ts)
+    setupFiles: ['tests/support/bcrypt-memo.ts', 'tests/support/drops-after-file.ts'],
     // Generous: CI shares 2 cores between three test files, browsers and task processes; a test
     // asserts what happens, never how fast, so only a hang should reach this.
     testTimeout: 120_000,

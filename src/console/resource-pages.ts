@@ -1,12 +1,14 @@
 import { PERMISSION, type ProjectRole, type User } from './types.ts';
+import { effectivePermissions, hasPermission, isBuiltInRole } from '../server/access/permissions.ts';
 
 /**
- * Seed 001 §6: create/edit/delete of project resources needs "manage project resources" (4);
+ * Seed 001 §6: create/edit/delete of project resources needs "manage project resources" (4), or
+ * the finer bit of that resource (issue 52: a coarse bit includes its parts, as on the server);
  * admins pass every check.
- * @example const canManage = mayManage(Astro.locals.user, ctx.role, PERMISSION.manageResources);
+ * @example const canManage = mayManage(Astro.locals.user, ctx.role, PERMISSION.editInventories);
  */
 export function mayManage(user: User | undefined, role: ProjectRole, bit: number = PERMISSION.manageResources): boolean {
-  return Boolean(user?.admin) || (role.permissions & bit) === bit;
+  return Boolean(user?.admin) || hasPermission(effectivePermissions(role.permissions, isBuiltInRole(role.role)), bit);
 }
 
 /**

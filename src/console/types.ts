@@ -55,4 +55,8 @@ export interface LoginInfo {
 }
 
 /** Permission bits of seed 000 §6. */
-export const PERMISSION = { runTasks: 1, updateProject: 2, manageResources: 4, manageUsers: 8 } as const;
+/** The permission bits (server/access/permissions.ts), by the names pages use. */
+export const PERMISSION = {
+  runTasks: 1, updateProject: 2, manageResources: 4, manageUsers: 8, viewTemplates: 16, editInventories: 32, editEnvironments: 64,
+  manageKeys: 128, manageSchedules: 256, approveGates: 512, readAudit: 1024,
+} as const;

@@ -1,5 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN, startConsoleServer, type ConsoleServer } from '../console/support/console-server.ts';
+import { realBcrypt } from '../support/real-bcrypt.ts';
+
+// the timing test below compares the real costs of bcrypt, not remembered answers
+realBcrypt();
 
 /** POST /api/auth/login over a real socket, with extra headers; resolves with the status and time taken. */
 async function signIn(server: ConsoleServer, auth: string, password: string, headers: Record<string, string> = {}) {

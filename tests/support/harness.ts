@@ -8,6 +8,7 @@ import { createApi } from '../../src/server/app.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import type { AppEnv } from '../../src/server/http/context.ts';
 import { migratedDatabase, type DialectName } from './dialects.ts';
+import { dropAfterFile } from './drops-after-file.ts';
 
 export const ADMIN = { login: 'admin', password: 'admin-password-1', name: 'Admin', email: 'admin@example.test' };
 
@@ -75,7 +76,7 @@ export async function startTestServer(dialect: DialectName, env: Record<string, 
     dialect, deps, api, config, tmp, call, login,
     close: async () => {
       await deps.db.destroy();
-      await database.drop();
+      await dropAfterFile(database.drop);
       rmSync(tmp, { recursive: true, force: true });
     },
   };

@@ -12,6 +12,8 @@ export interface ResourceIds extends Record<string, number> {
   spareKey: number; spareRepository: number; spareInventory: number; spareEnvironment: number; spareTemplate: number;
   /** a named lock no template needs */
   lock: number;
+  /** a custom role no member holds */
+  role: number;
   /** a workflow whose run waits at its approval node, and one with no runs */
   workflow: number; workflowRun: number; workflowNode: number; workflowTaskNode: number; spareWorkflow: number;
 }
@@ -94,8 +96,11 @@ export async function insertProjectResources(db: Db, projectId: number): Promise
   // named after the template, so that several sets of resources fit in one project
   const lock = await db.insertInto('project_lock').values({ project_id: projectId, name: `lock-${template.id}`, capacity: 1, description: '', created: '2026-01-01T00:00:00.000Z' })
     .returning('id').executeTakeFirstOrThrow();
+  const role = await db.insertInto('project_role').values({ project_id: projectId, slug: `role_${template.id}`, name: `Role ${template.id}`, permissions: 1, created: '2026-01-01T00:00:00.000Z' })
+    .returning('id').executeTakeFirstOrThrow();
   return {
     lock: lock.id,
+    role: role.id,
     ...workflows,
     key: key.id, repository: repository.id, inventory: inventory.id, environment: environment.id, template: template.id, workspace: workspace.id,
     view: view.id, schedule: schedule.id, integration: integration.id, matcher: matcher.id, value: value.id, projectAlias: projectAlias.id,

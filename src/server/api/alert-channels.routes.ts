@@ -1,8 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl } from '../domain/project-resource.ts';
 import { alertChannelInputSchema, alertChannelRowToAlertChannel } from '../domain/alert-channels/alert-channel.ts';
@@ -12,7 +10,6 @@ import {
 import { sendToProjectChannel } from '../alerts/project-channels.ts';
 import type { TaskAlert } from '../alerts/task-alert.ts';
 
-const manage = can(Permission.ManageResources);
 
 /**
  * `/api/project/:project_id/alert-channels`: the project's own alert channels (Signalbox). Any
@@ -23,7 +20,7 @@ export const alertChannelsRoutes = new Hono<AppEnv>();
 
 alertChannelsRoutes.get('/', async (c) => c.json((await listAlertChannels(c.var.deps.db, c.var.project.id)).map(alertChannelRowToAlertChannel)));
 
-alertChannelsRoutes.post('/', manage, async (c) => {
+alertChannelsRoutes.post('/', async (c) => {
   const input = await readJson(c, alertChannelInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id);
   const row = await c.var.deps.db.transaction().execute((tx) => createAlertChannel(tx, c.var.deps.secrets, actorOf(c), input));
@@ -33,7 +30,7 @@ alertChannelsRoutes.post('/', manage, async (c) => {
 alertChannelsRoutes.get('/:channel_id', async (c) =>
   c.json(alertChannelRowToAlertChannel(await findAlertChannel(c.var.deps.db, c.var.project.id, idParam(c, 'channel_id')))));
 
-alertChannelsRoutes.put('/:channel_id', manage, async (c) => {
+alertChannelsRoutes.put('/:channel_id', async (c) => {
   const id = idParam(c, 'channel_id');
   const input = await readJson(c, alertChannelInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id, id);
@@ -41,7 +38,7 @@ alertChannelsRoutes.put('/:channel_id', manage, async (c) => {
   return c.body(null, 204);
 });
 
-alertChannelsRoutes.delete('/:channel_id', manage, async (c) => {
+alertChannelsRoutes.delete('/:channel_id', async (c) => {
   const id = idParam(c, 'channel_id');
   await c.var.deps.db.transaction().execute((tx) => deleteAlertChannel(tx, actorOf(c), id));
   return c.body(null, 204);
@@ -52,7 +49,7 @@ alertChannelsRoutes.delete('/:channel_id', manage, async (c) => {
  * went: `{ok: true}` or `{ok: false, error}` (the service's HTTP status or why it could not be
  * reached; never its URL). Reads no body and changes nothing.
  */
-alertChannelsRoutes.post('/:channel_id/test', manage, async (c) => {
+alertChannelsRoutes.post('/:channel_id/test', async (c) => {
   const { project, user, deps } = c.var;
   const channel = await findAlertChannel(deps.db, project.id, idParam(c, 'channel_id'));
   const alert: TaskAlert = {

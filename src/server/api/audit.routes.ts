@@ -2,8 +2,6 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { requireAdmin } from '../auth/authenticate.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { limitQuery } from './route-context.ts';
 import { auditBacklog, auditPage, type AuditFilter } from '../domain/audit/audit.queries.ts';
 import { auditExportStream } from '../domain/audit/audit-export-stream.ts';
@@ -68,6 +66,5 @@ auditRoutes.get('/backlog', async (c) => c.json(await auditBacklog(c.var.deps.db
 
 /** `/api/project/:project_id/audit`: one project's audit trail, for its owners (and admins). */
 export const projectAuditRoutes = new Hono<AppEnv>();
-projectAuditRoutes.use('*', can(Permission.UpdateProject));
 projectAuditRoutes.get('/', (c) => listHandler(c, c.var.project.id));
 projectAuditRoutes.get('/export', (c) => exportHandler(c, c.var.project.id));

@@ -2,8 +2,6 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl } from '../domain/project-resource.ts';
 import { environmentInputSchema, environmentRowToEnvironment } from '../domain/environments/environment.ts';
@@ -20,7 +18,7 @@ environmentRoutes.get('/', async (c) => {
   return c.json(groups.map((g) => environmentRowToEnvironment(g.row, g.secrets)));
 });
 
-environmentRoutes.post('/', can(Permission.ManageResources), async (c) => {
+environmentRoutes.post('/', async (c) => {
   const input = await readJson(c, environmentInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id);
   const { db, secrets, config } = c.var.deps;
@@ -35,7 +33,7 @@ environmentRoutes.get('/:environment_id', async (c) => {
 
 environmentRoutes.get('/:environment_id/refs', refsHandler('environment', 'environment_id'));
 
-environmentRoutes.put('/:environment_id', can(Permission.ManageResources), async (c) => {
+environmentRoutes.put('/:environment_id', async (c) => {
   const id = idParam(c, 'environment_id');
   const input = await readJson(c, environmentInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id, id);
@@ -44,7 +42,7 @@ environmentRoutes.put('/:environment_id', can(Permission.ManageResources), async
   return c.body(null, 204);
 });
 
-environmentRoutes.delete('/:environment_id', can(Permission.ManageResources), async (c) => {
+environmentRoutes.delete('/:environment_id', async (c) => {
   const id = idParam(c, 'environment_id');
   await c.var.deps.db.transaction().execute((tx) => deleteEnvironment(tx, actorOf(c), id));
   return c.body(null, 204);

@@ -1,8 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource.ts';
 import { hostConfigInputSchema, hostConfigRowToHostConfig } from '../domain/host-configs/host-config.ts';
@@ -16,7 +14,7 @@ hostConfigsRoutes.get('/', async (c) => {
   return c.json(rows.map(hostConfigRowToHostConfig));
 });
 
-hostConfigsRoutes.post('/', can(Permission.ManageResources), async (c) => {
+hostConfigsRoutes.post('/', async (c) => {
   const input = await readJson(c, hostConfigInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id);
   const row = await c.var.deps.db.transaction().execute((tx) => createHostConfig(tx, actorOf(c), input));
@@ -28,7 +26,7 @@ hostConfigsRoutes.get('/:host_config_id', async (c) => {
   return c.json(hostConfigRowToHostConfig(row));
 });
 
-hostConfigsRoutes.put('/:host_config_id', can(Permission.ManageResources), async (c) => {
+hostConfigsRoutes.put('/:host_config_id', async (c) => {
   const id = idParam(c, 'host_config_id');
   const input = await readJson(c, hostConfigInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id, id);
@@ -36,7 +34,7 @@ hostConfigsRoutes.put('/:host_config_id', can(Permission.ManageResources), async
   return c.body(null, 204);
 });
 
-hostConfigsRoutes.delete('/:host_config_id', can(Permission.ManageResources), async (c) => {
+hostConfigsRoutes.delete('/:host_config_id', async (c) => {
   const id = idParam(c, 'host_config_id');
   await c.var.deps.db.transaction().execute((tx) => deleteHostConfig(tx, actorOf(c), id));
   return c.body(null, 204);

@@ -2,8 +2,6 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource.ts';
 import { inventoryInputSchema, inventoryRowToInventory, SOURCE_TYPES } from '../domain/inventories/inventory.ts';
@@ -27,7 +25,7 @@ inventoryRoutes.get('/', async (c) => {
   return c.json(rows.map(inventoryRowToInventory));
 });
 
-inventoryRoutes.post('/', can(Permission.ManageResources), async (c) => {
+inventoryRoutes.post('/', async (c) => {
   const input = await readJson(c, inventoryInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id);
   const row = await c.var.deps.db.transaction().execute((tx) => createInventory(tx, actorOf(c), input));
@@ -66,7 +64,7 @@ inventoryRoutes.get('/:inventory_id/syncs', async (c) => {
 
 inventoryRoutes.get('/:inventory_id/refs', refsHandler('inventory', 'inventory_id'));
 
-inventoryRoutes.put('/:inventory_id', can(Permission.ManageResources), async (c) => {
+inventoryRoutes.put('/:inventory_id', async (c) => {
   const id = idParam(c, 'inventory_id');
   const input = await readJson(c, inventoryInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id, id);
@@ -74,7 +72,7 @@ inventoryRoutes.put('/:inventory_id', can(Permission.ManageResources), async (c)
   return c.body(null, 204);
 });
 
-inventoryRoutes.delete('/:inventory_id', can(Permission.ManageResources), async (c) => {
+inventoryRoutes.delete('/:inventory_id', async (c) => {
   const id = idParam(c, 'inventory_id');
   await c.var.deps.db.transaction().execute((tx) => deleteInventory(tx, actorOf(c), id));
   return c.body(null, 204);

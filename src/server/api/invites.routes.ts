@@ -1,8 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { inviteInputSchema, inviteStatusSchema, inviteTokenSchema } from '../domain/invites/invite.ts';
 import { answerInvite, createInvite, deleteInvite, findInvite, invitesToJson, listInvites, setInviteStatus } from '../domain/invites/invite.service.ts';
 import { mailInvite } from '../alerts/invite-email.ts';
@@ -14,8 +12,6 @@ import { mailInvite } from '../alerts/invite-email.ts';
  * token of its own, which proves the address (`answerInvite`).
  */
 export const projectInvitesRoutes = new Hono<AppEnv>();
-
-projectInvitesRoutes.use('*', can(Permission.ManageUsers));
 
 projectInvitesRoutes.get('/', async (c) => {
   const { db } = c.var.deps;

@@ -2,8 +2,6 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl } from '../domain/project-resource.ts';
 import { accessKeyInputSchema, accessKeyRowToKey } from '../domain/keys/access-key.ts';
@@ -18,7 +16,7 @@ keysRoutes.get('/', async (c) => {
   return c.json(rows.map((row) => accessKeyRowToKey(row, { listed: true })));
 });
 
-keysRoutes.post('/', can(Permission.ManageResources), async (c) => {
+keysRoutes.post('/', async (c) => {
   const input = await readJson(c, accessKeyInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id);
   const { db } = c.var.deps;
@@ -33,7 +31,7 @@ keysRoutes.get('/:key_id', async (c) => {
 
 keysRoutes.get('/:key_id/refs', refsHandler('key', 'key_id'));
 
-keysRoutes.put('/:key_id', can(Permission.ManageResources), async (c) => {
+keysRoutes.put('/:key_id', async (c) => {
   const id = idParam(c, 'key_id');
   const input = await readJson(c, accessKeyInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id, id);
@@ -41,7 +39,7 @@ keysRoutes.put('/:key_id', can(Permission.ManageResources), async (c) => {
   return c.body(null, 204);
 });
 
-keysRoutes.delete('/:key_id', can(Permission.ManageResources), async (c) => {
+keysRoutes.delete('/:key_id', async (c) => {
   const id = idParam(c, 'key_id');
   await c.var.deps.db.transaction().execute((tx) => deleteKey(tx, actorOf(c), id));
   return c.body(null, 204);

@@ -2,8 +2,6 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource.ts';
 import { repositoryInputSchema, repositoryRowToRepository } from '../domain/repositories/repository.ts';
@@ -19,7 +17,7 @@ repositoriesRoutes.get('/', async (c) => {
   return c.json(rows.map(repositoryRowToRepository));
 });
 
-repositoriesRoutes.post('/', can(Permission.ManageResources), async (c) => {
+repositoriesRoutes.post('/', async (c) => {
   const input = await readJson(c, repositoryInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id);
   const row = await c.var.deps.db.transaction().execute((tx) => createRepository(tx, actorOf(c), input));
@@ -33,7 +31,7 @@ repositoriesRoutes.get('/:repository_id', async (c) => {
 
 repositoriesRoutes.get('/:repository_id/refs', refsHandler('repository', 'repository_id'));
 
-repositoriesRoutes.put('/:repository_id', can(Permission.ManageResources), async (c) => {
+repositoriesRoutes.put('/:repository_id', async (c) => {
   const id = idParam(c, 'repository_id');
   const input = await readJson(c, repositoryInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id, id);
@@ -42,7 +40,7 @@ repositoriesRoutes.put('/:repository_id', can(Permission.ManageResources), async
   return c.body(null, 204);
 });
 
-repositoriesRoutes.delete('/:repository_id', can(Permission.ManageResources), async (c) => {
+repositoriesRoutes.delete('/:repository_id', async (c) => {
   const id = idParam(c, 'repository_id');
   const { db, config } = c.var.deps;
   await db.transaction().execute((tx) => deleteRepository(tx, config, actorOf(c), id));

@@ -1,7 +1,5 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { cronCheckSchema, scheduleActiveSchema, scheduleInputSchema, scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
 import {
@@ -11,7 +9,6 @@ import { actorOf } from './route-context.ts';
 import { scheduleChanged } from '../scheduler/scheduler.ts';
 import { canonicalTimeZone } from '../lib/time-zone.ts';
 
-const manage = can(Permission.ManageResources);
 export const activeSchema = scheduleActiveSchema;
 
 /** `/api/project/:project_id/schedules`: cron, commit-check and run-at schedules (reference §6). */
@@ -19,7 +16,7 @@ export const schedulesRoutes = new Hono<AppEnv>();
 
 schedulesRoutes.get('/', async (c) => c.json((await listSchedules(c.var.deps.db, c.var.project.id)).map(scheduleRowToSchedule)));
 
-schedulesRoutes.post('/', manage, async (c) => {
+schedulesRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;
   const input = await readJson(c, scheduleInputSchema);
   const row = await db.transaction().execute((tx) => createSchedule(tx, config, actorOf(c), input));
@@ -27,7 +24,7 @@ schedulesRoutes.post('/', manage, async (c) => {
   return c.json(scheduleRowToSchedule(row), 201);
 });
 
-schedulesRoutes.post('/validate', manage, async (c) => {
+schedulesRoutes.post('/validate', async (c) => {
   const input = await readJson(c, cronCheckSchema);
   requireValidCron(input.cron_format, (input.timezone && canonicalTimeZone(input.timezone)) || c.var.deps.config.schedule_timezone);
   return c.body(null, 200);
@@ -36,7 +33,7 @@ schedulesRoutes.post('/validate', manage, async (c) => {
 schedulesRoutes.get('/:schedule_id', async (c) =>
   c.json(scheduleRowToSchedule(await findSchedule(c.var.deps.db, c.var.project.id, idParam(c, 'schedule_id')))));
 
-schedulesRoutes.put('/:schedule_id', manage, async (c) => {
+schedulesRoutes.put('/:schedule_id', async (c) => {
   const { db, config } = c.var.deps;
   const id = idParam(c, 'schedule_id');
   const input = await readJson(c, scheduleInputSchema);
@@ -45,7 +42,7 @@ schedulesRoutes.put('/:schedule_id', manage, async (c) => {
   return c.body(null, 204);
 });
 
-schedulesRoutes.put('/:schedule_id/active', manage, async (c) => {
+schedulesRoutes.put('/:schedule_id/active', async (c) => {
   const id = idParam(c, 'schedule_id');
   const { active } = await readJson(c, activeSchema);
   await c.var.deps.db.transaction().execute(async (tx) => setScheduleActive(tx, actorOf(c), await findSchedule(tx, c.var.project.id, id), active));
@@ -53,7 +50,7 @@ schedulesRoutes.put('/:schedule_id/active', manage, async (c) => {
   return c.body(null, 204);
 });
 
-schedulesRoutes.delete('/:schedule_id', manage, async (c) => {
+schedulesRoutes.delete('/:schedule_id', async (c) => {
   const id = idParam(c, 'schedule_id');
   await c.var.deps.db.transaction().execute(async (tx) => deleteSchedule(tx, actorOf(c), await findSchedule(tx, c.var.project.id, id)));
   await scheduleChanged(id);

@@ -1,7 +1,6 @@
 import { writeTemplateLocks } from '../domain/locks/template-locks.ts';
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { can } from '../auth/project-scope.ts';
 import { hasPermission, Permission } from '../access/permissions.ts';
 import { idParam, parseWith, readJson } from '../http/validation.ts';
 import { badRequest, forbidden } from '../http/errors.ts';
@@ -24,7 +23,6 @@ import { respondWithLastTasks, respondWithTaskPage, wantsTaskPage } from './task
 import { applyTemplateBulk, templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { pageTemplates, TEMPLATE_PAGE_PARAMS, templatePageQuerySchema } from '../domain/templates/template-page.ts';
 
-const manage = can(Permission.ManageResources);
 export { descriptionSchema };
 
 /** `/api/project/:project_id/templates`: templates and their sub-resources (reference §3.7). */
@@ -41,7 +39,7 @@ templatesRoutes.get('/', async (c) => {
   return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { app, sort, order }));
 });
 
-templatesRoutes.post('/', manage, async (c) => {
+templatesRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;
   const input = await readJson(c, templateInputSchema);
   const row = await db.transaction().execute(async (tx) => {
@@ -76,7 +74,7 @@ templatesRoutes.get('/:template_id', async (c) => {
   return c.json(template);
 });
 
-templatesRoutes.put('/:template_id', manage, async (c) => {
+templatesRoutes.put('/:template_id', async (c) => {
   const { db, config } = c.var.deps;
   const id = idParam(c, 'template_id');
   const input = await readJson(c, templateInputSchema);
@@ -92,14 +90,14 @@ templatesRoutes.put('/:template_id', manage, async (c) => {
   return c.body(null, 204);
 });
 
-templatesRoutes.delete('/:template_id', manage, async (c) => {
+templatesRoutes.delete('/:template_id', async (c) => {
   const { db } = c.var.deps;
   const id = idParam(c, 'template_id');
   await db.transaction().execute(async (tx) => deleteTemplate(tx, actorOf(c), await findTemplate(tx, c.var.project.id, id)));
   return c.body(null, 204);
 });
 
-templatesRoutes.put('/:template_id/description', manage, async (c) => {
+templatesRoutes.put('/:template_id/description', async (c) => {
   const { db } = c.var.deps;
   const id = idParam(c, 'template_id');
   const input = await readJson(c, descriptionSchema);
@@ -145,7 +143,7 @@ templatesRoutes.get('/:template_id/stats', async (c) => {
   return c.json(await countTasksByDay(c.var.deps.db, readStatsQuery(c, c.var.project.id, template.id)));
 });
 
-templatesRoutes.post('/:template_id/inventory/:inventory_id/:action{set_default|attach|detach}', manage, async (c) => {
+templatesRoutes.post('/:template_id/inventory/:inventory_id/:action{set_default|attach|detach}', async (c) => {
   const { db } = c.var.deps;
   const templateId = idParam(c, 'template_id');
   const inventoryId = idParam(c, 'inventory_id');

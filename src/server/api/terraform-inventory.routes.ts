@@ -2,8 +2,6 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { actorOf } from './route-context.ts';
 import {
   aliasInputSchema, createTerraformAlias, deleteTerraformAlias, findTerraformAlias, listTerraformAliases, loadWorkspace, setTerraformAliasKey,
@@ -27,7 +25,7 @@ terraformInventoryRoutes.get('/aliases', async (c) => {
   return c.json(await listTerraformAliases(c.var.deps.db, c.var.deps.config.web_host, c.var.project.id, await workspaceId(c)));
 });
 
-terraformInventoryRoutes.post('/aliases', can(Permission.ManageResources), async (c) => {
+terraformInventoryRoutes.post('/aliases', async (c) => {
   const inventoryId = await workspaceId(c);
   const input = await readJson(c, aliasInputSchema);
   const { db, config } = c.var.deps;
@@ -39,14 +37,14 @@ terraformInventoryRoutes.get('/aliases/:alias_id', async (c) => {
   return c.json(await findTerraformAlias(c.var.deps.db, c.var.deps.config.web_host, c.var.project.id, await workspaceId(c), idParam(c, 'alias_id')));
 });
 
-terraformInventoryRoutes.put('/aliases/:alias_id', can(Permission.ManageResources), async (c) => {
+terraformInventoryRoutes.put('/aliases/:alias_id', async (c) => {
   const inventoryId = await workspaceId(c);
   const input = await readJson(c, aliasInputSchema);
   await c.var.deps.db.transaction().execute((tx) => setTerraformAliasKey(tx, actorOf(c), inventoryId, idParam(c, 'alias_id'), input.auth_key_id ?? null));
   return c.body(null, 204);
 });
 
-terraformInventoryRoutes.delete('/aliases/:alias_id', can(Permission.ManageResources), async (c) => {
+terraformInventoryRoutes.delete('/aliases/:alias_id', async (c) => {
   const inventoryId = await workspaceId(c);
   await c.var.deps.db.transaction().execute((tx) => deleteTerraformAlias(tx, actorOf(c), inventoryId, idParam(c, 'alias_id')));
   return c.body(null, 204);
@@ -56,15 +54,15 @@ terraformInventoryRoutes.get('/states', async (c) => {
   return c.json(await listStateVersions(c.var.deps.db, c.var.project.id, await workspaceId(c)));
 });
 
-terraformInventoryRoutes.get('/states/latest', can(Permission.ManageResources), async (c) => {
+terraformInventoryRoutes.get('/states/latest', async (c) => {
   return c.json(await readStateVersion(c.var.deps.db, c.var.project.id, await workspaceId(c), 'latest'));
 });
 
-terraformInventoryRoutes.get('/states/:state_id', can(Permission.ManageResources), async (c) => {
+terraformInventoryRoutes.get('/states/:state_id', async (c) => {
   return c.json(await readStateVersion(c.var.deps.db, c.var.project.id, await workspaceId(c), idParam(c, 'state_id')));
 });
 
-terraformInventoryRoutes.delete('/states/:state_id', can(Permission.ManageResources), async (c) => {
+terraformInventoryRoutes.delete('/states/:state_id', async (c) => {
   const inventoryId = await workspaceId(c);
   const stateId = idParam(c, 'state_id');
   await withAudit(c.var.deps.db, (tx) => deleteStateVersion(tx, c.var.project.id, inventoryId, stateId), () => ({ objectType: 'terraform_state', objectId: stateId }));

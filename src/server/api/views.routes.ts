@@ -1,27 +1,24 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { can } from '../auth/project-scope.ts';
-import { Permission } from '../access/permissions.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { viewInputSchema, viewPositionsSchema, viewRowToView } from '../domain/views/view.ts';
 import { createView, deleteView, findView, listViews, setViewPositions, updateView } from '../domain/views/view.service.ts';
 import { listTemplates } from '../domain/templates/template.service.ts';
 import { actorOf } from './route-context.ts';
 
-const manage = can(Permission.ManageResources);
 
 /** `/api/project/:project_id/views`: template list tabs (reference §3.10). */
 export const viewsRoutes = new Hono<AppEnv>();
 
 viewsRoutes.get('/', async (c) => c.json((await listViews(c.var.deps.db, c.var.project.id)).map(viewRowToView)));
 
-viewsRoutes.post('/', manage, async (c) => {
+viewsRoutes.post('/', async (c) => {
   const input = await readJson(c, viewInputSchema);
   const row = await c.var.deps.db.transaction().execute((tx) => createView(tx, actorOf(c), input));
   return c.json(viewRowToView(row), 201);
 });
 
-viewsRoutes.post('/positions', manage, async (c) => {
+viewsRoutes.post('/positions', async (c) => {
   const positions = await readJson(c, viewPositionsSchema);
   await c.var.deps.db.transaction().execute((tx) => setViewPositions(tx, actorOf(c), positions));
   return c.body(null, 204);
@@ -34,14 +31,14 @@ viewsRoutes.get('/:view_id/templates', async (c) => {
   return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { viewId: view.id }));
 });
 
-viewsRoutes.put('/:view_id', manage, async (c) => {
+viewsRoutes.put('/:view_id', async (c) => {
   const id = idParam(c, 'view_id');
   const input = await readJson(c, viewInputSchema);
   await c.var.deps.db.transaction().execute(async (tx) => updateView(tx, actorOf(c), await findView(tx, c.var.project.id, id), input));
   return c.body(null, 204);
 });
 
-viewsRoutes.delete('/:view_id', manage, async (c) => {
+viewsRoutes.delete('/:view_id', async (c) => {
   const id = idParam(c, 'view_id');
   await c.var.deps.db.transaction().execute(async (tx) => deleteView(tx, actorOf(c), await findView(tx, c.var.project.id, id)));
   return c.body(null, 204);

@@ -1,7 +1,8 @@
 import type { Tx } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { GroupMapping } from '../config/auth-config.ts';
-import { PROJECT_ROLES, type ProjectRole } from '../access/permissions.ts';
+import { PROJECT_ROLES, isBuiltInRole } from '../access/permissions.ts';
+import { roleBits } from '../domain/roles/role.service.ts';
 import { now } from '../lib/time.ts';
 
 /**
@@ -14,9 +15,26 @@ function groupMatches(group: string, wanted: string): boolean {
   return lower === wanted.toLowerCase() || firstPart === wanted.toLowerCase();
 }
 
-/** The strongest of the roles, owner first. */
-function strongest(roles: ProjectRole[]): ProjectRole | undefined {
-  return PROJECT_ROLES.find((role) => roles.includes(role));
+/**
+ * The strongest of the roles the project has: the one acting with the most permission bits,
+ * Semaphore's order (owner first) between equals. A custom slug the project lacks counts not.
+ */
+async function strongest(tx: Tx, projectId: number, roles: string[]): Promise<string | undefined> {
+  let best: { role: string; bits: number; rank: number } | undefined;
+  for (const role of new Set(roles)) {
+    const builtIn = isBuiltInRole(role);
+    if (!builtIn && !(await tx.selectFrom('project_role').select('id').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst())) continue;
+    const bits = bitCount(await roleBits(tx, projectId, role));
+    const rank = builtIn ? PROJECT_ROLES.indexOf(role) : PROJECT_ROLES.length;
+    if (!best || bits > best.bits || (bits === best.bits && rank < best.rank)) best = { role, bits, rank };
+  }
+  return best?.role;
+}
+
+function bitCount(bits: number): number {
+  let count = 0;
+  for (let rest = bits; rest; rest &= rest - 1) count++;
+  return count;
 }
 
 /**
@@ -33,12 +51,12 @@ export async function applyGroupMappings(tx: Tx, user: UserRow, groups: string[]
   }
   const projectIds = [...new Set(mappings.flatMap((m) => (m.project_id ? [m.project_id] : [])))];
   for (const projectId of projectIds) {
-    const role = strongest(mappings.filter((m) => m.project_id === projectId && member(m)).map((m) => m.role!));
+    const role = await strongest(tx, projectId, mappings.filter((m) => m.project_id === projectId && member(m)).map((m) => (m.role ?? m.custom_role)!));
     await setMembership(tx, projectId, user.id, role);
   }
 }
 
-async function setMembership(tx: Tx, projectId: number, userId: number, role: ProjectRole | undefined): Promise<void> {
+async function setMembership(tx: Tx, projectId: number, userId: number, role: string | undefined): Promise<void> {
   const membership = tx.selectFrom('project_user').select('role').where('project_id', '=', projectId).where('user_id', '=', userId);
   const current = await membership.executeTakeFirst();
   if (!role) {

@@ -44,12 +44,13 @@ export interface OidcProviderConfig {
   order: number;
 }
 
-/** One rule: members of `group` become admins, or get `role` in project `project_id`. */
+/** One rule: members of `group` become admins, or get `role` (or `custom_role`) in project `project_id`. */
 export interface GroupMapping {
   group: string;
   admin?: boolean;
   project_id?: number;
   role?: ProjectRole;
+  custom_role?: string;
 }
 
 const text = z.string().default('');
@@ -74,7 +75,10 @@ const groupMappingSchema = z.strictObject({
   admin: z.boolean().optional(),
   project_id: z.number().int().positive().optional(),
   role: z.enum(PROJECT_ROLES as [ProjectRole, ...ProjectRole[]]).optional(),
-}).refine((m) => (m.project_id === undefined) === (m.role === undefined), 'project_id and role go together')
+  /** a custom role of the project by its slug (issue 52); a slug the project lacks grants nothing */
+  custom_role: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a role slug: a-z, 0-9 and _').optional(),
+}).refine((m) => !(m.role !== undefined && m.custom_role !== undefined), 'give role or custom_role, not both')
+  .refine((m) => (m.project_id === undefined) === (m.role === undefined && m.custom_role === undefined), 'project_id and role go together')
   .refine((m) => m.admin !== undefined || m.project_id !== undefined, 'give admin, or project_id and role');
 
 /**

@@ -59,6 +59,7 @@ export interface Database {
   template_environment: TemplateEnvironmentTable;
   template_ssh_key: TemplateSshKeyTable;
   project_lock: ProjectLockTable;
+  project_role: ProjectRoleTable;
   template_lock: TemplateLockTable;
   alert_channel: AlertChannelTable;
   template_alert_channel: TemplateAlertChannelTable;
@@ -458,6 +459,16 @@ export interface ProjectLockTable {
   name: string;
   capacity: number;
   description: string;
+  created: string;
+}
+
+/** A custom role of a project: members whose role is `slug` act with `permissions` (domain/roles). */
+export interface ProjectRoleTable {
+  id: Id;
+  project_id: number;
+  slug: string;
+  name: string;
+  permissions: number;
   created: string;
 }
 

@@ -16,6 +16,7 @@ import { totpConfirmSchema } from '../api/user-totp.routes.ts';
 import { ldapLinkSchema } from '../api/identities.routes.ts';
 import { viewInputSchema, viewPositionsSchema } from '../domain/views/view.ts';
 import { lockInputSchema } from '../domain/locks/lock.ts';
+import { roleInputSchema } from '../domain/roles/role.ts';
 import { stopInputSchema, taskInputSchema } from '../domain/tasks/task.ts';
 import { repositoryInputSchema } from '../domain/repositories/repository.ts';
 import { runnerActiveSchema, runnerInputSchema } from '../domain/runners/runner.ts';
@@ -34,7 +35,7 @@ import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
   accessKeySchema, externalIdentitySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, inventorySyncSchema, hostDetailSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
-  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, secretStorageSchema, storageRefsSchema,
+  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, secretStorageSchema, storageRefsSchema,
   auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema,
 } from './response-schemas.ts';
 import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
@@ -181,6 +182,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     body: templateBulkSchema,
   },
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
+  [`GET ${P}/roles`]: { summary: "Signalbox: the roles members may hold, Semaphore's four first, then the project's own", response: list(projectRoleSchema) },
+  [`POST ${P}/roles`]: { summary: 'Signalbox: create a custom role (name, permission bits; slug made from the name when left out)', body: roleInputSchema, response: projectRoleSchema, status: 201 },
+  [`GET ${P}/roles/:role_id`]: { summary: 'Signalbox: one custom role', response: projectRoleSchema },
+  [`PUT ${P}/roles/:role_id`]: { summary: "Signalbox: rename a custom role or change its bits (its slug stays)", body: roleInputSchema, status: 204 },
+  [`DELETE ${P}/roles/:role_id`]: { summary: 'Signalbox: delete a custom role no member or open invite holds', status: 204 },
   [`GET ${P}/locks`]: { summary: "Signalbox: the project's named locks, with their holders and waiting tasks", response: list(lockSchema) },
   [`POST ${P}/locks`]: { summary: 'Signalbox: create a lock (name, capacity: how many tasks hold it at once)', body: lockInputSchema, response: lockSchema, status: 201 },
   [`GET ${P}/locks/:lock_id`]: { summary: 'Signalbox: one lock', response: lockSchema },

@@ -1,5 +1,6 @@
 import { prioritySchema } from '../domain/tasks/priority.ts';
 import type { Lock } from '../domain/locks/lock.ts';
+import type { Role } from '../domain/roles/role.ts';
 import { z } from 'zod';
 import type { Project } from '../domain/projects/project.ts';
 import type { User } from '../domain/users/user.ts';
@@ -129,6 +130,12 @@ export const lockSchema = z.object({
   held_by: z.array(id).meta({ description: 'The active tasks holding it, oldest first' }),
   waiting: z.number().int().meta({ description: 'Waiting tasks whose template needs it' }),
 }).meta({ id: 'Lock' }) satisfies z.ZodType<Lock>;
+
+export const projectRoleSchema = z.object({
+  id: id.nullable().meta({ description: "null for Semaphore's four built-in roles" }), slug: z.string().meta({ description: 'What a member\'s `role` holds' }),
+  name: z.string(), permissions: z.number().int().meta({ description: 'Permission bits (1 run tasks, 2 update project, 4 manage resources, 8 manage users, 16 see templates, 32 edit inventories, 64 edit variable groups, 128 manage keys, 256 manage schedules, 512 approve workflow gates, 1024 read the audit log)' }),
+  builtin: z.boolean(),
+}).meta({ id: 'ProjectCustomRole' }) satisfies z.ZodType<Role>;
 
 export const viewSchema = z.object({
   id, project_id: id, title: z.string(), position: z.number().int(), hidden: z.boolean(), type: z.string(),

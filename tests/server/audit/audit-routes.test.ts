@@ -4,17 +4,8 @@ import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { buildWorld, type Caller } from '../../support/world.ts';
 import type { MatrixRow } from '../../support/permission-matrix.ts';
 import { mountedRoutes, routePattern } from '../../support/route-table.ts';
-import { FOUNDATION_MATRIX } from '../api/permission-matrix/foundation.rows.ts';
-import { RESOURCES_MATRIX } from '../api/permission-matrix/resources.rows.ts';
-import { TEMPLATES_MATRIX } from '../api/permission-matrix/templates.rows.ts';
-import { INTEGRATIONS_MATRIX } from '../api/permission-matrix/integrations.rows.ts';
-import { SYSTEM_MATRIX } from '../api/permission-matrix/system.rows.ts';
-import { TASKS_MATRIX } from '../api/permission-matrix/tasks.rows.ts';
-import { TERRAFORM_MATRIX } from '../api/permission-matrix/terraform.rows.ts';
-import { AUTH_MATRIX, AUTH_MATRIX_ENV } from '../api/permission-matrix/auth.rows.ts';
-import { RUNNERS_MATRIX } from '../api/permission-matrix/runners.rows.ts';
-import { WORKFLOWS_MATRIX } from '../api/permission-matrix/workflows.rows.ts';
-import { ALERTS_MATRIX } from '../api/permission-matrix/alerts.rows.ts';
+import { AUTH_MATRIX_ENV } from '../api/permission-matrix/auth.rows.ts';
+import { ALL_MATRIX_ROWS } from '../api/permission-matrix/all.rows.ts';
 import { isStateChanging, routeAction } from '../../../src/server/domain/audit/audit-actions.ts';
 import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.ts';
 
@@ -27,10 +18,7 @@ import { settleAuditInbox } from '../../../src/server/domain/audit/audit-inbox.t
  * A bulk route (ITEMISED) leaves one row per item its body names instead, each saying what was
  * done to that item.
  */
-const ROWS: MatrixRow[] = [
-  ...FOUNDATION_MATRIX, ...RESOURCES_MATRIX, ...TEMPLATES_MATRIX, ...INTEGRATIONS_MATRIX, ...SYSTEM_MATRIX,
-  ...TASKS_MATRIX, ...TERRAFORM_MATRIX, ...AUTH_MATRIX, ...RUNNERS_MATRIX, ...WORKFLOWS_MATRIX, ...ALERTS_MATRIX,
-];
+const ROWS: MatrixRow[] = ALL_MATRIX_ROWS;
 const ORDER: Caller[] = ['admin', 'owner', 'bearer', 'manager', 'task_runner', 'guest', 'anonymous'];
 
 /** Mounted route ("POST /api/x/:id") a matrix label names. */

@@ -39,6 +39,7 @@ import * as executorSettings from './2026_11_28_executor_settings.ts';
 import * as mcpTokenWriteFlag from './2026_11_29_mcp_token_write_flag.ts';
 import * as templateConcurrency from './2026_11_29_template_concurrency.ts';
 import * as projectLocks from './2026_11_29_project_locks.ts';
+import * as projectRoles from './2026_11_29_project_roles.ts';
 import * as templateRateLimit from './2026_11_29_template_rate_limit.ts';
 import * as templateAlertFixed from './2026_11_29_template_alert_fixed.ts';
 import * as secAuthInviteProof from './2026_11_29_sec_auth_invite_proof.ts';
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_template_allowed_inventories': templateAllowedInventories,
   '2026_11_29_inventory_sources': inventorySources,
   '2026_11_29_host_recap_indexes': hostRecapIndexes,
+  '2026_11_29_project_roles': projectRoles,
 };

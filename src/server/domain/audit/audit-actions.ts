@@ -69,7 +69,7 @@ const METHOD_ACTIONS: Record<string, string> = { POST: 'create', PUT: 'update', 
 /** Path segments → object types ("keys" → "key"). */
 const SEGMENT_TYPES: Record<string, string> = {
   keys: 'key', host_configs: 'host_config', 'alert-channels': 'alert_channel', 'event-webhooks': 'event_webhook', repositories: 'repository', inventory: 'inventory', environment: 'environment',
-  templates: 'template', views: 'view', locks: 'lock', schedules: 'schedule', integrations: 'integration', matchers: 'integration_matcher',
+  templates: 'template', views: 'view', locks: 'lock', roles: 'role', schedules: 'schedule', integrations: 'integration', matchers: 'integration_matcher',
   values: 'integration_extract_value', aliases: 'integration_alias', tasks: 'task', runners: 'runner', users: 'user',
   projects: 'project', project: 'project', apps: 'app', tokens: 'token', sessions: 'session', states: 'terraform_state',
 };

@@ -13,6 +13,7 @@ import { groupsOf, readTemplateEnvironmentIds } from '../environments/environmen
 import { readTemplateSshKeyIds } from '../templates/template-ssh-keys.ts';
 import { exportAlertChannels, exportEventWebhooks, exportTemplateChannelNames } from './backup-alerts.ts';
 import { uniqueNames } from './unique-names.ts';
+import { exportRoles } from './backup-roles.ts';
 import { readAllowedInventories } from '../templates/allowed-inventories.ts';
 
 /** Semaphore's single `cron` of a template: its plain cron schedule, the first by name. */
@@ -60,6 +61,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
   const aliases = await db.selectFrom('integration_alias').selectAll().where('project_id', '=', projectId).orderBy('alias').execute();
 
   const storages = await exportSecretStorages(db, projectId);
+  const roles = await exportRoles(db, projectId);
   const channels = await exportAlertChannels(db, projectId);
   const templateChannels = await exportTemplateChannelNames(db, templates.map((t) => t.id), channels.nameOf);
   const keyName = uniqueNames(keys, (k) => k.name);
@@ -128,5 +130,6 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
     integration_aliases: aliases.filter((a) => a.integration_id === null).map((a) => a.alias),
     alert_channels: channels.list,
     event_webhooks: await exportEventWebhooks(db, projectId),
+    ...(roles.length ? { roles } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { restoreHostConfigs } from './backup-host-configs.ts';
 import { restoreSecretStorages } from './backup-secret-storages.ts';
 import { restoreWorkflows } from './backup-workflows.ts';
 import { restoreAlerts, restoreTemplateChannels } from './backup-alerts.ts';
+import { restoreRoles } from './backup-roles.ts';
 
 /**
  * Creates a new project from a backup (reference §9.2), owned by `userId`, inside the caller's
@@ -48,5 +49,6 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   await restoreTemplateChannels(ctx, channels, backup.templates);
   await restoreIntegrations(ctx, backup);
   await restoreWorkflows(ctx, backup.workflows);
+  await restoreRoles(ctx, backup.roles);
   return { project, emptyKeys: (backup.keys ?? []).filter((k) => k.type !== 'none').length };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { backupRoleSchema } from './backup-roles.ts';
 import { smallCount } from '../shared/project-refs.ts';
 import { backupHostConfigSchema } from './backup-host-configs.ts';
 import { backupSecretStorageSchema } from './backup-secret-storages.ts';
@@ -26,7 +27,7 @@ const params = z.record(z.string(), z.unknown()).nullable().optional();
 export const BACKUP_SECTION_LIMITS = {
   keys: 1000, repositories: 1000, inventories: 1000, environments: 1000, views: 100,
   templates: 1000, schedules: 1000, integrations: 200, integration_aliases: 100, host_configs: 1000, secret_storages: 100, workflows: 200,
-  alert_channels: 100, event_webhooks: 100,
+  alert_channels: 100, event_webhooks: 100, roles: 100,
 } as const;
 
 /** Most items of the lists inside one template or integration. */
@@ -108,7 +109,7 @@ export const BACKUP_SECTION_ITEMS = {
   environments: backupEnvironmentSchema, views: backupViewSchema, templates: backupTemplateSchema,
   schedules: backupScheduleSchema, integrations: backupIntegrationSchema, integration_aliases: z.string(),
   host_configs: backupHostConfigSchema, secret_storages: backupSecretStorageSchema, workflows: backupWorkflowSchema,
-  alert_channels: backupAlertChannelSchema, event_webhooks: backupEventWebhookSchema,
+  alert_channels: backupAlertChannelSchema, event_webhooks: backupEventWebhookSchema, roles: backupRoleSchema,
 } as const;
 export type BackupSection = keyof typeof BACKUP_SECTION_ITEMS;
 
@@ -129,6 +130,7 @@ export const backupSchema = z.looseObject({
   workflows: list(backupWorkflowSchema, BACKUP_SECTION_LIMITS.workflows),
   alert_channels: list(backupAlertChannelSchema, BACKUP_SECTION_LIMITS.alert_channels),
   event_webhooks: list(backupEventWebhookSchema, BACKUP_SECTION_LIMITS.event_webhooks),
+  roles: list(backupRoleSchema, BACKUP_SECTION_LIMITS.roles),
 });
 
 /** A section of the outline: a list within the section's limit, its items not looked at. */
@@ -143,7 +145,7 @@ export const backupOutlineSchema = z.looseObject({
   environments: outlineList('environments'), views: outlineList('views'), templates: outlineList('templates'),
   schedules: outlineList('schedules'), integrations: outlineList('integrations'), integration_aliases: outlineList('integration_aliases'),
   host_configs: outlineList('host_configs'), secret_storages: outlineList('secret_storages'), workflows: outlineList('workflows'),
-  alert_channels: outlineList('alert_channels'), event_webhooks: outlineList('event_webhooks'),
+  alert_channels: outlineList('alert_channels'), event_webhooks: outlineList('event_webhooks'), roles: outlineList('roles'),
 });
 export type BackupOutline = z.infer<typeof backupOutlineSchema>;
 

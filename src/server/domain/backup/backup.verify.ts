@@ -1,4 +1,5 @@
 import { badRequest } from '../../http/errors.ts';
+import { verifyRoles } from './backup-roles.ts';
 import type { Backup } from './backup.schema.ts';
 import { verifyHostConfigs } from './backup-host-configs.ts';
 import { verifySecretStorages } from './backup-secret-storages.ts';
@@ -38,6 +39,7 @@ export function verifyBackup(backup: Backup): void {
     exists(`repositories[${i}]`, 'ssh_key', repo.ssh_key, keys);
   }
   verifyHostConfigs(backup.host_configs, keys);
+  verifyRoles(backup.roles);
   verifySecretStorages(backup.secret_storages, backup.keys);
   verifyWorkflows(backup.workflows, templates);
   verifyAlerts(backup.alert_channels, backup.event_webhooks, backup.templates);

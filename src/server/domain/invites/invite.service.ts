@@ -3,7 +3,8 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { ProjectInviteRow, UserRow } from '../../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
-import { hasPermission, Permission, permissionsOf, type ProjectRole } from '../../access/permissions.ts';
+import { hasPermission, Permission, type ProjectRole } from '../../access/permissions.ts';
+import { roleBits } from '../roles/role.service.ts';
 import { addProjectMember } from '../projects/project-members.service.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, inviteRowToInvite, inviteStatus, type InviteInput, type ProjectInvite } from './invite.ts';
@@ -96,8 +97,8 @@ async function inviterMayStillInvite(tx: Tx, row: ProjectInviteRow): Promise<boo
   if (!inviter) return false;
   if (inviter.admin) return true;
   const member = await tx.selectFrom('project_user').select('role').where('project_id', '=', row.project_id).where('user_id', '=', row.inviter_user_id).executeTakeFirst();
-  const granted = member ? permissionsOf(member.role) : 0;
-  return hasPermission(granted, Permission.ManageUsers) && hasPermission(granted, permissionsOf(row.role));
+  const granted = member ? await roleBits(tx, row.project_id, member.role) : 0;
+  return hasPermission(granted, Permission.ManageUsers) && hasPermission(granted, await roleBits(tx, row.project_id, row.role));
 }
 
 /**

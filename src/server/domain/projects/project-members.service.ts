@@ -1,5 +1,4 @@
 import type { Db, Tx } from '../../db/database.ts';
-import type { ProjectRole } from '../../access/permissions.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -25,7 +24,7 @@ export async function listProjectMembers(db: Db, projectId: number, sort?: strin
 }
 
 /** Adds a user to the team; 409 when already a member, 400 when the user does not exist. */
-export async function addProjectMember(tx: Tx, projectId: number, userId: number, role: ProjectRole, actorId: number): Promise<void> {
+export async function addProjectMember(tx: Tx, projectId: number, userId: number, role: string, actorId: number): Promise<void> {
   const user = await tx.selectFrom('user').select('id').where('id', '=', userId).executeTakeFirst();
   if (!user) throw badRequest(`user_id: no user with id ${userId}`);
   if (await findRole(tx, projectId, userId)) throw new ApiError('conflict', 'user is already a member of this project');
@@ -34,7 +33,7 @@ export async function addProjectMember(tx: Tx, projectId: number, userId: number
 }
 
 /** Changes a member's role; 404 when the user is not a member. */
-export async function changeProjectMemberRole(tx: Tx, projectId: number, userId: number, role: ProjectRole, actorId: number): Promise<void> {
+export async function changeProjectMemberRole(tx: Tx, projectId: number, userId: number, role: string, actorId: number): Promise<void> {
   if (!(await findRole(tx, projectId, userId))) throw notFound();
   await tx.updateTable('project_user').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
   await recordEvent(tx, { projectId, userId: actorId, objectType: 'user', objectId: userId, description: `Changed role for User ID ${userId}` });

@@ -7,7 +7,7 @@ import { parseJsonColumn } from '../shared/project-refs.ts';
 import { stopTask } from '../tasks/task.service.ts';
 import { launchTask } from '../tasks/launch/launch-task.ts';
 import { findRole } from '../projects/project-members.service.ts';
-import { permissionsOf } from '../../access/permissions.ts';
+import { roleBits } from '../roles/role.service.ts';
 import { isFinished } from '../tasks/task-status.ts';
 import { surveyVarsOf } from '../templates/stored-survey-vars.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -183,7 +183,7 @@ async function startTaskNode(deps: Deps, run: WorkflowRunRow, definition: Workfl
   try {
     const role = await findRole(deps.db, project.id, user.id);
     await launchTask(deps, {
-      path: 'workflow', user, permissions: role ? permissionsOf(role) : 0, valuesFrom: 'configuration',
+      path: 'workflow', user, permissions: role ? await roleBits(deps.db, project.id, role) : 0, valuesFrom: 'configuration',
       outsideValues: Object.keys(inputs.values).length > 0,
       onInsert: async (tx, task) => {
         if (!(await claimNode(tx, run.id, node, { status: 'running', task_id: task.id, input_log: inputs.lines.join('\n') }))) throw new AlreadyClaimed();

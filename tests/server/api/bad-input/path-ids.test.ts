@@ -27,7 +27,7 @@ const IDEMPOTENT_DELETES = new Set([
 function realId(w: World, ids: ResourceIds, path: string, name: string): number {
   const byName: Record<string, number> = {
     project_id: w.projectId, key_id: ids.key, repository_id: ids.repository, inventory_id: ids.workspace, environment_id: ids.environment,
-    template_id: ids.template, view_id: ids.view, lock_id: ids.lock, schedule_id: ids.schedule, integration_id: ids.integration, matcher_id: ids.matcher,
+    template_id: ids.template, view_id: ids.view, lock_id: ids.lock, role_id: ids.role, schedule_id: ids.schedule, integration_id: ids.integration, matcher_id: ids.matcher,
     value_id: ids.value, task_id: ids.task, user_id: path.startsWith('/api/project/') ? w.users.extra.id : w.users.spare.id,
     alias_id: path.includes('/terraform/') ? ids.tfAlias : path.includes(':integration_id/') ? ids.integrationAlias : ids.projectAlias,
     state_id: ids.tfState, invite_id: ids.invite,

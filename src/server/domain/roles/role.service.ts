@@ -1,0 +1,89 @@
+import type { Db, Tx } from '../../db/database.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { now } from '../../lib/time.ts';
+import { PROJECT_ROLES, ROLE_PERMISSIONS, effectivePermissions, hasPermission, isBuiltInRole } from '../../access/permissions.ts';
+import { recordEvent } from '../events/event.repository.ts';
+import { assertBodyMatchesUrl, type Actor } from '../project-resource.ts';
+import type { Role, RoleInput, RoleRow } from './role.ts';
+
+export async function findRole(db: Db | Tx, projectId: number, id: number): Promise<RoleRow> {
+  const row = await db.selectFrom('project_role').selectAll().where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Semaphore's four roles, then the project's own by name. */
+export async function listRoles(db: Db | Tx, projectId: number): Promise<Role[]> {
+  const rows = await db.selectFrom('project_role').selectAll().where('project_id', '=', projectId).orderBy('name').orderBy('id').execute();
+  return [
+    ...PROJECT_ROLES.map((slug) => ({ id: null, slug, name: slug, permissions: ROLE_PERMISSIONS[slug], builtin: true })),
+    ...rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, permissions: r.permissions, builtin: false })),
+  ];
+}
+
+/**
+ * The bits a member with `role` reports (`/role`): a built-in role's Semaphore value, a custom
+ * role's own bits, 0 for a role that no longer exists.
+ */
+export async function declaredBits(db: Db | Tx, projectId: number, role: string): Promise<number> {
+  if (isBuiltInRole(role)) return ROLE_PERMISSIONS[role];
+  const row = await db.selectFrom('project_role').select('permissions').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst();
+  return row?.permissions ?? 0;
+}
+
+/** The bits a member with `role` acts with (access/permissions.ts effectivePermissions). */
+export async function roleBits(db: Db | Tx, projectId: number, role: string): Promise<number> {
+  return effectivePermissions(await declaredBits(db, projectId, role), isBuiltInRole(role));
+}
+
+/**
+ * Refuses (400) a role the project does not have, and one holding bits the caller lacks: who
+ * manages users hands out at most their own rights. Admins (`callerBits` null) give any role.
+ */
+export async function assertAssignableRole(db: Db | Tx, projectId: number, role: string, callerBits: number | null): Promise<void> {
+  const roles = await listRoles(db, projectId);
+  const found = roles.find((r) => r.slug === role);
+  if (!found) throw badRequest(`role: must be one of ${roles.map((r) => r.slug).join(', ')}`);
+  if (callerBits !== null && !hasPermission(callerBits, effectivePermissions(found.permissions, found.builtin))) {
+    throw badRequest(`role: ${role} holds rights you do not have`);
+  }
+}
+
+export async function createRole(tx: Tx, actor: Actor, input: RoleInput): Promise<RoleRow> {
+  assertBodyMatchesUrl(input, actor.projectId);
+  if (!input.name) throw badRequest('name: required');
+  const slug = input.slug ?? slugOf(input.name);
+  if (!slug) throw badRequest('slug: required when the name holds no letters');
+  if (isBuiltInRole(slug)) throw badRequest(`slug: ${slug} is a built-in role`);
+  const taken = await tx.selectFrom('project_role').select('id').where('project_id', '=', actor.projectId).where('slug', '=', slug).executeTakeFirst();
+  if (taken) throw badRequest(`slug: role ${taken.id} already has the slug "${slug}" in this project`);
+  const row = await tx.insertInto('project_role').values({
+    project_id: actor.projectId, slug, name: input.name, permissions: input.permissions ?? 0, created: now(),
+  }).returningAll().executeTakeFirstOrThrow();
+  await recordEvent(tx, { ...actor, objectType: 'role', objectId: row.id, description: `Role ${row.name} created` });
+  return row;
+}
+
+/** Changes a role's name and bits; its slug stays, so its members keep it. */
+export async function updateRole(tx: Tx, actor: Actor, current: RoleRow, input: RoleInput): Promise<void> {
+  assertBodyMatchesUrl(input, actor.projectId, current.id);
+  if (input.slug !== undefined && input.slug !== current.slug) throw badRequest('slug: cannot change once made (members hold it)');
+  const name = input.name ?? current.name;
+  await tx.updateTable('project_role').set({ name, permissions: input.permissions ?? current.permissions }).where('id', '=', current.id).execute();
+  await recordEvent(tx, { ...actor, objectType: 'role', objectId: current.id, description: `Role ${name} updated` });
+}
+
+/** A role members or open invites still hold is kept: give them another role first. */
+export async function deleteRole(tx: Tx, actor: Actor, role: RoleRow): Promise<void> {
+  const member = await tx.selectFrom('project_user').select('user_id').where('project_id', '=', role.project_id).where('role', '=', role.slug).executeTakeFirst();
+  if (member) throw badRequest(`Role ${role.name} is held by user ${member.user_id}; give them another role first`);
+  const invite = await tx.selectFrom('project_invite').select('id').where('project_id', '=', role.project_id).where('role', '=', role.slug)
+    .where('status', '=', 'pending').executeTakeFirst();
+  if (invite) throw badRequest(`Role ${role.name} is offered by invite ${invite.id}; withdraw it first`);
+  await tx.deleteFrom('project_role').where('id', '=', role.id).execute();
+  await recordEvent(tx, { ...actor, objectType: 'role', objectId: role.id, description: `Role ${role.name} deleted` });
+}
+
+function slugOf(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^[^a-z]+|_+$/g, '').slice(0, 40);
+}

@@ -1,0 +1,4 @@
+import { describeBadInput } from '../../../support/bad-input.ts';
+import { ROLE_WRITES, prepareRoles } from './roles.writes.ts';
+
+describeBadInput('custom project roles', ROLE_WRITES, {}, prepareRoles);
