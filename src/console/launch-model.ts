@@ -15,6 +15,29 @@ const TERRAFORM_APPS = ['terraform', 'tofu', 'terragrunt'];
 export interface LaunchSurveyVar {
   name?: string; title?: string; description?: string | null; type?: string; required?: boolean;
   default_value?: string | null; values?: { name?: string | null; value?: string | null }[] | null;
+  /** an enum whose choices the server reads from this URL (GET …/templates/{tid}/survey_options) */
+  values_url?: string | null;
+}
+
+/** What GET …/templates/{tid}/survey_options answers for one variable. */
+export type SurveyOptionsAnswer = { values: { name: string; value: string }[] } | { error: string };
+
+/**
+ * The survey variables with the choices their URL gave, and a field message for each whose
+ * source failed (its reason in `failed`, which words the message).
+ */
+export function withUrlOptions(vars: LaunchSurveyVar[], answers: Record<string, SurveyOptionsAnswer>, failed: (reason: string) => string): { vars: LaunchSurveyVar[]; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const merged = vars.map((v) => {
+    const answer = v.name && v.values_url && Object.hasOwn(answers, v.name) ? answers[v.name] : undefined;
+    if (!answer) return v;
+    if ('error' in answer) {
+      errors[varField(v.name!)] = failed(answer.error);
+      return { ...v, values: [] };
+    }
+    return { ...v, values: answer.values };
+  });
+  return { vars: merged, errors };
 }
 
 /** The template fields the launch dialog reads (GET .../templates/{tid}). */

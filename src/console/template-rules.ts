@@ -21,6 +21,10 @@ export interface SurveyVarDraft {
   do_not_store: boolean;
   /** how the answer reaches the run: as a variable of the tool ('') or an environment variable ('env') */
   target: '' | 'env';
+  /** an enum's choices read from this URL when a task is launched ('' = its values) */
+  values_url: string;
+  /** the project key sent to values_url (kept as the API has it; set through the API) */
+  values_url_key_id: number | null;
 }
 
 export interface VaultDraft {
@@ -37,7 +41,7 @@ export function surveyVarErrors(v: SurveyVarDraft): Record<string, string> {
   if (!v.name.trim()) errors.name = 'name_required';
   if (!v.title.trim()) errors.title = 'title_required';
   if (v.type === 'enum') {
-    if (v.values.length === 0) errors.values = 'enum_no_values';
+    if (v.values.length === 0 && !v.values_url.trim()) errors.values = 'enum_no_values';
     else if (v.values.some((x) => !x.name.trim())) errors.values = 'enum_empty_name';
     else if (new Set(v.values.map((x) => x.name.trim())).size !== v.values.length) errors.values = 'enum_unique_names';
   }
@@ -76,6 +80,7 @@ export function surveyVarsToApi(vars: SurveyVarDraft[]) {
     name: v.name.trim(), title: v.title.trim(), description: v.description, type: v.type === 'string' ? '' : v.type,
     required: v.required, default_value: v.default_value, ...(v.do_not_store ? { do_not_store: true } : {}), ...(v.target ? { target: v.target } : {}),
     values: v.type === 'enum' ? v.values.map((x) => ({ name: x.name.trim(), value: x.value })) : [],
+    ...(v.type === 'enum' && v.values_url.trim() ? { values_url: v.values_url.trim(), values_url_key_id: v.values_url_key_id } : {}),
   }));
 }
 
@@ -88,6 +93,7 @@ export function surveyVarsFromApi(raw: unknown): SurveyVarDraft[] {
     values: Array.isArray(v.values) ? v.values.map((x: Record<string, unknown>) => ({ name: str(x?.name), value: str(x?.value) })) : [],
     default_value: str(v.default_value), required: v.required === true, do_not_store: v.do_not_store === true,
     target: v.target === 'env' ? 'env' : '',
+    values_url: str(v.values_url), values_url_key_id: typeof v.values_url_key_id === 'number' ? v.values_url_key_id : null,
   }));
 }
 

@@ -4,7 +4,7 @@ import {
 } from '../../src/console/template-rules.ts';
 
 const survey = (patch: Partial<SurveyVarDraft>): SurveyVarDraft => ({
-  name: 'color', title: 'Colour', description: '', type: 'string', values: [], default_value: '', required: false, do_not_store: false, target: '', ...patch,
+  name: 'color', title: 'Colour', description: '', type: 'string', values: [], default_value: '', required: false, do_not_store: false, target: '', values_url: '', values_url_key_id: null, ...patch,
 });
 const vault = (patch: Partial<VaultDraft>): VaultDraft => ({ name: '', type: 'password', vault_key_id: 1, script: '', ...patch });
 
@@ -67,5 +67,16 @@ describe('args picker', () => {
     expect(parseArguments('')).toEqual([]);
     expect(parseArguments('[1, 2]')).toBeNull();
     expect(parseArguments('[oops')).toBeNull();
+  });
+});
+
+describe('survey choices from a URL (issue 51)', () => {
+  it('an enum with a URL needs no values, and its URL and key travel to the API and back', () => {
+    const v = survey({ type: 'enum', values_url: ' https://lists.example.test/regions ', values_url_key_id: 4 });
+    expect(surveyVarErrors(v)).toEqual({});
+    const [api] = surveyVarsToApi([v]);
+    expect(api).toMatchObject({ values_url: 'https://lists.example.test/regions', values_url_key_id: 4 });
+    expect(surveyVarsFromApi([api])[0]).toMatchObject({ values_url: 'https://lists.example.test/regions', values_url_key_id: 4 });
+    expect(surveyVarsToApi([survey({ values_url: 'https://x.test' })])[0]).not.toHaveProperty('values_url');
   });
 });

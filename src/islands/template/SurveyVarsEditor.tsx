@@ -4,9 +4,10 @@ import {
 } from '../../console/template-rules.ts';
 import { FieldMessage, onEnter, PlainField, useMounted, type Messages } from './editor-kit.tsx';
 
-interface Props { name: string; initial: string; m: Messages }
+/** `keys`: the project keys an options URL may be sent (login/password as Basic auth, a string as a bearer token) */
+interface Props { name: string; initial: string; keys: { id: number; name: string }[]; m: Messages }
 
-const EMPTY: SurveyVarDraft = { name: '', title: '', description: '', type: 'string', values: [], default_value: '', required: false, do_not_store: false, target: '' };
+const EMPTY: SurveyVarDraft = { name: '', title: '', description: '', type: 'string', values: [], default_value: '', required: false, do_not_store: false, target: '', values_url: '', values_url_key_id: null };
 
 function parse(text: string): SurveyVarDraft[] | null {
   if (!text.trim()) return [];
@@ -23,7 +24,7 @@ function parse(text: string): SurveyVarDraft[] | null {
  * or edit one (name, title, description, type string/int/secret/enum, enum values, default,
  * required). The list posts as JSON in the hidden `survey_vars` field.
  */
-export default function SurveyVarsEditor({ name, initial, m }: Props) {
+export default function SurveyVarsEditor({ name, initial, keys, m }: Props) {
   const mounted = useMounted();
   const [vars, setVars] = useState<SurveyVarDraft[] | null>(() => parse(initial));
   const [editing, setEditing] = useState<{ index: number | null; draft: SurveyVarDraft; tried: boolean } | null>(null);
@@ -104,6 +105,20 @@ export default function SurveyVarsEditor({ name, initial, m }: Props) {
               <button type="button" className="btn btn-outline btn-small" onClick={() => change({ values: [...d.values, { name: '', value: '' }] })}>{m.value_add}</button>
               <FieldMessage id="sv-values-error" text={say(errors.values)} />
             </div>
+          )}
+          {d.type === 'enum' && (
+            <label className="tpl-values-url">{m.survey_values_url}
+              <input type="url" value={d.values_url} placeholder="https://" onChange={(e) => change({ values_url: e.target.value })} aria-describedby="sv-values-url-hint" data-sv="values_url" />
+              <small id="sv-values-url-hint">{m.survey_values_url_hint}</small>
+            </label>
+          )}
+          {d.type === 'enum' && d.values_url.trim() !== '' && (
+            <label>{m.survey_values_url_key}
+              <select value={d.values_url_key_id ?? ''} onChange={(e) => change({ values_url_key_id: e.target.value ? Number(e.target.value) : null })} data-sv="values_url_key_id">
+                <option value="">—</option>
+                {keys.map((k) => <option key={k.id} value={k.id}>{k.name}</option>)}
+              </select>
+            </label>
           )}
           <label className="tpl-check"><input type="checkbox" checked={d.required} onChange={(e) => change({ required: e.target.checked })} data-sv="required" /> {m.survey_required}</label>
           <label className="tpl-check"><input type="checkbox" checked={d.do_not_store} onChange={(e) => change({ do_not_store: e.target.checked })} data-sv="do_not_store" /> {m.survey_do_not_store}</label>

@@ -40,7 +40,7 @@ async function boardScopeOf(c: Context<AppEnv>): Promise<BoardScope> {
     if (!grant) throw unauthorized();
     return { projectIds: grant.projectIds, by: grant.by, viewId: grant.by === 'template' ? grant.viewId : null };
   }
-  const caller = await authenticatedCaller(db, c.req.header('authorization'), getCookie(c, SESSION_COOKIE));
+  const caller = await authenticatedCaller(db, c.var.deps.config, { authorization: c.req.header('authorization'), cookie: getCookie(c, SESSION_COOKIE), header: (name) => c.req.header(name) });
   setAuditActor({ userId: caller.user.id, name: caller.user.username, token: caller.tokenPrefix });
   const visible = await visibleProjectIds(db, caller.user);
   const allowed = new Set(visible);

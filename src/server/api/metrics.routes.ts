@@ -21,7 +21,7 @@ export async function serveMetrics(c: Context<AppEnv>): Promise<Response> {
   if (basic) {
     if (!config.metrics.username || !sameText(Buffer.from(basic[1]!, 'base64').toString('utf8'), `${config.metrics.username}:${config.metrics.password}`)) throw forbidden();
   } else {
-    const caller = await authenticatedCaller(db, authorization, getCookie(c, SESSION_COOKIE)).catch(askForBasicAuth);
+    const caller = await authenticatedCaller(db, config, { authorization, cookie: getCookie(c, SESSION_COOKIE), header: (name) => c.req.header(name) }).catch(askForBasicAuth);
     if (!caller.user.admin) throw forbidden();
   }
   return c.body(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType });

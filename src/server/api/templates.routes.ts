@@ -19,6 +19,8 @@ import { setTemplateAlertChannels } from '../domain/alert-channels/alert-channel
 import { writeAllowedInventories } from '../domain/templates/allowed-inventories.ts';
 import { actorOf, limitQuery, templateOf } from './route-context.ts';
 import { readStatsQuery } from './stats-query.ts';
+import { loadSurveyOptions } from '../domain/templates/survey-options.ts';
+import { surveyVarsOf } from '../domain/templates/stored-survey-vars.ts';
 import { respondWithLastTasks, respondWithTaskPage, wantsTaskPage } from './task-page.ts';
 import { applyTemplateBulk, templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { pageTemplates, TEMPLATE_PAGE_PARAMS, templatePageQuerySchema } from '../domain/templates/template-page.ts';
@@ -136,6 +138,13 @@ templatesRoutes.get('/:template_id/schedules', async (c) => {
 templatesRoutes.get('/:template_id/refs', async (c) => {
   const template = await templateOf(c);
   return c.json(await findTemplateRefs(c.var.deps.db, c.var.project.id, template.id));
+});
+
+/** The choices of the template's enum survey variables that read them from a URL, or why each has none (the launch dialog asks). */
+templatesRoutes.get('/:template_id/survey_options', async (c) => {
+  const template = await templateOf(c);
+  const { db, secrets, config } = c.var.deps;
+  return c.json(await loadSurveyOptions(db, { box: secrets, sources: config.secret_sources }, c.var.project.id, surveyVarsOf(template.survey_vars)));
 });
 
 templatesRoutes.get('/:template_id/stats', async (c) => {

@@ -8,6 +8,9 @@ import { callerMemoOf } from './caller-memo.ts';
 import type { Caller } from './caller.ts';
 import { hashSecretToken } from '../access/tokens.ts';
 import { setAuditActor } from '../domain/audit/audit-context.ts';
+import type { Config } from '../config/config.ts';
+import { proxyCaller } from './proxy-jwt.ts';
+import { proxyAssertion } from '../config/auth-config.ts';
 
 /** How many characters of a bearer token the audit trail keeps (the id token lists show). */
 const TOKEN_PREFIX_LENGTH = 8;
@@ -27,13 +30,23 @@ async function resolveCaller(db: Db, authorization: string | undefined, sessionC
   return found ? { user: found.user, sessionId: found.sessionId, tokenHash: undefined, tokenPrefix: '', verified: found.verified } : null;
 }
 
+/** What a request says about its caller: its `Authorization`, its session cookie, and any other header (for a proxy's assertion). */
+export interface CallerHeaders {
+  authorization: string | undefined;
+  cookie: string | undefined;
+  header: (name: string) => string | undefined;
+}
+
 /**
  * The one gate every authenticated door goes through (API routes, `/api/metrics`, `/api/ws`):
  * the caller, or 401 — with `TOTP_REQUIRED` for a session that passed the password but not
- * yet its second factor, which may do nothing but prove that factor.
+ * yet its second factor, which may do nothing but prove that factor. With proxy sign-in on
+ * (`auth.jwt`), a request carrying the proxy's assertion is signed in by it alone.
  */
-export async function authenticatedCaller(db: Db, authorization: string | undefined, sessionCookie: string | undefined): Promise<Caller> {
-  const caller = await resolveCaller(db, authorization, sessionCookie);
+export async function authenticatedCaller(db: Db, config: Config, request: CallerHeaders): Promise<Caller> {
+  const assertion = proxyAssertion(config.proxy_auth, request.header);
+  if (assertion) return proxyCaller(db, config, assertion.value);
+  const caller = await resolveCaller(db, request.authorization, request.cookie);
   if (!caller) throw unauthorized();
   if (!caller.verified) throw unauthorized('TOTP_REQUIRED');
   return caller;
@@ -42,11 +55,11 @@ export async function authenticatedCaller(db: Db, authorization: string | undefi
 /** Loads the caller into `c.var.user`; 401 with an empty body otherwise. */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async function authenticateCaller(c, next) {
-    const authorization = c.req.header('authorization');
-    const cookie = getCookie(c, SESSION_COOKIE);
+    const { db, config } = c.var.deps;
+    const request = { authorization: c.req.header('authorization'), cookie: getCookie(c, SESSION_COOKIE), header: (name: string) => c.req.header(name) };
     const memo = callerMemoOf(c);
-    const memoKey = `${authorization ?? ''}\n${cookie ?? ''}`;
-    const caller = memo?.get(memoKey) ?? await authenticatedCaller(c.var.deps.db, authorization, cookie);
+    const memoKey = `${request.authorization ?? ''}\n${request.cookie ?? ''}\n${proxyAssertion(config.proxy_auth, request.header)?.value ?? ''}`;
+    const caller = memo?.get(memoKey) ?? await authenticatedCaller(db, config, request);
     memo?.set(memoKey, caller);
     c.set('user', caller.user);
     c.set('sessionId', caller.sessionId);

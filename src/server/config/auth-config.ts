@@ -44,6 +44,44 @@ export interface OidcProviderConfig {
   order: number;
 }
 
+/**
+ * Semaphore's `auth.jwt` (JWT proxy authentication): the header an identity-aware proxy puts its
+ * signed token in ('' = `X-Pomerium-Jwt-Assertion` or `Cf-Access-Jwt-Assertion`), the proxy's
+ * JWKS, the `aud`/`iss` expected ('' = not checked) and the claims read.
+ */
+export interface ProxyAuthConfig {
+  enabled: boolean;
+  header: string;
+  jwks_url: string;
+  audience: string;
+  issuer: string;
+  email_claim: string;
+  name_claim: string;
+  username_claim: string;
+  groups_claim: string;
+}
+
+/** The headers Pomerium and Cloudflare Access put their assertion in, read when no header is configured. */
+export const WELL_KNOWN_ASSERTION_HEADERS = ['x-pomerium-jwt-assertion', 'cf-access-jwt-assertion'];
+
+/** The header names this server reads an assertion from, lower-cased; none while proxy sign-in is off. */
+export function assertionHeaders(config: ProxyAuthConfig): string[] {
+  if (!config.enabled) return [];
+  return config.header ? [config.header.toLowerCase()] : WELL_KNOWN_ASSERTION_HEADERS;
+}
+
+/**
+ * The assertion a request carries, as `{ name, value }`, or null without one (or with proxy sign-in off).
+ * @example proxyAssertion(config.proxy_auth, (n) => c.req.header(n))
+ */
+export function proxyAssertion(config: ProxyAuthConfig, header: (name: string) => string | undefined): { name: string; value: string } | null {
+  for (const name of assertionHeaders(config)) {
+    const value = header(name)?.trim();
+    if (value) return { name, value };
+  }
+  return null;
+}
+
 /** One rule: members of `group` become admins, or get `role` (or `custom_role`) in project `project_id`. */
 export interface GroupMapping {
   group: string;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { DbSettings } from '../db/database.ts';
 import { ConfigError } from './config-error.ts';
 import { text, oneOf, imageReference, port, count, optionalId, uidRange, absolutePath, duration, flag, flagDefault, url, aesKey, timezone, jsonObject, jsonArray, addressList, jsonList, stringList } from './setting-readers.ts';
-import { EMAIL_MATCHING, readGroupMappings, readOidcProviders, type EmailMatching, type GroupMapping, type LdapConfig, type OidcProviderConfig, type TotpConfig } from './auth-config.ts';
+import { EMAIL_MATCHING, readGroupMappings, readOidcProviders, type EmailMatching, type GroupMapping, type LdapConfig, type OidcProviderConfig, type ProxyAuthConfig, type TotpConfig } from './auth-config.ts';
 
 /** Everything the server reads at start-up. Names follow Semaphore's config.json keys. */
 /** `secret_sources.env`: variable names, or prefixes ending in `*`; `secret_sources.dirs`: absolute directories. */
@@ -66,8 +66,10 @@ export interface Config {
   oidc_providers: Record<string, OidcProviderConfig>;
   /** whether an LDAP/OIDC sign-in with no linked identity may take an existing external user by email/username (Semaphore's modes; `never` here by default) */
   external_auth_email_matching: EmailMatching;
-  /** directory groups → admin flag and project roles, applied at each LDAP/OIDC sign-in */
+  /** directory groups → admin flag and project roles, applied at each LDAP/OIDC/proxy sign-in */
   group_mappings: GroupMapping[];
+  /** Semaphore's `auth.jwt`: sign-in by the signed JWT an identity-aware proxy adds to each request */
+  proxy_auth: ProxyAuthConfig;
   /** Semaphore's `jwt` section: task identity tokens (TTLs in seconds) */
   jwt: JwtSettings;
   audit: AuditSettings;
@@ -225,6 +227,15 @@ const SETTINGS = {
   oidc_providers: { env: 'SEMAPHORE_OIDC_PROVIDERS', json: 'oidc_providers', read: jsonObject() },
   external_auth_email_matching: { env: 'SEMAPHORE_EXTERNAL_AUTH_EMAIL_MATCHING', json: 'external_auth_email_matching', read: oneOf([...EMAIL_MATCHING], 'never') },
   group_mappings: { env: 'SEMAPHORE_GROUP_MAPPINGS', json: 'group_mappings', read: jsonList() },
+  jwt_auth_enabled: { env: 'SEMAPHORE_JWT_AUTH_ENABLED', json: 'auth.jwt.enabled', read: flag() },
+  jwt_auth_header: { env: 'SEMAPHORE_JWT_AUTH_HEADER', json: 'auth.jwt.header', read: text('') },
+  jwt_auth_jwks_url: { env: 'SEMAPHORE_JWT_AUTH_JWKS_URL', json: 'auth.jwt.jwks_url', read: url() },
+  jwt_auth_audience: { env: 'SEMAPHORE_JWT_AUTH_AUDIENCE', json: 'auth.jwt.audience', read: text('') },
+  jwt_auth_issuer: { env: 'SEMAPHORE_JWT_AUTH_ISSUER', json: 'auth.jwt.issuer', read: text('') },
+  jwt_auth_email_claim: { env: 'SEMAPHORE_JWT_AUTH_EMAIL_CLAIM', json: 'auth.jwt.email_claim', read: text('email') },
+  jwt_auth_name_claim: { env: 'SEMAPHORE_JWT_AUTH_NAME_CLAIM', json: 'auth.jwt.name_claim', read: text('name') },
+  jwt_auth_username_claim: { env: 'SEMAPHORE_JWT_AUTH_USERNAME_CLAIM', json: 'auth.jwt.username_claim', read: text('email') },
+  jwt_auth_groups_claim: { env: 'SEMAPHORE_JWT_AUTH_GROUPS_CLAIM', json: 'auth.jwt.groups_claim', read: text('groups') },
   jwt_enabled: { env: 'SEMAPHORE_JWT_ENABLED', json: 'jwt.enabled', read: flag() },
   jwt_issuer: { env: 'SEMAPHORE_JWT_ISSUER', json: 'jwt.issuer', read: text('') },
   jwt_default_ttl: { env: 'SEMAPHORE_JWT_DEFAULT_TTL', json: 'jwt.default_ttl', read: duration(3600) },
@@ -324,9 +335,23 @@ export function loadConfig(env: NodeJS.ProcessEnv, options: { configPath?: strin
     external_auth_email_matching: value('external_auth_email_matching') as EmailMatching,
     group_mappings: readGroupMappings(value('group_mappings') as unknown[], where('group_mappings')),
     jwt: readJwt(value),
+    proxy_auth: readProxyAuth(value),
     audit: readAudit(value, where),
     secret_sources: readSecretSources(value, where),
   };
+}
+
+function readProxyAuth(value: Read): ProxyAuthConfig {
+  const text = (key: keyof typeof SETTINGS) => (value(key) as string).trim();
+  const auth: ProxyAuthConfig = {
+    enabled: value('jwt_auth_enabled') as boolean, header: text('jwt_auth_header'), jwks_url: text('jwt_auth_jwks_url'),
+    audience: text('jwt_auth_audience'), issuer: text('jwt_auth_issuer'), email_claim: text('jwt_auth_email_claim') || 'email',
+    name_claim: text('jwt_auth_name_claim') || 'name', username_claim: text('jwt_auth_username_claim') || 'email',
+    groups_claim: text('jwt_auth_groups_claim') || 'groups',
+  };
+  if (auth.enabled && !auth.jwks_url) throw new ConfigError('auth.jwt.jwks_url: required when auth.jwt.enabled is on (SEMAPHORE_JWT_AUTH_JWKS_URL)');
+  if (auth.header && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(auth.header)) throw new ConfigError(`auth.jwt.header: "${auth.header}" is not an HTTP header name`);
+  return auth;
 }
 
 function readJwt(value: Read): JwtSettings {

@@ -1,3 +1,4 @@
+import { proxyAssertion } from '../config/auth-config.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { existsSync } from 'node:fs';
@@ -55,7 +56,8 @@ export async function createHostServer(deps: Deps): Promise<HostServer> {
       return;
     }
     const client = requestClientFacts(req, deps.config);
-    const locals = { runnerApi: createRunnerApi(api, deps.config.api_url, client), client, webRoot: deps.config.web_host };
+    const assertion = proxyAssertion(deps.config.proxy_auth, (name) => [req.headers[name]].flat()[0]);
+    const locals = { runnerApi: createRunnerApi(api, deps.config.api_url, client, assertion), client, webRoot: deps.config.web_host };
     if (!hasRequestBody(req)) return astro(req, res, undefined, locals);
     return readConsoleBody(req, res).then(async (ok) => { if (ok) await astro(req, res, undefined, locals); });
   }));

@@ -32,15 +32,19 @@ export interface ApiAnswer {
  * HTTP when SIGNALBOX_API_URL names a remote runner API. In-process calls of one page share a
  * caller memo, so the page's session is looked up once. Every call carries the browser's
  * address and scheme (`X-Real-IP`, `X-Forwarded-Proto`) as the host worked them out, so the
- * sign-in throttle and the cookie's `Secure` flag see the browser, not the console.
+ * sign-in throttle and the cookie's `Secure` flag see the browser, not the console; and an
+ * identity-aware proxy's assertion (`assertion`, the header and its value) when the browser's request had one.
  * @example const runnerApi = createRunnerApi(api, ''); const res = await runnerApi('/api/projects', { headers: { cookie } });
  */
-export function createRunnerApi(api: Hono<AppEnv>, remoteUrl: string, client?: ClientFacts): RunnerApi {
+export function createRunnerApi(api: Hono<AppEnv>, remoteUrl: string, client?: ClientFacts, assertion?: { name: string; value: string } | null): RunnerApi {
   const withClient = (init: RequestInit = {}): RequestInit => {
-    if (!client) return init;
+    if (!client && !assertion) return init;
     const headers = new Headers(init.headers);
-    headers.set('x-real-ip', client.address);
-    headers.set('x-forwarded-proto', client.https ? 'https' : 'http');
+    if (client) {
+      headers.set('x-real-ip', client.address);
+      headers.set('x-forwarded-proto', client.https ? 'https' : 'http');
+    }
+    if (assertion) headers.set(assertion.name, assertion.value);
     return { ...init, headers };
   };
   if (remoteUrl) {

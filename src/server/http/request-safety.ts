@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.ts';
 import { ApiError } from './errors.ts';
 import { isForeignRequest, isStateChanging } from './same-origin.ts';
+import { proxyAssertion } from '../config/auth-config.ts';
 
 /** The webhook receiver takes whatever its senders post (GitHub can send form bodies). */
 const WEBHOOK_RECEIVER = /^\/api\/integrations\//;
@@ -16,7 +17,8 @@ const LOGOUT = /^\/api\/auth\/logout\/?$/;
  * Cross-site request forgery guard for the JSON API. A browser's non-empty body must be
  * `application/json` (415 otherwise: a form or `text/plain` body is what a foreign page can send
  * without asking), and a state-changing call that a browser made from another origin is refused
- * (403) unless it is authenticated by a bearer token alone, which no foreign page can attach.
+ * (403) unless it is authenticated by a bearer token alone, which no foreign page can attach
+ * (a cookie or an identity-aware proxy's assertion beside it rules that out).
  * A client that is no browser (no Origin, no Sec-Fetch-* header: curl, scripts) or that sends a
  * bearer token has its body read as JSON whatever its Content-Type, as Semaphore reads it
  * (`curl -d` labels JSON as a form). A request without a body (curl's bodyless DELETE, a POST
@@ -32,7 +34,9 @@ export function refuseForeignWrites(): MiddlewareHandler<AppEnv> {
     if (typeMatters && !LOGOUT.test(c.req.path) && !isJson(c.req.header('content-type')) && await hasBody(c)) {
       throw new ApiError('unsupported_media_type', 'Content-Type must be application/json');
     }
-    const bearerOnly = /bearer/i.test(c.req.header('authorization') ?? '') && !c.req.header('cookie');
+    // a proxy's assertion rides along with every browser request, as a cookie does
+    const ambient = c.req.header('cookie') || proxyAssertion(c.var.deps.config.proxy_auth, (n) => c.req.header(n));
+    const bearerOnly = /bearer/i.test(c.req.header('authorization') ?? '') && !ambient;
     if (isStateChanging(c.req.method) && !bearerOnly && isForeignRequest((n) => c.req.header(n), c.var.deps.config.web_host)) {
       throw new ApiError('forbidden', 'cross-origin request refused');
     }

@@ -31,7 +31,7 @@ export function mcpEndpoint(appFetch: AppFetch): Handler<AppEnv> {
     const authorization = c.req.header('authorization') ?? '';
     if (!/^bearer\s+\S/i.test(authorization)) throw unauthorized();
     const { db } = c.var.deps;
-    const caller = await authenticatedCaller(db, authorization, undefined);
+    const caller = await authenticatedCaller(db, c.var.deps.config, { authorization, cookie: undefined, header: () => undefined });
     setAuditActor({ userId: caller.user.id, name: caller.user.username, token: caller.tokenPrefix });
     // the request itself changes nothing: each tool call writes its own audit row
     auditNothingChanged();

@@ -181,6 +181,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'One action on up to 500 templates: run, move (to view_id; null: no view), disable, enable, delete. move/disable/enable change all or nothing; run and delete go one by one and report a refusal per template. Answers {results: [{template_id, name, ok, error?, code?, task_id?}]} (code: disabled, in_use)',
     body: templateBulkSchema,
   },
+  [`GET ${P}/templates/:template_id/survey_options`]: { summary: 'Choices of the enum survey variables that read them from a URL (`values_url`), or why each has none, by variable name' },
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
   [`GET ${P}/roles`]: { summary: "Signalbox: the roles members may hold, Semaphore's four first, then the project's own", response: list(projectRoleSchema) },
   [`POST ${P}/roles`]: { summary: 'Signalbox: create a custom role (name, permission bits; slug made from the name when left out)', body: roleInputSchema, response: projectRoleSchema, status: 201 },

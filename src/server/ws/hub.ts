@@ -81,7 +81,9 @@ export class WebSocketHub {
       const grant = await boardTokenGrant(this.#deps.db, boardToken).catch(() => null);
       return grant ? { userId: grant.userId, sessionId: undefined, tokenHash: undefined, boardTokenHash: grant.hash } : null;
     }
-    const caller = await authenticatedCaller(this.#deps.db, req.headers.authorization, readCookie(req.headers.cookie, SESSION_COOKIE)).catch(() => null);
+    const caller = await authenticatedCaller(this.#deps.db, this.#deps.config, {
+      authorization: req.headers.authorization, cookie: readCookie(req.headers.cookie, SESSION_COOKIE), header: (name) => [req.headers[name]].flat()[0],
+    }).catch(() => null);
     return caller ? { userId: caller.user.id, sessionId: caller.sessionId, tokenHash: caller.tokenHash } : null;
   }
 

@@ -11,6 +11,10 @@ export interface StoredSurveyVar {
   do_not_store?: boolean;
   /** the choices of an `enum` variable */
   values?: ({ name?: string | null; value?: string | null } | null)[] | null;
+  /** an `enum` variable's choices come from this URL instead (fetched when a task is launched) */
+  values_url?: string | null;
+  /** the project key sent to `values_url` (login/password: Basic auth; string: bearer token) */
+  values_url_key_id?: number | null;
 }
 
 /** The template's survey variables (JSON column), tolerating junk. */

@@ -55,6 +55,10 @@ export const surveyVarSchema = z.looseObject({
   /** its answer is used for the run and never stored: kept out of the task row, masked in the log */
   do_not_store: z.boolean().optional(),
   values: z.array(z.looseObject({ name: z.string().nullable().optional(), value: z.string().nullable().optional() })).nullable().optional(),
+  /** an enum's choices read from this URL when a task is launched, instead of `values` */
+  values_url: z.string().max(2048).nullable().optional(),
+  /** the project key sent to `values_url` for auth */
+  values_url_key_id: z.number().int().positive().nullable().optional(),
 });
 export type SurveyVar = z.infer<typeof surveyVarSchema>;
 

@@ -8,7 +8,7 @@ import { parseDuration } from '../../lib/duration.ts';
 import { requireInProject, requireOptionalInProject } from '../shared/project-refs.ts';
 import { BUILT_IN_APPS, TERRAFORM_APPS, suppressFlagsOf, type SurveyVar, type TemplateInput } from './template.ts';
 import { checkAlertChannelIds } from '../alert-channels/alert-channel.service.ts';
-import { normaliseSurveyVars } from './survey-vars.validation.ts';
+import { assertSurveyKeys, normaliseSurveyVars } from './survey-vars.validation.ts';
 import { validateVaults, type VaultValues } from './vaults.validation.ts';
 import { checkEnvironmentIds, templateEnvironmentIds } from '../environments/environment-list.ts';
 import { checkTemplateSshKeyIds } from './template-ssh-keys.ts';
@@ -98,7 +98,7 @@ export async function validateTemplate(
     start_version: startVersion || null,
     build_template_id: buildTemplateId,
     git_branch: emptyToNull(pick('git_branch', null) as string | null | undefined),
-    survey_vars: JSON.stringify(normaliseSurveyVars(surveyVars)),
+    survey_vars: JSON.stringify(await surveyVarsChecked(db, projectId, surveyVars)),
     task_params: JSON.stringify(taskParams),
     runner_tag: emptyToNull(pick('runner_tag', null) as string | null | undefined),
     working_directory: workingDirectory,
@@ -194,4 +194,10 @@ function normaliseWorkingDirectory(app: string, dir: string | null | undefined, 
   }
   checkRepoPath(value, 'working_directory');
   return value;
+}
+
+async function surveyVarsChecked(db: Db | Tx, projectId: number, vars: SurveyVar[]): Promise<SurveyVar[]> {
+  const normalised = normaliseSurveyVars(vars);
+  await assertSurveyKeys(db, projectId, normalised);
+  return normalised;
 }

@@ -24,6 +24,7 @@ export const TEMPLATES_MATRIX: MatrixRow[] = [
   read('GET /api/project/{id}/templates/{t}/schedules', (ids) => `/templates/${ids.template}/schedules`),
   read('GET /api/project/{id}/templates/{t}/refs', (ids) => `/templates/${ids.template}/refs`),
   read('GET /api/project/{id}/templates/{t}/stats', (ids) => `/templates/${ids.template}/stats`),
+  read('GET /api/project/{id}/templates/{t}/survey_options', (ids) => `/templates/${ids.template}/survey_options`),
   write('POST /api/project/{id}/templates', 201, () => '/templates', (ids) => ({
     name: 'x', app: 'bash', playbook: 'a.sh', repository_id: ids.repository, inventory_id: ids.inventory, environment_id: ids.environment,
   })),

@@ -2,7 +2,8 @@ import { badRequest } from '../../../../http/errors.ts';
 import { ownValue } from '../../../../lib/own-value.ts';
 import { surveyVarsOf, type StoredSurveyVar } from '../../../templates/stored-survey-vars.ts';
 import type { TaskInput } from '../../task.ts';
-import type { LaunchRule } from '../launch.ts';
+import type { Launch, LaunchRule } from '../launch.ts';
+import { hasOptionsUrl, surveyOptionsOf, type SurveyOption } from '../../../templates/survey-options.ts';
 
 /**
  * Survey rules of seed 001 §5, the same for a person and a trigger: an answer left out takes the
@@ -11,11 +12,13 @@ import type { LaunchRule } from '../launch.ts';
  * values. A caller who may not edit the template passes only survey variables: free extra vars
  * (`ansible_python_interpreter`, `ansible_ssh_common_args` …) run commands on the server.
  * Survey secrets travel in `secret`, used for the run and never stored; so do the answers of a
- * variable marked `do_not_store`, whatever its type (which also masks them in the log).
+ * variable marked `do_not_store`, whatever its type (which also masks them in the log). An
+ * enum whose choices come from a URL is checked against what the URL answers now (kept a
+ * minute); a URL that cannot answer refuses the start, saying why.
  */
 export const surveyAnswers: LaunchRule = {
   name: 'survey answers',
-  check(launch) {
+  async check(launch) {
     const environment = readJsonObject(launch.input.environment, 'environment');
     const secret = textValues(readJsonObject(launch.input.secret, 'secret'));
     const vars = surveyVarsOf(launch.template.survey_vars);
@@ -23,13 +26,24 @@ export const surveyAnswers: LaunchRule = {
     for (const v of vars) {
       const given = answerOf(v, environment, secret);
       if (given === undefined && v.type !== 'secret' && v.default_value) environment[v.name] = v.default_value;
-      checkAnswer(v, answerOf(v, environment, secret));
+      const answer = answerOf(v, environment, secret);
+      const answered = answer !== undefined && answer !== null && answer !== '';
+      const choices = hasOptionsUrl(v) && answered ? await choicesFromUrl(launch, v) : undefined;
+      checkAnswer(choices ? { ...v, values: choices } : v, answer);
       if (v.do_not_store === true) keepOutOfRecord(v.name, environment, secret);
     }
     launch.task.environment = environment;
     launch.task.secret = secret;
   },
 };
+
+async function choicesFromUrl(launch: Launch, v: StoredSurveyVar & { values_url: string }): Promise<SurveyOption[]> {
+  try {
+    return await surveyOptionsOf(launch.deps.db, { box: launch.deps.secrets, sources: launch.deps.config.secret_sources }, launch.template.project_id, v);
+  } catch (error) {
+    throw badRequest(`${v.title || v.name}: its choices could not be loaded from their URL (${(error as Error).message})`);
+  }
+}
 
 function answerOf(v: StoredSurveyVar, environment: Record<string, unknown>, secret: Record<string, string>): unknown {
   return v.type === 'secret' || v.do_not_store === true ? ownValue(secret, v.name) ?? ownValue(environment, v.name) : ownValue(environment, v.name);

@@ -1,10 +1,10 @@
 import type { AstroGlobal } from 'astro';
-import { statusChipMarkup } from '../components/cell-markup.ts';
-import { TASK_COLUMNS, TASK_ROW_MESSAGES } from '../components/task-row.ts';
-import { AUDIT_ROW_MESSAGES, auditColumns } from '../components/audit-row.ts';
+import { statusChipMarkup } from './cell-markup.ts';
+import { TASK_COLUMNS, TASK_ROW_MESSAGES } from './task-row.ts';
+import { AUDIT_ROW_MESSAGES, auditColumns } from './audit-row.ts';
 import { TASK_STATUSES } from '../server/domain/tasks/task-status.ts';
-import type { AuditRow } from './audit-screen.ts';
-import type { Task } from './types.ts';
+import type { AuditRow } from '../console/audit-screen.ts';
+import type { Task } from '../console/types.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals'>;
 
