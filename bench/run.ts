@@ -39,6 +39,7 @@ import { runWorkflowBench } from './workflows.ts';
 import { runScaleBench } from './scale.ts';
 import { runContainerBench } from './containers.ts';
 import { runParseCostBench } from './parse-cost.ts';
+import { runHostsBench } from './hosts.ts';
 
 const DISPATCH_TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
@@ -185,3 +186,6 @@ await runContainerBench();
 
 console.log('');
 await runParseCostBench();
+
+console.log('');
+await runHostsBench();

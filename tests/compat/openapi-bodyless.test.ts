@@ -73,6 +73,8 @@ for (const dialect of DIALECTS) {
  */
 const EXPECTED_REFUSALS: [RegExp, string][] = [
   [/^\w+ \/api\/project\/\{project_id\}\/inventory\/\{inventory_id\}\/terraform\/.* → 400 .*not a terraform or tofu workspace/, 'the world\'s inventory is static'],
+  [/^GET \/api\/project\/\{project_id\}\/hosts\/\{host\} → 404/, 'no inventory of the world lists a host named 1'],
+  [/^POST \/api\/project\/\{project_id\}\/inventory\/\{inventory_id\}\/sync → 400 .*has no source to sync/, 'the world\'s inventory is static'],
   [/^\w+ \/api\/(integrations|terraform)\/\{alias\} → 404/, 'no alias is named 1'],
   [/^GET \/api\/integrations\/\{alias\} → 405/, 'a webhook is delivered with POST only: a link checker starts nothing'],
   [/^\w+ \/api\/internal\/runners → 401/, 'runners sign these with their own token'],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { launchBrowser, screenshot, signIn } from './support/browser.ts';
+import { follow, launchBrowser, screenshot, signIn } from './support/browser.ts';
 import { insertTemplate } from '../support/fixtures.ts';
 import { insertTask } from '../support/project-rows.ts';
 import { now } from '../../src/server/lib/time.ts';
@@ -102,6 +102,20 @@ describe('hosts view', { timeout: 150_000 }, () => {
     expect(log).not.toContain('ran on south');
   });
 
+  it('opens a host\'s page from its name: groups, inventories, last result per template and its runs', async () => {
+    await page.goto(`${server.url}/project/${pid}/hosts`);
+    await follow(page, 'tr[data-host="web2.example.net"] a:has-text("web2.example.net")');
+    expect(page.url()).toContain('/hosts/web2.example.net');
+    expect(await page.textContent('[data-host-groups]')).toBe('prod, web');
+    expect(await page.textContent('[data-host-inventories]')).toBe('Production');
+    expect(await page.locator('tr[data-last-result] [data-result]').textContent()).toBe('Failed');
+    expect(await page.locator('tr[data-run]').count()).toBe(1);
+    expect(await page.locator('tr[data-run]').textContent()).toContain('Deploy site');
+    expect(await page.locator('script').count()).toBe(0);
+    const missing = await page.goto(`${server.url}/project/${pid}/hosts/nowhere.example.net`);
+    expect(missing?.status()).toBe(404);
+  });
+
   it('renders at phone and desktop width in both themes', async () => {
     for (const theme of ['light', 'dark']) {
       await context.addCookies([{ name: 'theme', value: theme, url: server.url }]);
@@ -112,6 +126,9 @@ describe('hosts view', { timeout: 150_000 }, () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${theme} ${width}`).toBeLessThanOrEqual(0);
         await screenshot(page, `hosts-view-${width}-${theme}`);
+        await page.goto(`${server.url}/project/${pid}/hosts/web2.example.net`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `host ${theme} ${width}`).toBeLessThanOrEqual(0);
+        await screenshot(page, `host-page-${width}-${theme}`);
       }
     }
   });

@@ -52,11 +52,13 @@ export interface ApiWorld {
     run_id: number;
     node_id: number;
     version_number: number;
+    /** a custom project role nobody holds */
+    role_id: number;
   };
   /** the invitation's one-time token, answered once at its creation */
   inviteToken: string;
   /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
-  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number; workflow_id: number };
+  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number; workflow_id: number; role_id: number };
 }
 
 /** Who a world is used by: the admin's session, a member (a manager of the world's project) and a user in no project. */
@@ -141,6 +143,7 @@ export async function createApiWorld(s: TestServer, { people, tag = `${Date.now(
       name: 'Spare', app: 'bash', playbook: 'run.sh', repository_id: repository.id, inventory_id: inventory.id, environment_id: environment.id,
     })).body.id,
     workflow_id: 0,
+    role_id: (await post(`${base}/roles`, { name: 'Spare role', permissions: 1 })).body.id,
   };
   const token = (await post('/api/user/tokens', { name: `world ${tag}` })).body;
   // unregistered, as runners waiting for `signalbox runner register` are (registration tokens can be made)
@@ -162,6 +165,7 @@ export async function createApiWorld(s: TestServer, { people, tag = `${Date.now(
   const channel = (await post(`${base}/alert-channels`, { kind: 'webhook', name: 'World hook', url: `http://127.0.0.1:9/hook?token=${WORLD_SECRETS.alertHookToken}` })).body;
   await post(`${base}/alert-channels`, { kind: 'telegram', name: 'World chat', chat_id: '-100', token: WORLD_SECRETS.alertBotToken });
   const eventWebhook = (await post(`${base}/event-webhooks`, { name: 'World events', url: 'http://127.0.0.1:9/events', secret: WORLD_SECRETS.eventSigningSecret, events: ['task_started'] })).body;
+  const role = (await post(`${base}/roles`, { name: 'Deployer', permissions: 1 | 16 })).body;
   const boardToken = (await post('/api/board/tokens', { name: 'World board', project_ids: [project.id] })).body;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
@@ -173,7 +177,7 @@ export async function createApiWorld(s: TestServer, { people, tag = `${Date.now(
       runner_id: runner.id, global_runner_id: globalRunner.id,
       host_config_id: hostConfig.id, invite_id: invite.id,
       storage_id: storage.id, channel_id: channel.id, webhook_id: eventWebhook.id, board_token_id: boardToken.id,
-      workflow_id: workflow.id, run_id: workflowRun.id, node_id: workflow.nodes[0].id, version_number: 1,
+      workflow_id: workflow.id, run_id: workflowRun.id, node_id: workflow.nodes[0].id, version_number: 1, role_id: role.id,
     },
     inviteToken: invite.token,
     spare,

@@ -31,6 +31,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, number>> = Object.fromEn
   [`GET ${P}/inventory/:inventory_id/terraform/states/:state_id`, EditInventories],
   [`DELETE ${P}/inventory/:inventory_id/terraform/states/:state_id`, EditInventories],
   ...crud('inventory', 'inventory_id', EditInventories),
+  [`POST ${P}/inventory/:inventory_id/sync`, RunTasks],
   ...crud('environment', 'environment_id', EditEnvironments),
   ...crud('templates', 'template_id', ManageResources), [`PUT ${P}/templates/:template_id/description`, ManageResources],
   [`GET ${P}/templates/:template_id/grants`, ManageResources], [`PUT ${P}/templates/:template_id/grants`, ManageResources],

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { badRequest } from '../http/errors.ts';
-import { HOST_RESULTS, listProjectHosts } from '../engine/inventory/project-hosts.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { HOST_RESULTS, listProjectHosts, projectHost } from '../engine/inventory/project-hosts.ts';
 import type { HostResult } from '../domain/tasks/host-results.ts';
 import { limitQuery } from './route-context.ts';
 
@@ -30,4 +30,13 @@ hostsRoutes.get('/', async (c) => {
     q, inventoryId: rawInventory ? Number(rawInventory) : undefined, result: result as HostResult | undefined,
     offset: Number(rawOffset), limit: limitQuery(c, PAGE_MAX, PAGE_DEFAULT),
   }));
+});
+
+/** One host: its groups, inventories, last result per template and newest runs; 404 when nothing knows it. */
+hostsRoutes.get('/:host', async (c) => {
+  const name = c.req.param('host');
+  if (!name || name.length > QUERY_MAX) throw badRequest(`host: 1 to ${QUERY_MAX} characters`);
+  const host = await projectHost(c.var.deps, c.var.project.id, name);
+  if (!host) throw notFound('host');
+  return c.json(host);
 });

@@ -4,11 +4,12 @@ import { idParam, readJson } from '../http/validation.ts';
 import { readListOrder } from '../http/list-order.ts';
 import { actorOf } from './route-context.ts';
 import { assertBodyMatchesUrl, loadProjectRow } from '../domain/project-resource.ts';
-import { inventoryInputSchema, inventoryRowToInventory } from '../domain/inventories/inventory.ts';
+import { inventoryInputSchema, inventoryRowToInventory, SOURCE_TYPES } from '../domain/inventories/inventory.ts';
 import { createInventory, deleteInventory, listInventories, updateInventory } from '../domain/inventories/inventory.service.ts';
 import { refsHandler } from './resource-refs.route.ts';
 import { badRequest } from '../http/errors.ts';
 import { InventoryReadError, readInventoryHosts } from '../engine/inventory/ansible-inventory.ts';
+import { listInventorySyncs, syncInventory } from '../engine/inventory/inventory-sync.ts';
 
 /** `/api/project/:project_id/inventory`. */
 export const inventoryRoutes = new Hono<AppEnv>();
@@ -45,6 +46,20 @@ inventoryRoutes.get('/:inventory_id/hosts', async (c) => {
     if (err instanceof InventoryReadError) throw badRequest(err.message);
     throw err;
   }
+});
+
+/** Reads a url or script inventory's source now and records the sync: 201 with it, also when the source failed (its `error`). */
+inventoryRoutes.post('/:inventory_id/sync', async (c) => {
+  const row = await loadProjectRow(c.var.deps.db, 'inventory', c.var.project.id, idParam(c, 'inventory_id'));
+  if (!SOURCE_TYPES.includes(row.type)) throw badRequest(`a ${row.type} inventory has no source to sync`);
+  const { sync } = await syncInventory(c.var.deps, row, { userId: actorOf(c).userId });
+  return c.json(sync, 201);
+});
+
+/** The inventory's newest syncs, newest first. */
+inventoryRoutes.get('/:inventory_id/syncs', async (c) => {
+  const row = await loadProjectRow(c.var.deps.db, 'inventory', c.var.project.id, idParam(c, 'inventory_id'));
+  return c.json(await listInventorySyncs(c.var.deps, row.id));
 });
 
 inventoryRoutes.get('/:inventory_id/refs', refsHandler('inventory', 'inventory_id'));

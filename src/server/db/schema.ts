@@ -50,6 +50,7 @@ export interface Database {
   repository: RepositoryTable;
   host_config: HostConfigTable;
   inventory: InventoryTable;
+  inventory_sync: InventorySyncTable;
   environment: EnvironmentTable;
   template: TemplateTable;
   template_board_state: TemplateBoardStateTable;
@@ -331,6 +332,21 @@ export interface InventoryTable {
   become_key_id: number | null;
   repository_id: number | null;
   holder_id: number | null;
+  /** a url or script inventory's key for reading its source */
+  source_key_id: Generated<number | null>;
+}
+
+/** One sync of a url or script inventory: hosts added and removed, the listing read (JSON), or Ansible's error. */
+export interface InventorySyncTable {
+  id: Id;
+  inventory_id: number;
+  created: string;
+  user_id: number | null;
+  task_id: number | null;
+  hosts_added: Generated<string>;
+  hosts_removed: Generated<string>;
+  listing: string | null;
+  error: string | null;
 }
 
 export interface EnvironmentTable {

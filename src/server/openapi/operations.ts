@@ -35,7 +35,7 @@ import { templatePageQuerySchema } from '../domain/templates/template-page.ts';
 import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
-  accessKeySchema, externalIdentitySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
+  accessKeySchema, externalIdentitySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, inventorySyncSchema, hostDetailSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, templateGrantsSchema, secretStorageSchema, storageRefsSchema,
   auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema,
 } from './response-schemas.ts';
@@ -164,7 +164,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Every host of the project\'s Ansible inventories with its groups, inventories, last result per template and last seen; ?q=, ?inventory_id=, ?result=, ?offset=, ?limit=',
     response: projectHostsSchema,
   },
+  [`GET ${P}/hosts/:host`]: { summary: 'One host: its groups, inventories, last result per template and newest 20 runs (404 when no inventory lists it and no run recorded it)', response: hostDetailSchema },
   [`GET ${P}/inventory/:inventory_id/hosts`]: { summary: "The inventory's groups and hosts, as ansible-inventory --list reads them (400 with Ansible's message when it cannot)", response: inventoryHostsSchema },
+  [`POST ${P}/inventory/:inventory_id/sync`]: { summary: 'Sync a url or script inventory from its source now (201 with the recorded sync, its error when the source failed)', response: inventorySyncSchema, status: 201 },
+  [`GET ${P}/inventory/:inventory_id/syncs`]: { summary: "The inventory's newest 20 syncs, newest first", response: list(inventorySyncSchema) },
   [`PUT ${P}/inventory/:inventory_id`]: { summary: 'Update an inventory', body: inventoryInputSchema, status: 204 },
   [`POST ${P}/environment`]: { summary: 'Add a variable group', body: environmentInputSchema, status: 201 },
   [`PUT ${P}/environment/:environment_id`]: { summary: 'Update a variable group', body: environmentInputSchema, status: 204 },

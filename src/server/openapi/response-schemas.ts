@@ -101,21 +101,29 @@ export const inventoryHostsSchema = z.object({
   hosts: z.array(z.object({ name: z.string(), groups: z.array(z.string()) })),
 });
 
+const hostRun = z.object({ template_id: id, template_name: z.string(), task_id: id, result: z.enum(['failed', 'unreachable', 'changed', 'ok']), time: z.string() });
+const hostFields = {
+  name: z.string(), groups: z.array(z.string()), inventories: z.array(z.object({ id, name: z.string() })),
+  results: z.array(hostRun), last_seen: z.string().nullable(),
+};
+const inventoryErrors = z.array(z.object({ inventory_id: id, inventory_name: z.string(), error: z.string() }));
+
 /** `GET …/hosts`: the Hosts view's page. */
-export const projectHostsSchema = z.object({
-  hosts: z.array(z.object({
-    name: z.string(), groups: z.array(z.string()), inventories: z.array(z.object({ id, name: z.string() })),
-    results: z.array(z.object({ template_id: id, template_name: z.string(), task_id: id, result: z.enum(['failed', 'unreachable', 'changed', 'ok']), time: z.string() })),
-    last_seen: z.string().nullable(),
-  })),
-  total: z.number().int(),
-  errors: z.array(z.object({ inventory_id: id, inventory_name: z.string(), error: z.string() })),
-});
+export const projectHostsSchema = z.object({ hosts: z.array(z.object(hostFields)), total: z.number().int(), errors: inventoryErrors });
+
+/** `GET …/hosts/{host}`: one host with its newest runs. */
+export const hostDetailSchema = z.object({ ...hostFields, tasks: z.array(hostRun), errors: inventoryErrors }).meta({ id: 'HostDetail' });
 
 export const inventorySchema = z.object({
   id, name: z.string(), project_id: id, inventory: z.string(), type: z.string(),
   ssh_key_id: id.nullable(), become_key_id: id.nullable(), repository_id: id.nullable(), holder_id: id.nullable(),
+  source_key_id: id.nullable().meta({ description: 'A url or script inventory: the key its source is read with' }),
 }).meta({ id: 'Inventory' }) satisfies z.ZodType<Inventory>;
+
+export const inventorySyncSchema = z.object({
+  id, inventory_id: id, created: z.string(), user_id: id.nullable(), task_id: id.nullable(),
+  hosts_added: z.array(z.string()), hosts_removed: z.array(z.string()), host_count: z.number().int().nullable(), error: z.string().nullable(),
+}).meta({ id: 'InventorySync' });
 
 export const lockSchema = z.object({
   id, project_id: id, name: z.string(), capacity: z.number().int(), description: z.string(),

@@ -34,6 +34,8 @@ function fillGetPath(w: ApiWorld, extras: Extras, path: string, alias: string): 
     ...(path.endsWith('/branches') ? { repository_id: extras.servedRepositoryId } : {}),
     runner_id: path.startsWith('/api/runners') ? extras.runners.global : extras.runners.project,
     lock_id: extras.lockId,
+    // the world's inventory names one host
+    host: 'localhost',
   };
   const filled = path.replace(/:(\w+)/g, (_, name: string) => {
     if (byName[name] === undefined) throw new Error(`no value for :${name} in ${path}`);

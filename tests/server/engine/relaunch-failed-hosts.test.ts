@@ -87,6 +87,19 @@ for (const dialect of DIALECTS) {
       expect((await call('GET', '/hosts?result=purple')).status).toBe(400);
     });
 
+    it('gives one host its groups, inventories, last result per template and newest runs, newest first', async () => {
+      const bravo = await call('GET', '/hosts/bravo');
+      expect(bravo.status, bravo.text).toBe(200);
+      expect(bravo.body).toMatchObject({ name: 'bravo', groups: ['ungrouped'], inventories: [{ name: 'Local' }], errors: [] });
+      expect(bravo.body.results).toMatchObject([{ template_id: templateId, result: 'failed' }]);
+      expect(bravo.body.tasks.map((r: { result: string }) => r.result)).toEqual(['failed', 'failed']);
+      expect(bravo.body.tasks[1]).toMatchObject({ task_id: first, template_name: 'Fleet' });
+      expect(bravo.body.tasks[0].task_id).toBeGreaterThan(first);
+      const delta = await call('GET', '/hosts/delta');
+      expect(delta.body).toMatchObject({ groups: ['edge'], tasks: [], results: [] });
+      expect((await call('GET', '/hosts/nowhere')).status).toBe(404);
+    });
+
     it('refuses a task whose hosts all passed, and a task still running', async () => {
       const good = await e.s.deps.db.insertInto('task').values({
         project_id: (await e.s.deps.db.selectFrom('template').select('project_id').where('id', '=', templateId).executeTakeFirstOrThrow()).project_id,

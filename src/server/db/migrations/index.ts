@@ -48,6 +48,8 @@ import * as taskPriority from './2026_11_29_task_priority.ts';
 import * as integrationOnceWithin from './2026_11_29_integration_once_within.ts';
 import * as keySourceType from './2026_11_29_key_source_type.ts';
 import * as templateAllowedInventories from './2026_11_29_template_allowed_inventories.ts';
+import * as inventorySources from './2026_11_29_inventory_sources.ts';
+import * as hostRecapIndexes from './2026_11_29_host_recap_indexes.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -98,6 +100,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_integration_once_within': integrationOnceWithin,
   '2026_11_29_key_source_type': keySourceType,
   '2026_11_29_template_allowed_inventories': templateAllowedInventories,
+  '2026_11_29_inventory_sources': inventorySources,
+  '2026_11_29_host_recap_indexes': hostRecapIndexes,
   '2026_11_29_project_roles': projectRoles,
   '2026_11_29_template_grants': templateGrants,
 };

@@ -6,7 +6,8 @@ import { recordEvent } from '../events/event.repository.ts';
 import { loadProjectRow, type Actor } from '../project-resource.ts';
 import { assertNotInUse } from '../refs/resource-refs.ts';
 import { assertProjectKey } from '../keys/project-key-ref.ts';
-import { INVENTORY_TYPES, WORKSPACE_TYPE_OF_APP, type InventoryInput, type InventoryRow, type InventoryType } from './inventory.ts';
+import { outgoingUrlProblem } from '../../lib/outgoing-http.ts';
+import { INVENTORY_TYPES, SOURCE_TYPES, WORKSPACE_TYPE_OF_APP, type InventoryInput, type InventoryRow, type InventoryType } from './inventory.ts';
 import { ownValue } from '../../lib/own-value.ts';
 
 export interface InventoryFilter {
@@ -44,6 +45,16 @@ async function validInventoryValues(tx: Tx, projectId: number, input: InventoryI
     if (!inventory) throw badRequest('inventory: path required for a file inventory');
     checkRepoPath(inventory, 'inventory');
   }
+  if (type === 'script') {
+    if (!inventory) throw badRequest('inventory: path of the script required for a script inventory');
+    checkRepoPath(inventory, 'inventory');
+    if (input.repository_id == null) throw badRequest('repository_id: required for a script inventory');
+  }
+  if (type === 'url') {
+    const problem = outgoingUrlProblem(inventory);
+    if (problem) throw badRequest(`inventory: ${problem}`);
+  }
+  if (input.source_key_id != null) await assertProjectKey(tx, projectId, input.source_key_id, 'source_key_id');
   if (input.ssh_key_id == null) throw badRequest('ssh_key_id: required; choose the user credentials key');
   await assertProjectKey(tx, projectId, input.ssh_key_id, 'ssh_key_id');
   // any key of the project, as Semaphore: only a login_password key becomes (the console warns about others)
@@ -61,6 +72,7 @@ async function validInventoryValues(tx: Tx, projectId: number, input: InventoryI
   return {
     name: input.name, type, inventory, ssh_key_id: input.ssh_key_id, become_key_id: input.become_key_id ?? null,
     repository_id: input.repository_id ?? null, holder_id: holderId,
+    source_key_id: SOURCE_TYPES.includes(type) ? input.source_key_id ?? null : null,
   };
 }
 

@@ -5,7 +5,10 @@ import { fields } from '../../http/validation.ts';
 
 export type InventoryRow = Selectable<InventoryTable>;
 
-export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'] as const;
+/** Semaphore's types, and two of ours where it has none: `url` (read over HTTP) and `script` (a dynamic inventory in the repository). */
+export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace', 'url', 'script'] as const;
+/** Inventories read from a source by a sync: on launch and by hand, each sync recorded. */
+export const SOURCE_TYPES: readonly string[] = ['url', 'script'];
 export type InventoryType = (typeof INVENTORY_TYPES)[number];
 
 /** Workspace inventory type of a terraform-like app, e.g. `tofu` → `tofu-workspace`. */
@@ -25,6 +28,7 @@ export const inventoryInputSchema = z.strictObject({
   become_key_id: fields.optionalId,
   repository_id: fields.optionalId,
   holder_id: fields.optionalId,
+  source_key_id: fields.optionalId,
   template_id: fields.optionalId,
 });
 export type InventoryInput = z.infer<typeof inventoryInputSchema>;
@@ -38,6 +42,7 @@ export interface Inventory {
   become_key_id: number | null;
   repository_id: number | null;
   holder_id: number | null;
+  source_key_id: number | null;
   type: string;
 }
 
@@ -45,6 +50,6 @@ export interface Inventory {
 export function inventoryRowToInventory(row: InventoryRow): Inventory {
   return {
     id: row.id, name: row.name, project_id: row.project_id, inventory: row.inventory, ssh_key_id: row.ssh_key_id,
-    become_key_id: row.become_key_id, repository_id: row.repository_id, holder_id: row.holder_id, type: row.type,
+    become_key_id: row.become_key_id, repository_id: row.repository_id, holder_id: row.holder_id, source_key_id: row.source_key_id ?? null, type: row.type,
   };
 }

@@ -22,17 +22,22 @@ export interface HostHistory {
 
 /**
  * Every host's last recap line per template of the project, and when it was last reached,
- * from the PLAY RECAP rows the engine recorded: two grouped reads, whatever the number of runs.
+ * from the PLAY RECAP rows the engine recorded: two grouped reads, whatever the number of runs;
+ * `only` some hosts (a page of them) when given.
  * @example (await hostHistories(db, 1)).get('web1')?.results[0]?.result // 'failed'
  */
-export async function hostHistories(db: Db, projectId: number): Promise<Map<string, HostHistory>> {
+export async function hostHistories(db: Db, projectId: number, only?: string[]): Promise<Map<string, HostHistory>> {
   const [latest, seen] = await Promise.all([
     db.selectFrom('task_ansible_host as h').innerJoin('task', 'task.id', 'h.task_id').innerJoin('template', 'template.id', 'task.template_id')
       .select(['h.host', 'h.task_id', 'h.failed', 'h.unreachable', 'h.changed', 'h.created', 'task.template_id', 'template.name as template_name'])
-      .where('h.id', 'in', (eb) => eb.selectFrom('task_ansible_host as r').innerJoin('task as t', 't.id', 'r.task_id')
-        .select((e) => e.fn.max('r.id').as('id')).where('r.project_id', '=', projectId).groupBy(['r.host', 't.template_id']))
+      .where('h.id', 'in', (eb) => {
+        const rows = eb.selectFrom('task_ansible_host as r').innerJoin('task as t', 't.id', 'r.task_id')
+          .select((e) => e.fn.max('r.id').as('id')).where('r.project_id', '=', projectId);
+        return (only ? rows.where('r.host', 'in', only.length ? only : ['']) : rows).groupBy(['r.host', 't.template_id']);
+      })
       .orderBy('h.id', 'desc').execute(),
-    db.selectFrom('task_ansible_host').select(['host', (eb) => eb.fn.max('created').as('seen')])
+    (only ? db.selectFrom('task_ansible_host').where('host', 'in', only.length ? only : ['']) : db.selectFrom('task_ansible_host'))
+      .select(['host', (eb) => eb.fn.max('created').as('seen')])
       .where('project_id', '=', projectId).where('unreachable', '=', 0).groupBy('host').execute(),
   ]);
   const histories = new Map<string, HostHistory>();
@@ -50,7 +55,8 @@ export async function hostHistories(db: Db, projectId: number): Promise<Map<stri
   return histories;
 }
 
-function resultOf(row: { failed: number; unreachable: number; changed: number }): HostResult {
+/** A recap line's outcome: failed over unreachable over changed over ok. */
+export function resultOf(row: { failed: number; unreachable: number; changed: number }): HostResult {
   if (row.failed > 0) return 'failed';
   if (row.unreachable > 0) return 'unreachable';
   return row.changed > 0 ? 'changed' : 'ok';

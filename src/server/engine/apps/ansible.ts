@@ -125,10 +125,13 @@ function inventoryPath(ctx: AppContext): string {
       return ctx.files.writeAt(base, inventory.inventory.endsWith('\n') ? inventory.inventory : `${inventory.inventory}\n`);
     case 'static-yaml':
       return ctx.files.writeAt(`${base}.yml`, inventory.inventory);
-    case 'file': {
+    case 'file':
+    case 'script':
       // a relative path inside the checkout: refuseEscapingPaths checked it before the run
       return join(ctx.inventoryRepoDir ?? ctx.repoDir, inventory.inventory.trim());
-    }
+    case 'url':
+      if (!ctx.sourceInventory) throw new Error('the url inventory was not fetched');
+      return ctx.sourceInventory;
     default:
       throw new Error(`inventory type ${inventory.type} cannot be used with ansible`);
   }

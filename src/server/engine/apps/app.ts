@@ -23,6 +23,8 @@ export interface AppContext {
   repoDir: string;
   /** checkout of a `file` inventory's own repository, when it has one */
   inventoryRepoDir: string | null;
+  /** a `url` inventory as the sync on launch fetched it, in the task's directory */
+  sourceInventory?: string | null;
   /** per-task scratch directory under tmp_path */
   taskDir: string;
   /** the server variables the task inherits (PATH, locale, forwarded_env_vars): the server's on the host, none in a container */

@@ -6,9 +6,10 @@ import type { InventoryRow, RepositoryRow } from '../run/task-details.ts';
 import { openKeyById } from '../run/task-details.ts';
 import { SecretFiles } from '../run/secret-files.ts';
 import { prepareRepository } from '../git/prepare-repository.ts';
-import { gitProcessEnv } from '../run/local-job.ts';
+import { gitProcessEnv } from '../git/git-env.ts';
 import { startProcess } from '../process/run-process.ts';
 import { repoPathProblem } from '../../domain/shared/repo-path.ts';
+import { SOURCE_TYPES } from '../../domain/inventories/inventory.ts';
 
 /** What Ansible made of an inventory: its groups (with direct hosts and child groups) and its hosts (with every group they are in). */
 export interface InventoryListing {
@@ -17,7 +18,7 @@ export interface InventoryListing {
 }
 
 /** A vault password Ansible may need to read the inventory's vaulted variables. */
-interface VaultPassword { name: string; password: string }
+export interface VaultPassword { name: string; password: string }
 
 /** An inventory Ansible could not read, with what Ansible printed. */
 export class InventoryReadError extends Error {}
@@ -30,7 +31,7 @@ const CACHE_ENTRIES = 200;
  * Only the parsers that read data: a `script` file or an `auto` plugin would run code from the
  * repository as the server itself (a task runs it as its task user instead).
  */
-const PARSERS = 'host_list,ini,yaml,toml';
+export const PARSERS = 'host_list,ini,yaml,toml';
 const VAULT_LABEL = /^[\w.-]{1,100}$/;
 
 /** Listings by inventory version (its content, or its file's commit): a changed inventory is a new key. */
@@ -41,7 +42,7 @@ const checkouts = new Map<number, Promise<unknown>>();
 /**
  * The hosts and groups of an Ansible inventory, as `ansible-inventory --list` reads it: a
  * static (INI or YAML) inventory from its text, a file inventory from its repository's branch
- * head. Cached per version; a failure is not cached and throws InventoryReadError with
+ * head, a url or script inventory as its last successful sync read it. Cached per version; a failure is not cached and throws InventoryReadError with
  * Ansible's own message.
  * @example const { groups, hosts } = await readInventoryHosts(deps, inventory);
  */
@@ -55,7 +56,16 @@ export async function readInventoryHosts(deps: Deps, inventory: InventoryRow): P
     });
   }
   if (inventory.type === 'file') return readFileInventory(deps, inventory);
+  if (SOURCE_TYPES.includes(inventory.type)) return lastSyncedListing(deps, inventory);
   throw new InventoryReadError(`a ${inventory.type} inventory is not an Ansible inventory`);
+}
+
+/** The listing of the inventory's last successful sync; InventoryReadError when none has succeeded. */
+export async function lastSyncedListing(deps: Deps, inventory: Pick<InventoryRow, 'id'>): Promise<InventoryListing> {
+  const row = await deps.db.selectFrom('inventory_sync').select('listing').where('inventory_id', '=', inventory.id)
+    .where('listing', 'is not', null).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  if (!row?.listing) throw new InventoryReadError('the inventory has not been synced yet');
+  return JSON.parse(row.listing) as InventoryListing;
 }
 
 /**
@@ -63,7 +73,7 @@ export async function readInventoryHosts(deps: Deps, inventory: InventoryRow): P
  * task choose): their tasks hand these to Ansible, so vaulted host_vars and group_vars read the
  * same here. Script vaults are left out: they would run repository code as the server.
  */
-async function inventoryVaults(deps: Deps, inventory: InventoryRow): Promise<VaultPassword[]> {
+export async function inventoryVaults(deps: Deps, inventory: InventoryRow): Promise<VaultPassword[]> {
   const rows = await deps.db.selectFrom('template_vault').innerJoin('template', 'template.id', 'template_vault.template_id')
     .select(['template_vault.name', 'template_vault.vault_key_id'])
     .where('template.project_id', '=', inventory.project_id).where('template_vault.type', '!=', 'script')
@@ -82,13 +92,19 @@ async function inventoryVaults(deps: Deps, inventory: InventoryRow): Promise<Vau
   return [...vaults.values()];
 }
 
-async function readFileInventory(deps: Deps, inventory: InventoryRow): Promise<InventoryListing> {
+/** The path of a file or script inventory in its repository, and that repository; InventoryReadError when either is wrong. */
+export async function inventoryInRepository(deps: Deps, inventory: InventoryRow): Promise<{ path: string; repository: RepositoryRow }> {
   const path = inventory.inventory.trim();
   const problem = repoPathProblem(path);
-  if (problem) throw new InventoryReadError(`inventory file ${JSON.stringify(path)} ${problem}`);
-  if (!inventory.repository_id) throw new InventoryReadError('a file inventory needs its repository');
+  if (problem) throw new InventoryReadError(`inventory ${inventory.type} ${JSON.stringify(path)} ${problem}`);
+  if (!inventory.repository_id) throw new InventoryReadError(`a ${inventory.type} inventory needs its repository`);
   const repository = await deps.db.selectFrom('repository').selectAll().where('id', '=', inventory.repository_id).executeTakeFirst();
   if (!repository) throw new InventoryReadError('the inventory\'s repository no longer exists');
+  return { path, repository };
+}
+
+async function readFileInventory(deps: Deps, inventory: InventoryRow): Promise<InventoryListing> {
+  const { path, repository } = await inventoryInRepository(deps, inventory);
   const checkout = await oneAtATime(inventory.id, () => checkOut(deps, inventory, repository));
   const source = insideCheckout(checkout.dir, path);
   const vaults = await inventoryVaults(deps, inventory);
@@ -96,7 +112,7 @@ async function readFileInventory(deps: Deps, inventory: InventoryRow): Promise<I
 }
 
 /** The file's path in the checkout, symlinks followed: it must stay inside it. */
-function insideCheckout(root: string, path: string): string {
+export function insideCheckout(root: string, path: string): string {
   const file = join(root, path);
   if (!existsSync(file)) throw new InventoryReadError(`inventory file ${JSON.stringify(path)} is not in the repository`);
   const real = realpathSync(file);
@@ -106,7 +122,7 @@ function insideCheckout(root: string, path: string): string {
 }
 
 /** The repository at its branch head, in `inventory_hosts_<id>` under tmp_path (fetched, not cloned, when it is there). */
-async function checkOut(deps: Deps, inventory: InventoryRow, repository: RepositoryRow) {
+export async function checkOut(deps: Deps, inventory: InventoryRow, repository: RepositoryRow) {
   const key = await openKeyById(deps.db, deps.secrets, repository.ssh_key_id, deps.config.secret_sources);
   mkdirSync(deps.config.tmp_path, { recursive: true, mode: 0o700 });
   const files = new SecretFiles(mkdtempSync(join(deps.config.tmp_path, '.inventory-keys-')));
@@ -128,7 +144,7 @@ async function checkOut(deps: Deps, inventory: InventoryRow, repository: Reposit
   }
 }
 
-function oneAtATime<T>(id: number, work: () => Promise<T>): Promise<T> {
+export function oneAtATime<T>(id: number, work: () => Promise<T>): Promise<T> {
   const before = checkouts.get(id) ?? Promise.resolve();
   const next = before.catch(() => undefined).then(work);
   checkouts.set(id, next);
@@ -161,12 +177,12 @@ function cached(key: string, make: (dir: string) => Promise<InventoryListing>): 
  * one in `dir`, the working directory): only the inventory decides what it lists. Vault
  * passwords go in files of `dir` (removed with it), never on the command line.
  */
-async function listInventory(source: string, dir: string, label: string, vaults: VaultPassword[]): Promise<InventoryListing> {
+export async function listInventory(source: string, dir: string, label: string, vaults: VaultPassword[], parsers = PARSERS): Promise<InventoryListing> {
   const output = join(dir, 'listing.json');
   writeFileSync(join(dir, 'ansible.cfg'), '', { mode: 0o600 });
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: dir, ANSIBLE_CONFIG: join(dir, 'ansible.cfg'), ANSIBLE_LOCAL_TEMP: dir,
-    ANSIBLE_INVENTORY_ENABLED: PARSERS, ANSIBLE_INVENTORY_UNPARSED_FAILED: 'true', ANSIBLE_NOCOLOR: '1', ANSIBLE_FORCE_COLOR: '0',
+    ANSIBLE_INVENTORY_ENABLED: parsers, ANSIBLE_INVENTORY_UNPARSED_FAILED: 'true', ANSIBLE_NOCOLOR: '1', ANSIBLE_FORCE_COLOR: '0',
   };
   const vaultIds = vaults.map((vault, i) => {
     const file = join(dir, `vault-${i}`);

@@ -1,9 +1,13 @@
 import type { Deps } from '../../deps.ts';
-import { hostHistories, type HostResult, type HostTemplateResult } from '../../domain/tasks/host-results.ts';
+import { hostHistories, resultOf, type HostResult, type HostTemplateResult } from '../../domain/tasks/host-results.ts';
 export { HOST_RESULTS } from '../../domain/tasks/host-results.ts';
 import { readInventoryHosts } from './ansible-inventory.ts';
 
-const ANSIBLE_TYPES = ['static', 'static-yaml', 'file'];
+/** the order of localeCompare, one collator for every comparison */
+const BY_NAME = new Intl.Collator();
+/** up to this many hosts their histories are read by name; more, the project's at once */
+const HISTORY_BY_NAME_MAX = 500;
+const ANSIBLE_TYPES = ['static', 'static-yaml', 'file', 'url', 'script'];
 
 export interface ProjectHost {
   name: string;
@@ -56,14 +60,52 @@ export async function listProjectHosts(deps: Deps, projectId: number, query: Hos
       errors.push({ inventory_id: inventory.id, inventory_name: inventory.name, error: (err as Error).message });
     }
   }
-  const histories = await hostHistories(deps.db, projectId);
   const q = query.q?.trim().toLowerCase();
-  const matching = [...hosts.values()].filter((host) => {
+  const named = [...hosts.values()].filter((host) => !q || host.name.toLowerCase().includes(q)).sort((a, b) => BY_NAME.compare(a.name, b.name));
+  // without a result filter only the page's hosts need their history
+  const page = query.result ? named : named.slice(query.offset, query.offset + query.limit);
+  const histories = await hostHistories(deps.db, projectId, query.result || page.length > HISTORY_BY_NAME_MAX ? undefined : page.map((h) => h.name));
+  for (const host of page) {
     const history = histories.get(host.name);
     host.results = history?.results ?? [];
     host.last_seen = history?.lastSeen ?? null;
-    if (q && !host.name.toLowerCase().includes(q)) return false;
-    return !query.result || host.results.some((r) => r.result === query.result);
-  }).sort((a, b) => a.name.localeCompare(b.name));
+  }
+  if (!query.result) return { hosts: page, total: named.length, errors };
+  const matching = page.filter((host) => host.results.some((r) => r.result === query.result));
   return { hosts: matching.slice(query.offset, query.offset + query.limit), total: matching.length, errors };
+}
+
+/** One run of a template on a host, from its PLAY RECAP line. */
+export interface HostRun { task_id: number; template_id: number; template_name: string; result: HostResult; time: string }
+
+export interface HostDetail extends ProjectHost {
+  /** its newest runs, newest first */
+  tasks: HostRun[];
+  errors: HostsPage['errors'];
+}
+
+const RECENT_RUNS = 20;
+
+/**
+ * One host of the project: its groups and inventories (as in the Hosts view), its last result
+ * per template and its newest runs; null when no inventory lists it and no run recorded it.
+ * @example (await projectHost(deps, 1, 'web1'))?.tasks[0]?.result // 'failed'
+ */
+export async function projectHost(deps: Deps, projectId: number, name: string): Promise<HostDetail | null> {
+  const page = await listProjectHosts(deps, projectId, { q: name, offset: 0, limit: Number.MAX_SAFE_INTEGER });
+  const listed = page.hosts.find((h) => h.name === name);
+  const runs = await deps.db.selectFrom('task_ansible_host as h').innerJoin('task', 'task.id', 'h.task_id').innerJoin('template', 'template.id', 'task.template_id')
+    .select(['h.task_id', 'h.failed', 'h.unreachable', 'h.changed', 'h.created', 'task.template_id', 'template.name as template_name'])
+    .where('h.project_id', '=', projectId).where('h.host', '=', name).orderBy('h.id', 'desc').limit(RECENT_RUNS).execute();
+  if (!listed && runs.length === 0) return null;
+  const host = listed ?? { name, groups: [], inventories: [], ...(await historyOf(deps, projectId, name)) };
+  return {
+    ...host, errors: page.errors,
+    tasks: runs.map((r) => ({ task_id: r.task_id, template_id: r.template_id, template_name: r.template_name, result: resultOf(r), time: r.created })),
+  };
+}
+
+async function historyOf(deps: Deps, projectId: number, name: string): Promise<Pick<ProjectHost, 'results' | 'last_seen'>> {
+  const history = (await hostHistories(deps.db, projectId)).get(name);
+  return { results: history?.results ?? [], last_seen: history?.lastSeen ?? null };
 }

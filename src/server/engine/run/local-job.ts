@@ -16,6 +16,9 @@ import { loadTaskDetails, parseObject, type TaskDetails } from './task-details.t
 import { SecretFiles } from './secret-files.ts';
 import { stateBackendEnv } from '../../domain/terraform/task-state-credentials.ts';
 import { appCommandOverride } from '../../domain/apps/app-catalog.ts';
+import { gitProcessEnv } from '../git/git-env.ts';
+import { SOURCE_TYPES } from '../../domain/inventories/inventory.ts';
+import { scriptsRunAsServer, syncInventory, writeInventoryText } from '../inventory/inventory-sync.ts';
 import { giveToTaskUser, lendToTaskUser, lendWhenFree, returnFromTaskUser, type TaskUser } from '../process/task-user.ts';
 import { SERVER_USER, type TaskIdentity, type TaskIdentitySource } from '../process/task-identity.ts';
 import { secretValuesOf } from './secret-values.ts';
@@ -31,8 +34,6 @@ import { containerPlanFor, fileOwnerOf, type ContainerPlan } from '../container/
 import { CONTAINER_IDENTITY, TaskContainer } from '../container/task-container.ts';
 
 /** Server variables git may need: proxies and CA bundles, besides `forwarded_env_vars`. */
-const GIT_SERVER_VARS = ['PATH', 'LANG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE', 'GIT_SSL_CAINFO'];
-
 /** How often a task waiting for confirmation re-reads its status (decisions made by another server). */
 const DECISION_POLL_MS = 1000;
 
@@ -256,18 +257,19 @@ export class LocalJob {
       }
     }
     let inventoryRepoDir: string | null = null;
-    if (details.inventory?.type === 'file' && details.inventoryRepository) {
+    if ((details.inventory?.type === 'file' || details.inventory?.type === 'script') && details.inventoryRepository) {
       const checkout = await prepareRepository({
         ...common, repository: details.inventoryRepository, key: repositoryKeyFor(details.inventoryRepository.git_url, details.inventoryRepositoryKey, details.hostKeys),
         dirName: this.#workingCopy(`inventory_${task.id}`), branch: details.inventoryRepository.git_branch, commitHash: null,
       });
       inventoryRepoDir = checkout.dir;
     }
+    const sourceInventory = details.inventory && SOURCE_TYPES.includes(details.inventory.type) ? await this.#syncOnLaunch(details.inventory, taskDir) : null;
     const options = await appCommandOverride(deps.db, deps.config, template.app || 'ansible');
     if (this.#plan) this.#container = await this.#startContainer(this.#plan, [taskDir, repoDir, inventoryRepoDir]);
     const container = this.#container;
     const ctx: AppContext = {
-      config: deps.config, details, repoDir, inventoryRepoDir, taskDir,
+      config: deps.config, details, repoDir, inventoryRepoDir, sourceInventory, taskDir,
       serverEnv: container ? forwardedOnly(process.env, deps.config.forwarded_env_vars) : process.env,
       params: parseObject(task.params), templateParams: parseObject(template.task_params),
       vars: mergeRunVariables(details, this.#secret, deps.config.web_host),
@@ -284,6 +286,23 @@ export class LocalJob {
       stateBackendEnv: () => stateBackendEnv(deps, task, details.inventory),
     };
     return appFor(template.app).run(ctx);
+  }
+
+  /**
+   * Syncs a url or script inventory as the task starts, recorded as the task's: a url's fetched
+   * text becomes the task's inventory (its path returned); a script is run by ansible-playbook
+   * itself from the inventory's checkout, and recorded here only when scripts may run as the server.
+   */
+  async #syncOnLaunch(inventory: NonNullable<TaskDetails['inventory']>, taskDir: string): Promise<string | null> {
+    if (inventory.type === 'script' && !scriptsRunAsServer(this.#deps)) {
+      this.log('Inventory script: read by ansible-playbook as the task user (no sync recorded)');
+      return null;
+    }
+    const { sync, content } = await syncInventory(this.#deps, inventory, { userId: this.task.user_id ?? null, taskId: this.task.id });
+    if (sync.error !== null) throw new Error(`Inventory sync failed: ${sync.error}`);
+    this.log(`Inventory synced: ${sync.host_count} hosts, ${sync.hosts_added.length} added, ${sync.hosts_removed.length} removed`);
+    if (content === null) return null;
+    return writeInventoryText(taskDir, content, (path, text, mode) => this.#files.writeAt(path, text, mode)).path;
   }
 
   /**
@@ -423,18 +442,6 @@ function isInside(parent: string, path: string): boolean {
 /** Only the server variables the administrator forwards on purpose (`forwarded_env_vars`). */
 function forwardedOnly(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
   return Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
-}
-
-/** The environment git runs in: HOME in tmp_path, the server's git variables and forwarded ones only. */
-export function gitProcessEnv(config: Deps['config']): Record<string, string> {
-  const env: Record<string, string> = { HOME: config.tmp_path };
-  for (const name of [...GIT_SERVER_VARS, ...config.forwarded_env_vars]) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  env.PATH ??= '/usr/bin:/bin';
-  env.LANG ??= 'C.UTF-8';
-  return env;
 }
 
 /**

@@ -11,7 +11,7 @@ export function refuseEscapingPaths(details: TaskDetails): void {
   const paths: [string, string | null | undefined][] = [
     ['playbook', task.playbook || template.playbook],
     ['working directory', template.working_directory],
-    ['inventory file', inventory?.type === 'file' ? inventory.inventory.trim() : null],
+    [`inventory ${inventory?.type}`, inventory?.type === 'file' || inventory?.type === 'script' ? inventory.inventory.trim() : null],
     ...vaults.filter((v) => v.type === 'script').map((v): [string, string] => ['vault script', v.script]),
   ];
   for (const [label, path] of paths) {

@@ -30,6 +30,7 @@ const NO_BODY: Record<string, string> = {
   'POST /api/project/{id}/workflows/{w}/runs/{r}/stop': 'reads no body: it stops the run in the path',
   'POST /api/project/{id}/tasks/{task}/confirm': 'reads no body: the task is in the path',
   'POST /api/project/{id}/tasks/{task}/reject': 'reads no body: the task is in the path',
+  'POST /api/project/{id}/inventory/{inv}/sync': 'reads no body: it reads the source of the inventory in the path (tests/server/engine/inventory-sources.test.ts)',
   'POST /api/project/{id}/tasks/{task}/relaunch_failed': 'reads no body: the task is in the path, the hosts come from its recorded PLAY RECAP',
   'POST /api/project/{id}/templates/{t}/inventory/{ws}/detach': 'reads no body: the ids are in the path (checked in path-ids.test.ts)',
   'POST /api/users/{id}/2fas/totp/{t}/confirm': 'its valid body is the code of the moment of a pending enrolment: its bad bodies are in tests/security/totp-enrolment.test.ts',

@@ -7,9 +7,9 @@ import { snapshotDatabase } from '../../../support/bad-input.ts';
 import { INT32_MAX } from '../../../../src/server/http/validation.ts';
 
 /** Path parameters that are not numeric ids, so they are not checked here. */
-const NOT_IDS = new Set(['token_id', 'app_id', 'alias', 'action', 'session_id', 'provider_id', 'type', 'provider']);
+const NOT_IDS = new Set(['token_id', 'app_id', 'alias', 'action', 'session_id', 'provider_id', 'type', 'provider', 'host']);
 /** Valid values of the parameters that are not ids, where a path has them beside an id. */
-const NOT_ID_VALUES: Record<string, string> = { type: 'ldap', provider: 'default' };
+const NOT_ID_VALUES: Record<string, string> = { type: 'ldap', provider: 'default', host: 'localhost' };
 
 /**
  * DELETEs that answer a missing id like a finished one, 204 with no body, as in Semaphore: taking

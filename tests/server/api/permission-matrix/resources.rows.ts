@@ -5,6 +5,15 @@ import { insertKey } from '../../../support/project-rows.ts';
 const p = (w: { projectId: number }) => `/api/project/${w.projectId}`;
 const setup: MatrixRow['setup'] = (db, w) => insertProjectResources(db, w.projectId);
 
+/** A project with a url inventory (`urlInventory`) besides the usual resources. */
+const urlSetup: MatrixRow['setup'] = async (db, w) => {
+  const ids = await insertProjectResources(db, w.projectId);
+  const row = await db.insertInto('inventory').values({
+    project_id: w.projectId, name: 'Source', type: 'url', inventory: 'http://127.0.0.1:9/inventory', ssh_key_id: ids.key, become_key_id: null, repository_id: null, holder_id: null,
+  }).returning('id').executeTakeFirstOrThrow();
+  return { ...ids, urlInventory: row.id };
+};
+
 /** A resource of the key store family: its path, its id names in ResourceIds and a body it accepts. */
 interface Family { path: string; id: string; spare: string; body: (ids: Record<string, number>) => unknown }
 
@@ -33,7 +42,11 @@ export const RESOURCES_MATRIX: MatrixRow[] = FAMILIES.flatMap((f): MatrixRow[] =
   // the fixture repository is a local directory: members get its branches (none when it is not a git repository)
   // ansible-inventory reads the fixture's static inventory
   { route: 'GET /api/project/{id}/hosts', setup, path: (w) => `${p(w)}/hosts`, expect: projectRead(200) },
+  { route: 'GET /api/project/{id}/hosts/{host}', setup, path: (w) => `${p(w)}/hosts/localhost`, expect: projectRead(200) },
   { route: 'GET /api/project/{id}/inventory/{inventory}/hosts', setup, path: (w, _, ids) => `${p(w)}/inventory/${ids.inventory}/hosts`, expect: projectRead(200) },
+  // a url inventory at a closed port: the sync is recorded with its error, 201 all the same
+  { route: 'POST /api/project/{id}/inventory/{url inventory}/sync', setup: urlSetup, path: (w, _, ids) => `${p(w)}/inventory/${ids.urlInventory}/sync`, expect: projectWrite(Permission.RunTasks, 201) },
+  { route: 'GET /api/project/{id}/inventory/{inventory}/syncs', setup: urlSetup, path: (w, _, ids) => `${p(w)}/inventory/${ids.urlInventory}/syncs`, expect: projectRead(200) },
   { route: 'GET /api/project/{id}/repositories/{repository}/branches', setup, path: (w, _, ids) => `${p(w)}/repositories/${ids.repository}/branches`, expect: projectRead(200) },
 ], hostConfigRows());
 
