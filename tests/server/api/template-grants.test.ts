@@ -134,6 +134,22 @@ for (const dialect of DIALECTS) {
       expect(await viewTask(w.auth.task_runner)).not.toBeNull();
     });
 
+    it('the Hosts view leaves out results and runs of it for a member it hides from', async () => {
+      const { w, ids, grants } = await world();
+      for (const host of ['web-hidden', 'localhost']) await s.deps.db.insertInto('task_ansible_host').values({
+        task_id: ids.task, project_id: w.projectId, host, ok: 1, changed: 0, unreachable: 0, failed: 1, skipped: 0, rescued: 0, ignored: 0, created: now(),
+      }).execute();
+      await grants([{ role: 'manager' }]);
+      const p = `/api/project/${w.projectId}`;
+      const detail = (auth: World['auth'][keyof World['auth']]) => s.call('GET', `${p}/hosts/web-hidden`, undefined, auth);
+      // localhost: a host of the project's inventory, so the list shows it to both
+      const list = (auth: World['auth'][keyof World['auth']]) => s.call('GET', `${p}/hosts?q=localhost`, undefined, auth);
+      expect((await detail(w.auth.manager)).body.tasks).toEqual([expect.objectContaining({ task_id: ids.task, template_id: ids.template })]);
+      expect((await detail(w.auth.task_runner)).status).toBe(404);
+      expect((await list(w.auth.task_runner)).body.hosts).toEqual([expect.objectContaining({ name: 'localhost', results: [] })]);
+      expect((await list(w.auth.manager)).text).toContain(`"template_id":${ids.template}`);
+    });
+
     it('backups carry role grants and restore maps them to the new template', async () => {
       const { w, ids, grants } = await world();
       await s.deps.db.insertInto('project_role').values({ project_id: w.projectId, slug: 'operator', name: 'Operator', permissions: 1 | 16, created: now() }).execute();
