@@ -27,13 +27,14 @@ async function traces(s: TestServer, w: World, ids: ResourceIds, auth: World['au
     templateTasks: (await get(`${p}/templates/${ids.template}/tasks`)).status,
     templateSchedules: (await get(`${p}/templates/${ids.template}/schedules`)).status,
     task: (await get(`${p}/tasks/${ids.task}`)).status,
+    stats: ((await get(`${p}/stats`)).body as unknown[]).length > 0,
     taskOutput: (await get(`${p}/tasks/${ids.task}/output`)).status,
     schedule: (await get(`${p}/schedules/${ids.schedule}`)).status,
   };
 }
 
-const NONE = { templates: false, templatePage: false, viewTemplates: false, tasks: false, tasksPage: false, tasksLast: false, schedules: false, template: 404, templateTasks: 404, templateSchedules: 404, task: 404, taskOutput: 404, schedule: 404 };
-const ALL = { templates: true, templatePage: true, viewTemplates: true, tasks: true, tasksPage: true, tasksLast: true, schedules: true, template: 200, templateTasks: 200, templateSchedules: 200, task: 200, taskOutput: 200, schedule: 200 };
+const NONE = { templates: false, templatePage: false, viewTemplates: false, tasks: false, tasksPage: false, tasksLast: false, schedules: false, template: 404, templateTasks: 404, templateSchedules: 404, task: 404, taskOutput: 404, schedule: 404, stats: false };
+const ALL = { templates: true, templatePage: true, viewTemplates: true, tasks: true, tasksPage: true, tasksLast: true, schedules: true, template: 200, templateTasks: 200, templateSchedules: 200, task: 200, taskOutput: 200, schedule: 200, stats: true };
 
 for (const dialect of DIALECTS) {
   describe(`template grants (${dialect})`, () => {

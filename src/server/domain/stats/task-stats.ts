@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { scopeIds, type TemplateScope } from '../templates/template-visibility.ts';
 
 /** One day of the dashboard chart. */
 export interface TaskStatsPoint {
@@ -9,6 +10,8 @@ export interface TaskStatsPoint {
 export interface TaskStatsQuery {
   projectId: number;
   templateId?: number;
+  /** only tasks of the templates the caller sees (domain/templates/template-visibility.ts) */
+  templates?: TemplateScope;
   userId?: number;
   /** ISO date or date-time; inclusive */
   start?: string;
@@ -26,6 +29,7 @@ const COUNTED = ['success', 'error', 'stopped'] as const;
 export async function countTasksByDay(db: Db, q: TaskStatsQuery): Promise<TaskStatsPoint[]> {
   let query = db.selectFrom('task').select(['created', 'status']).where('project_id', '=', q.projectId).where('status', 'in', [...COUNTED]);
   if (q.templateId !== undefined) query = query.where('template_id', '=', q.templateId);
+  if (q.templates) query = query.where('template_id', 'in', scopeIds(q.templates));
   if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
   if (q.start) query = query.where('created', '>=', q.start);
   if (q.end) query = query.where('created', '<', q.end.length === 10 ? `${q.end}T99` : q.end);
