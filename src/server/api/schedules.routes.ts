@@ -1,4 +1,6 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { badRequest } from '../http/errors.ts';
+import { seesTemplate } from '../domain/templates/template-visibility.ts';
 import type { AppEnv } from '../http/context.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { cronCheckSchema, scheduleActiveSchema, scheduleInputSchema, scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
@@ -12,6 +14,11 @@ import { canonicalTimeZone } from '../lib/time-zone.ts';
 
 export const activeSchema = scheduleActiveSchema;
 
+/** A schedule names only a template the caller sees; another reads as one that is not there. */
+async function assertTemplateSeen(c: Context<AppEnv>, templateId: number | undefined): Promise<void> {
+  if (templateId !== undefined && !seesTemplate(await templateScopeOf(c), templateId)) throw badRequest(`template_id: no template ${templateId} in this project`);
+}
+
 /** `/api/project/:project_id/schedules`: cron, commit-check and run-at schedules (reference §6). */
 export const schedulesRoutes = new Hono<AppEnv>();
 
@@ -20,6 +27,7 @@ schedulesRoutes.get('/', async (c) => c.json((await listSchedules(c.var.deps.db,
 schedulesRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;
   const input = await readJson(c, scheduleInputSchema);
+  await assertTemplateSeen(c, input.template_id);
   const row = await db.transaction().execute((tx) => createSchedule(tx, config, actorOf(c), input));
   await scheduleChanged(row.id);
   return c.json(scheduleRowToSchedule(row), 201);
@@ -38,6 +46,7 @@ schedulesRoutes.put('/:schedule_id', async (c) => {
   const { db, config } = c.var.deps;
   const id = idParam(c, 'schedule_id');
   const input = await readJson(c, scheduleInputSchema);
+  await assertTemplateSeen(c, input.template_id);
   await db.transaction().execute(async (tx) => updateSchedule(tx, config, actorOf(c), await scheduleOf(c, tx), input));
   await scheduleChanged(id);
   return c.body(null, 204);

@@ -151,6 +151,19 @@ for (const dialect of DIALECTS) {
       expect((await list(w.auth.manager)).text).toContain(`"template_id":${ids.template}`);
     });
 
+    it('a schedule cannot name a template its maker does not see: answered as for one that is missing', async () => {
+      const { w, ids, grants } = await world();
+      await s.deps.db.insertInto('project_role').values({ project_id: w.projectId, slug: 'scheduler', name: 'Scheduler', permissions: 256 | 16, created: now() }).execute();
+      await s.deps.db.updateTable('project_user').set({ role: 'scheduler' }).where('project_id', '=', w.projectId).where('user_id', '=', w.users.extra.id).execute();
+      const extra = { authorization: `Bearer ${w.tokens.extra}` };
+      await grants([{ role: 'manager' }]);
+      const body = (template: number) => ({ name: 'x', template_id: template, cron_format: '* * * * *' });
+      const hidden = await s.call('POST', `/api/project/${w.projectId}/schedules`, body(ids.template), extra);
+      expect(hidden.status).toBe(400);
+      expect(hidden.body).toEqual({ error: `template_id: no template ${ids.template} in this project` });
+      expect((await s.call('POST', `/api/project/${w.projectId}/schedules`, body(ids.spareTemplate), extra)).status).toBe(201);
+    });
+
     it('backups carry role grants and restore maps them to the new template', async () => {
       const { w, ids, grants } = await world();
       await s.deps.db.insertInto('project_role').values({ project_id: w.projectId, slug: 'operator', name: 'Operator', permissions: 1 | 16, created: now() }).execute();
