@@ -3,6 +3,7 @@ import type { UserRow } from '../db/schema.ts';
 import type { GroupMapping } from '../config/auth-config.ts';
 import { PROJECT_ROLES, isBuiltInRole } from '../access/permissions.ts';
 import { roleBits } from '../domain/roles/role.service.ts';
+import { dropMemberGrants } from '../domain/templates/template-grants.ts';
 import { now } from '../lib/time.ts';
 
 /**
@@ -60,7 +61,9 @@ async function setMembership(tx: Tx, projectId: number, userId: number, role: st
   const membership = tx.selectFrom('project_user').select('role').where('project_id', '=', projectId).where('user_id', '=', userId);
   const current = await membership.executeTakeFirst();
   if (!role) {
-    if (current) await tx.deleteFrom('project_user').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    if (!current) return;
+    await tx.deleteFrom('project_user').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    await dropMemberGrants(tx, projectId, userId);
     return;
   }
   if (current?.role === role) return;

@@ -84,6 +84,18 @@ for (const dialect of DIALECTS) {
       expect(await traces(s, w, ids, w.auth.guest)).toEqual(ALL);
     });
 
+    it('a grant to a member ends when they leave the team: back in the team, the template is hidden again', async () => {
+      const { w, ids, grants } = await world();
+      const member = w.users.task_runner.id;
+      await grants([{ user_id: member, run: true }, { role: 'manager' }]);
+      expect(await traces(s, w, ids, w.auth.task_runner)).toEqual(ALL);
+      expect((await s.call('DELETE', `/api/project/${w.projectId}/users/${member}`, undefined, w.auth.owner)).status).toBe(204);
+      expect((await s.call('GET', `/api/project/${w.projectId}/templates/${ids.template}/grants`, undefined, w.auth.owner)).body)
+        .toEqual({ grants: [{ role: 'manager', user_id: null, run: false }] });
+      expect((await s.call('POST', `/api/project/${w.projectId}/users`, { user_id: member, role: 'task_runner' }, w.auth.owner)).status).toBe(204);
+      expect(await traces(s, w, ids, w.auth.task_runner)).toEqual(NONE);
+    });
+
     it('a grant to a custom role reaches its members; deleting the role takes its grants', async () => {
       const { w, ids, grants } = await world();
       await s.deps.db.insertInto('project_role').values({ project_id: w.projectId, slug: 'operator', name: 'Operator', permissions: 1 | 16, created: now() }).execute();

@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import { ApiError, badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
+import { dropMemberGrants } from '../templates/template-grants.ts';
 import { userRowToUser, type User } from '../users/user.ts';
 import { ownValue } from '../../lib/own-value.ts';
 
@@ -43,6 +44,7 @@ export async function changeProjectMemberRole(tx: Tx, projectId: number, userId:
 export async function removeProjectMember(tx: Tx, projectId: number, userId: number, actorId: number): Promise<void> {
   if (!(await findRole(tx, projectId, userId))) throw notFound();
   await tx.deleteFrom('project_user').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+  await dropMemberGrants(tx, projectId, userId);
   await recordEvent(tx, { projectId, userId: actorId, objectType: 'user', objectId: userId, description: `User ID ${userId} removed from team` });
 }
 

@@ -70,6 +70,12 @@ export async function replaceTemplateGrants(tx: Tx, templateId: number, grants: 
   }
 }
 
+/** Drops what a member was granted by name in the project's templates: a grant ends with the membership it was given to. */
+export async function dropMemberGrants(tx: Tx, projectId: number, userId: number): Promise<void> {
+  const templates = tx.selectFrom('template').select('id').where('project_id', '=', projectId);
+  await tx.deleteFrom('template_grant').where('user_id', '=', userId).where('template_id', 'in', templates).execute();
+}
+
 /** Who asks: a member by user id and role slug. */
 export interface Grantee { userId: number; role: string }
 
