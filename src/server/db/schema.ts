@@ -51,6 +51,7 @@ export interface Database {
   host_config: HostConfigTable;
   inventory: InventoryTable;
   inventory_sync: InventorySyncTable;
+  host_facts: HostFactsTable;
   environment: EnvironmentTable;
   template: TemplateTable;
   template_board_state: TemplateBoardStateTable;
@@ -347,6 +348,18 @@ export interface InventorySyncTable {
   hosts_removed: Generated<string>;
   listing: string | null;
   error: string | null;
+}
+
+export interface HostFactsTable {
+  id: Id;
+  project_id: number;
+  host: string;
+  task_id: number;
+  gathered: string;
+  distribution: string | null;
+  distribution_version: string | null;
+  ipv4: string | null;
+  hostname: string | null;
 }
 
 export interface EnvironmentTable {
