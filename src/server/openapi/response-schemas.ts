@@ -105,6 +105,10 @@ const hostRun = z.object({ template_id: id, template_name: z.string(), task_id: 
 const hostFields = {
   name: z.string(), groups: z.array(z.string()), inventories: z.array(z.object({ id, name: z.string() })),
   results: z.array(hostRun), last_seen: z.string().nullable(),
+  facts: z.object({
+    distribution: z.string().nullable(), distribution_version: z.string().nullable(), ipv4: z.string().nullable(), hostname: z.string().nullable(),
+    task_id: id, gathered: z.string(),
+  }).nullable().meta({ description: 'What fact gathering reported in the newest run that gathered it (null: never gathered)' }),
 };
 const inventoryErrors = z.array(z.object({ inventory_id: id, inventory_name: z.string(), error: z.string() }));
 
