@@ -52,6 +52,7 @@ export interface Database {
   inventory: InventoryTable;
   inventory_sync: InventorySyncTable;
   host_facts: HostFactsTable;
+  inventory_sync_firing: InventorySyncFiringTable;
   environment: EnvironmentTable;
   template: TemplateTable;
   template_board_state: TemplateBoardStateTable;
@@ -335,6 +336,8 @@ export interface InventoryTable {
   holder_id: number | null;
   /** a url or script inventory's key for reading its source */
   source_key_id: Generated<number | null>;
+  /** a url or script inventory's sync schedule (cron); null: none */
+  sync_cron: Generated<string | null>;
 }
 
 /** One sync of a url or script inventory: hosts added and removed, the listing read (JSON), or Ansible's error. */
@@ -348,6 +351,14 @@ export interface InventorySyncTable {
   hosts_removed: Generated<string>;
   listing: string | null;
   error: string | null;
+  /** 1: its inventory's sync schedule started it */
+  scheduled: Generated<number>;
+}
+
+/** One row per (inventory, due time of its sync schedule): the claim that stops two servers syncing the same time. */
+export interface InventorySyncFiringTable {
+  inventory_id: number;
+  due_at: string;
 }
 
 export interface HostFactsTable {
