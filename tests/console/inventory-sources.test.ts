@@ -164,6 +164,7 @@ describe('script inventory in the console', { timeout: 150_000 }, () => {
         await p.goto(`${server.url}/project/${pid}/inventory?edit=${id}`);
         expect(await p.inputValue('input[name=sync_cron]')).toBe('0 * * * *');
         expect(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${theme} ${width}`).toBeLessThanOrEqual(0);
+        await p.locator('[data-field="sync_cron"]').scrollIntoViewIfNeeded();
         await screenshot(p, `inventory-script-dialog-${width}-${theme}`, { fullPage: false });
         await p.goto(`${server.url}/project/${pid}/inventory?syncs=${id}`);
         await screenshot(p, `inventory-script-syncs-${width}-${theme}`, { fullPage: false });
