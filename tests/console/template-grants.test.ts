@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { follow, launchBrowser, newContext, screenshot, SCREENSHOTS } from './support/browser.ts';
 import { adminApi, insertScriptProject } from './support/real-tasks.ts';
+import { seriousViolations } from './support/axe.ts';
 import { hashPassword } from '../../src/server/access/password.ts';
 import { now } from '../../src/server/lib/time.ts';
 
@@ -115,7 +116,7 @@ describe('who can run this', { timeout: 300_000 }, () => {
     await olga.context().close();
   });
 
-  it('fits 1280 and 375 px in both themes', async () => {
+  it('fits 1280 and 375 px in both themes, without serious axe findings', async () => {
     await api.send('PUT', grantsPath(), { grants: [{ user_id: ids.bob, run: true }, { role: 'manager' }] });
     for (const width of [1280, 375]) {
       for (const theme of ['light', 'dark'] as const) {
@@ -124,6 +125,7 @@ describe('who can run this', { timeout: 300_000 }, () => {
         await box.scrollIntoViewIfNeeded();
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         expect(await box.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+        if (width === 1280) expect(await seriousViolations(page)).toEqual([]);
         await box.screenshot({ path: new URL(`template-grants-${width}-${theme}.png`, SCREENSHOTS).pathname, animations: 'disabled' });
         await screenshot(page, `template-grants-dialog-${width}-${theme}`, { fullPage: false });
         await page.context().close();
