@@ -539,6 +539,8 @@ export interface ScheduleTable {
   timezone: string | null;
   /** why its latest firing started nothing ('' when it started a task) */
   last_error: Generated<string>;
+  /** who it acts for: the person who last saved it (null: saved before owners were kept) */
+  owner_id: Generated<number | null>;
 }
 
 /** One row per (schedule, due time): the claim that stops two servers firing the same time. */
@@ -560,6 +562,8 @@ export interface IntegrationTable {
   task_params: string;
   /** seconds in which identical deliveries start one task; null: every delivery starts one */
   once_within: Generated<number | null>;
+  /** who it acts for: the person who last saved it (null: saved before owners were kept) */
+  owner_id: Generated<number | null>;
 }
 
 export interface IntegrationMatcherTable {
