@@ -180,9 +180,12 @@ export default function ScrollList(props: ScrollListProps) {
     }
   }, [items, cursor, kind, path, filterQuery]);
 
+  // the first render shows every row the server did; the box is measured before any fetch
+  const [measured, setMeasured] = useState(false);
+  useEffect(() => setMeasured(true), []);
   useEffect(() => {
-    if (cursor !== null && state === 'idle' && lastShown >= entries.length - FETCH_AHEAD) void loadOlder();
-  }, [cursor, state, lastShown, entries.length, loadOlder]);
+    if (measured && cursor !== null && state === 'idle' && lastShown >= entries.length - FETCH_AHEAD) void loadOlder();
+  }, [measured, cursor, state, lastShown, entries.length, loadOlder]);
 
   // a row's box shows whether its id is chosen, whenever the row is drawn (scrolled back, say)
   useLayoutEffect(() => {
