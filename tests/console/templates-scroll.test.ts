@@ -10,9 +10,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { createClient } from './support/http-client.ts';
 import { insertScriptProject } from './support/real-tasks.ts';
-import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
-import { measurePageJs } from './support/js-weight.ts';
-import { seriousViolations } from './support/axe.ts';
+import { follow, launchBrowser, screenshot, signIn } from './support/browser.ts';
+import { hydrated, inEachLook, islandWeight, openContinuous, signedInBoth } from './support/scroll-list.ts';
 
 const COUNT = 2_000;
 const nameOf = (i: number) => `Template ${String(i).padStart(4, '0')}`;
@@ -44,12 +43,7 @@ beforeAll(async () => {
     environment: '{}', message: 'nightly sync', commit_message: '', params: '{}', created: at, start: at, end: at,
   }).returning('id').executeTakeFirstOrThrow();
   taskId = task.id;
-  context = await newContext(browser);
-  const page = await context.newPage();
-  await signIn(page, server.url, '/');
-  await page.close();
-  client = createClient(server.url);
-  await client.signIn();
+  ({ context, client } = await signedInBoth(browser, server.url));
 }, 180_000);
 
 afterAll(async () => {
@@ -61,8 +55,6 @@ const list = () => `/project/${fx.project.id}/templates?view=all`;
 const mode = () => `${list()}&scroll=all`;
 const rowOf = (name: string) => `.scroll-list tr[data-template="${ids.get(name)}"]`;
 const rowCount = (page: Page) => page.$$eval('.scroll-list tbody tr[data-template]', (rows) => rows.length);
-/** The island has hydrated (no server-rendered island waits any more). */
-const hydrated = (page: Page) => page.waitForFunction(() => document.querySelector('astro-island') && !document.querySelector('astro-island[ssr]'));
 
 /** Scrolls the list's box down until the named template's row is drawn (each end fetches the next page). */
 async function scrollTo(page: Page, name: string): Promise<void> {
@@ -83,16 +75,9 @@ async function scrollToTop(page: Page): Promise<void> {
 
 describe('templates: the continuous list', () => {
   it('opens from "Scroll through all" and scrolls to the last of 2,001 templates with fewer than 150 rows in the DOM', async () => {
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 1280, height: 800 });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}${list()}`);
     // the paged list carries no island
-    expect(await page.$('astro-island')).toBeNull();
-    await follow(page, 'a:has-text("Scroll through all")');
+    const { page, errors } = await openContinuous(context, `${server.url}${list()}`);
     expect(new URL(page.url()).searchParams.get('scroll')).toBe('all');
-    await hydrated(page);
     expect(await page.isHidden('#scroll-list-pager')).toBe(true);
     expect(await page.getAttribute('.scroll-list tbody tr[data-template]', 'data-template')).toBe(String(ids.get('Aardvark')));
     expect(await page.getAttribute('.scroll-list table', 'aria-rowcount')).toBe('-1');
@@ -217,34 +202,15 @@ describe('templates: the continuous list', () => {
     expect(await page.getAttribute('tbody tr[data-template]', 'data-template')).toBe(String(ids.get(nameOf(99))));
     await noJs.close();
 
-    const cookie = [...client.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const paged = await measurePageJs(`${server.url}${list()}`, cookie);
-    const scrolled = await measurePageJs(`${server.url}${mode()}`, cookie);
-    expect(paged.modules.some((m) => m.includes('ScrollList'))).toBe(false);
-    expect(scrolled.modules.some((m) => m.includes('ScrollList'))).toBe(true);
-    expect(scrolled.bytes).toBeLessThan(95 * 1024);
-    console.info(`templates JS gzip: paged ${(paged.bytes / 1024).toFixed(1)} KB, continuous list ${(scrolled.bytes / 1024).toFixed(1)} KB`);
+    expect(await islandWeight(client, `${server.url}${list()}`, `${server.url}${mode()}`, 'templates')).toBeLessThan(95 * 1024);
   }, 120_000);
 
   it('renders at phone and desktop width in both themes', async () => {
-    const page = await context.newPage();
-    for (const theme of ['light', 'dark']) {
-      await context.addCookies([{ name: 'theme', value: theme, url: server.url }]);
-      for (const width of [375, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.goto(`${server.url}${mode()}`);
-        await hydrated(page);
-        expect(await page.getAttribute('html', 'data-theme')).toBe(theme);
-        await scrollTo(page, nameOf(1500));
-        await page.click(`${rowOf(nameOf(1500))} a.row-expand`);
-        await page.locator(`${rowOf(nameOf(1500))} + tr.expanded-row a`).waitFor();
-        await page.locator(`${rowOf(nameOf(1502))} input[data-bulk-row]`).check();
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow, `${theme} ${width}`).toBeLessThanOrEqual(0);
-        await screenshot(page, `templates-scroll-${width}-${theme}`, { fullPage: false });
-        expect(await seriousViolations(page), `${theme} ${width}`).toEqual([]);
-      }
-    }
-    await page.close();
+    await inEachLook(context, server.url, `${server.url}${mode()}`, 'templates-scroll', async (page) => {
+      await scrollTo(page, nameOf(1500));
+      await page.click(`${rowOf(nameOf(1500))} a.row-expand`);
+      await page.locator(`${rowOf(nameOf(1500))} + tr.expanded-row a`).waitFor();
+      await page.locator(`${rowOf(nameOf(1502))} input[data-bulk-row]`).check();
+    });
   }, 240_000);
 });
