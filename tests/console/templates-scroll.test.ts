@@ -170,6 +170,19 @@ describe('templates: the continuous list', () => {
     await page.close();
   }, 240_000);
 
+  it('keeps the search: only matching templates, down to the last one', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${server.url}${mode()}&q=${encodeURIComponent('template 19')}`);
+    await hydrated(page);
+    const matching = Array.from({ length: COUNT }, (_, i) => nameOf(i)).filter((n) => n.includes('19'));
+    await scrollTo(page, matching.at(-1)!);
+    await expect.poll(() => page.getAttribute('.scroll-list table', 'aria-rowcount')).toBe(String(matching.length + 1));
+    const shown = await page.$$eval('.scroll-list tbody tr[data-template] a.clamp', (links) => links.map((a) => a.textContent ?? ''));
+    expect(shown.every((name) => name.includes('19'))).toBe(true);
+    await page.close();
+  }, 120_000);
+
   it('keeps the columns chosen in the column sheet', async () => {
     const page = await context.newPage();
     await page.setViewportSize({ width: 1280, height: 800 });
