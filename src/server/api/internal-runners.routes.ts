@@ -19,6 +19,7 @@ import { callRunnerWebhook } from '../engine/remote/runner-webhook.ts';
 import { readTaskOutputs } from '../domain/workflows/workflow-outputs.ts';
 import { saveTaskOutputs, workflowTaskContext } from '../domain/workflows/workflow-task.ts';
 import type { TaskRow } from '../db/schema.ts';
+import { saveFactsText } from '../domain/tasks/host-facts.ts';
 import { executorImageField } from '../domain/templates/executor-fields.ts';
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
@@ -48,6 +49,8 @@ export const runnerProgressSchema = z.strictObject({
     /** a workflow task's outputs file and its `.not-captured` list, as the JSON texts they are (sent with `success`) */
     outputs: z.string().max(1_000_000).optional(),
     not_captured: z.string().max(1_000_000).optional(),
+    /** the host facts the job gathered, as the JSON text of the facts file (sent with its end; judged as one written here) */
+    facts: z.string().max(8_000_000).optional(),
   })).max(1000),
 });
 
@@ -179,6 +182,7 @@ internalRunnerRoutes.put('/', async (c) => {
     for (const { time, output } of lines) deps.bus.publish({ type: 'log', project_id: task.project_id, task_id: task.id, time, output });
     if (job.commit_hash) await deps.db.updateTable('task').set({ commit_hash: job.commit_hash, commit_message: job.commit_message ?? '' }).where('id', '=', task.id).execute();
     if (job.executor_image) await deps.db.updateTable('task').set({ executor_image: job.executor_image }).where('id', '=', task.id).execute();
+    if (job.facts) await keepReportedFacts(deps, task, job.facts);
     if (job.status && job.status !== task.status && job.status !== 'starting' && job.status !== 'waiting') {
       if (job.status === 'success') job.status = await keepReportedOutputs(deps, task, job);
       if (job.status !== 'waiting_confirmation' || task.status === 'running') forgetSealedJob(deps.db, task.id);
@@ -208,6 +212,15 @@ async function keepReportedOutputs(deps: AppEnv['Variables']['deps'], task: Task
   } catch (err) {
     await appendTaskLine(deps, task, `Outputs rejected: ${(err as Error).message}`);
     return 'error';
+  }
+}
+
+/** Facts the runner's run gathered land in the server's host_facts; failing to store them does not fail the task. */
+async function keepReportedFacts(deps: AppEnv['Variables']['deps'], task: TaskRow, text: string): Promise<void> {
+  try {
+    await saveFactsText(deps.db, task, text);
+  } catch (err) {
+    await appendTaskLine(deps, task, `Storing the gathered host facts failed: ${(err as Error).message}`);
   }
 }
 

@@ -4,6 +4,7 @@ import type { Config } from '../config/config.ts';
 import type { Deps } from '../deps.ts';
 import { LocalJob } from '../engine/run/local-job.ts';
 import { isFinished } from '../domain/tasks/task-status.ts';
+import { factsTextOf } from '../domain/tasks/host-facts.ts';
 import { taskIdentitySource } from '../engine/process/task-identity-source.ts';
 import type { TaskIdentitySource } from '../engine/process/task-identity.ts';
 import { openSealed, type SealedBox } from '../domain/runners/runner-crypto.ts';
@@ -32,6 +33,8 @@ interface Progress {
   /** a workflow task's outputs and the list of those not captured, as JSON texts, sent with its `success` */
   outputs?: string;
   not_captured?: string;
+  /** the host facts the job gathered (the facts file's JSON text), sent with its end */
+  facts?: string;
 }
 
 interface RunningJob {
@@ -212,9 +215,11 @@ export class RunnerProcess {
       const row = await mirror.db.selectFrom('task').select(['status', 'commit_hash', 'commit_message']).where('id', '=', taskId).executeTakeFirst();
       // read before the status is set: a flush in between must not send the success without them
       const outputs = row?.status === 'success' && payload.workflow ? await keptOutputs(mirror, taskId) : {};
+      // the mirror goes with the job: what it gathered travels to the server's host_facts
+      const facts = await factsTextOf(mirror.db, task);
       if (row && !running.abandoned) {
         const p = this.#progress(taskId);
-        Object.assign(p, { status: row.status, ...outputs });
+        Object.assign(p, { status: row.status, ...outputs, ...(facts ? { facts } : {}) });
         if (row.commit_hash) Object.assign(p, { commit_hash: row.commit_hash, commit_message: row.commit_message });
       }
     }).catch((err) => {
@@ -312,6 +317,7 @@ function jobReport(id: number, p: Progress): Record<string, unknown> {
     ...(p.commit_hash ? { commit_hash: p.commit_hash, commit_message: p.commit_message ?? '' } : {}),
     ...(p.executor_image ? { executor_image: p.executor_image } : {}),
     ...(p.outputs !== undefined ? { outputs: p.outputs, not_captured: p.not_captured ?? '[]' } : {}),
+    ...(p.facts ? { facts: p.facts } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { insertTask } from '../../support/project-rows.ts';
 import { keepCapturedFacts, prepareFactsCapture } from '../../../src/server/engine/run/facts-capture.ts';
-import { hostFactsOf } from '../../../src/server/domain/tasks/host-facts.ts';
+import { factsTextOf, hostFactsOf, saveFactsText } from '../../../src/server/domain/tasks/host-facts.ts';
 
 // The file the facts callback writes belongs to the task's identity: the server reads it as data.
 describe('captured host facts (sqlite)', () => {
@@ -58,5 +58,13 @@ describe('captured host facts (sqlite)', () => {
     symlinkSync(elsewhere, c.file);
     expect(await keepCapturedFacts(s.deps.db, task, c)).toBe(0);
     expect((await hostFactsOf(s.deps.db, task.project_id)).has('linked')).toBe(false);
+  });
+
+  it('a runner reports the facts its task stored as a facts file, which the server stores the same', async () => {
+    const other = await insertTask(s.deps.db, { projectId: task.project_id, templateId: (await s.deps.db.selectFrom('task').select('template_id').where('id', '=', task.id).executeTakeFirstOrThrow()).template_id, status: 'success' });
+    expect(await factsTextOf(s.deps.db, other)).toBeNull();
+    expect(await saveFactsText(s.deps.db, other, JSON.stringify({ db1: { hostname: 'db1', ipv4: '192.0.2.5' } }))).toBe(1);
+    // only this task's hosts, only the facts it has
+    expect(JSON.parse((await factsTextOf(s.deps.db, other))!)).toEqual({ db1: { hostname: 'db1', ipv4: '192.0.2.5' } });
   });
 });

@@ -4,6 +4,7 @@ import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../.
 import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } from '../../support/fixtures.ts';
 import { startHttpReceiver, eventually } from '../../support/http-receiver.ts';
 import { enqueueTask } from '../../../src/server/domain/tasks/enqueue-task.ts';
+import { hostFactsOf } from '../../../src/server/domain/tasks/host-facts.ts';
 import { openSealed } from '../../../src/server/domain/runners/runner-crypto.ts';
 
 /**
@@ -164,6 +165,32 @@ for (const dialect of DIALECTS) {
       const deploys = await srv.s.deps.db.selectFrom('task').select(['build_task_id', 'status']).where('template_id', '=', deploy.id).execute();
       expect(deploys).toEqual([{ build_task_id: task.id, status: 'waiting' }]);
       await srv.s.deps.db.updateTable('task').set({ status: 'stopped' }).where('template_id', '=', deploy.id).execute();
+    });
+
+    it('stores the host facts a runner reports with a job\'s end, judged as a facts file written here; a report without facts is fine', async () => {
+      const r = (await call('POST', '/api/runners', { name: 'Gatherer', tag: 'facts' })).body;
+      const t = await insertTemplate(srv.s.deps.db, fixture.project.id, { name: 'gathers on a runner', runner_tag: 'facts' });
+      const task = await enqueueTask(srv.s.deps, { projectId: fixture.project.id, templateId: t.id });
+      expect((await (await runnerCall('GET', r.token, undefined, {}, '?wait=0')).json()).new_jobs[0].task_id).toBe(task.id);
+      const asObject = await runnerCall('PUT', r.token, { jobs: [{ id: task.id, status: 'running', facts: { web1: { distribution: 'Debian' } } }] });
+      expect([asObject.status, await asObject.json()]).toEqual([400, { error: 'jobs.0.facts: Invalid input: expected string, received object' }]);
+      expect((await runnerCall('PUT', r.token, { jobs: [{ id: task.id, status: 'running' }] })).status).toBe(204);
+      const facts = JSON.stringify({
+        'remote-web': { distribution: 'Debian', distribution_version: '12.11', ipv4: '192.0.2.7', hostname: 'remote-web', password: 'hunter2' },
+        'remote-db': { distribution: 7 },
+      });
+      // a failed run's facts are as true as a successful one's; Semaphore-style casing reaches the field too
+      expect((await runnerCall('PUT', r.token, { Jobs: [{ ID: task.id, Status: 'error', Facts: facts }] })).status).toBe(204);
+      expect((await waitForTask(srv.s.deps.db, task.id)).status).toBe('error');
+      const stored = await hostFactsOf(srv.s.deps.db, fixture.project.id);
+      expect(stored.get('remote-web')).toEqual({ distribution: 'Debian', distribution_version: '12.11', ipv4: '192.0.2.7', hostname: 'remote-web', task_id: task.id, gathered: expect.any(String) });
+      expect(stored.has('remote-db')).toBe(false);
+      // a broken text stores nothing and does not refuse the report
+      const other = await enqueueTask(srv.s.deps, { projectId: fixture.project.id, templateId: t.id });
+      await runnerCall('GET', r.token, undefined, {}, '?wait=0');
+      expect((await runnerCall('PUT', r.token, { jobs: [{ id: other.id, status: 'running' }, { id: other.id, status: 'success', facts: '{"remote-web": {"distri' }] })).status).toBe(204);
+      expect((await waitForTask(srv.s.deps.db, other.id)).status).toBe('success');
+      expect((await hostFactsOf(srv.s.deps.db, fixture.project.id)).get('remote-web')?.task_id).toBe(task.id);
     });
 
     it('mirrors stop to the runner through the poll; inactive runners get nothing; the cache request reaches the runner once', async () => {

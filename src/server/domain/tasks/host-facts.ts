@@ -78,6 +78,29 @@ export async function saveHostFacts(db: Db, task: { id: number; project_id: numb
 }
 
 /**
+ * Judges and stores a facts file's text (written by the callback here, or reported by a runner
+ * that ran the task): what `readFactsFile` keeps. Answers the number of hosts stored.
+ * @example await saveFactsText(db, { id: 7, project_id: 1 }, '{"web1":{"ipv4":"192.0.2.1"}}') // 1
+ */
+export async function saveFactsText(db: Db, task: { id: number; project_id: number }, text: string): Promise<number> {
+  const hosts = readFactsFile(text);
+  if (hosts.size) await saveHostFacts(db, task, hosts);
+  return hosts.size;
+}
+
+/**
+ * The facts one task stored, in the facts file's own form (what a runner reports of its mirror
+ * database); null when it stored none.
+ * @example await factsTextOf(mirror.db, task) // '{"web1":{"distribution":"Debian"}}'
+ */
+export async function factsTextOf(db: Db, task: { id: number; project_id: number }): Promise<string | null> {
+  const rows = await db.selectFrom('host_facts').select(['host', ...FACT_NAMES]).where('project_id', '=', task.project_id).where('task_id', '=', task.id).execute();
+  if (!rows.length) return null;
+  // entries, not assignment: a host named `__proto__` stays a host
+  return JSON.stringify(Object.fromEntries(rows.map(({ host, ...facts }) => [host, Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== null))])));
+}
+
+/**
  * The stored facts of the project's hosts, by host name; `only` some hosts (a page of them) when given.
  * @example (await hostFactsOf(db, 1, ['web1'])).get('web1')?.distribution // 'Debian'
  */

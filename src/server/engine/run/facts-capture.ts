@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeFi
 import { join } from 'node:path';
 import type { Db } from '../../db/database.ts';
 import { ANSIBLE_FACTS_CALLBACK, FACTS_CALLBACK_NAME } from '../apps/ansible-facts-callback.ts';
-import { readFactsFile, saveHostFacts } from '../../domain/tasks/host-facts.ts';
+import { saveFactsText } from '../../domain/tasks/host-facts.ts';
 
 /** Where an Ansible run's callback writes the facts it gathered, and the callback's folder. */
 export interface FactsCapture { file: string; callbackDir: string }
@@ -29,9 +29,7 @@ export function prepareFactsCapture(taskDir: string): FactsCapture {
 export async function keepCapturedFacts(db: Db, task: { id: number; project_id: number }, capture: FactsCapture): Promise<number> {
   const text = readOwnFile(capture.file);
   if (text === null) return 0;
-  const hosts = readFactsFile(text);
-  if (hosts.size) await saveHostFacts(db, task, hosts);
-  return hosts.size;
+  return saveFactsText(db, task, text);
 }
 
 function readOwnFile(path: string): string | null {
