@@ -30,6 +30,10 @@ for (const dialect of DIALECTS) {
       const sshKey = await insertKey(db, f.project.id, 'Deploy key', 'ssh');
       const repo2 = await insertRepository(db, f.project.id, sshKey.id, 'Infra repo', 'git@example.com:infra.git');
       await insertInventory(db, f.project.id, { name: 'Prod', type: 'static-yaml', inventory: 'all: {}', keyId: sshKey.id });
+      const cmdb = await s.call('POST', `${p}/inventory`, {
+        name: 'CMDB', type: 'url', inventory: 'https://cmdb.example.test/hosts', ssh_key_id: sshKey.id, source_key_id: vaultKey.id, sync_cron: '*/30 * * * *',
+      }, admin);
+      expect(cmdb.status, cmdb.text).toBe(201);
       const view = (await s.call('POST', `${p}/views`, { title: 'Ops', position: 2 }, admin)).body;
       await s.call('POST', `${p}/views`, { title: 'Dev', position: 1, hidden: true }, admin);
       const build = (await s.call('POST', `${p}/templates`, {
@@ -85,6 +89,10 @@ for (const dialect of DIALECTS) {
       expect(build).toMatchObject({ type: 'build', start_version: '1.0.0', view: 'Ops', repository: 'Repo', cron: '0 3 * * *' });
       expect(build.vaults).toEqual([{ name: 'prod', type: 'password', vault_key: 'Vault pass', script: null }, { name: null, type: 'script', vault_key: null, script: 'get-client.sh' }]);
       expect(b.templates.find((t: any) => t.name === 'Deploy').build_template).toBe('Build');
+      // a url inventory carries its source key (by name) and its sync schedule; a static one neither
+      expect(b.inventories.find((i: any) => i.name === 'CMDB')).toMatchObject({ type: 'url', inventory: 'https://cmdb.example.test/hosts', source_key: 'Vault pass', sync_cron: '*/30 * * * *' });
+      const prod = b.inventories.find((i: any) => i.name === 'Prod');
+      expect([Object.hasOwn(prod, 'source_key'), Object.hasOwn(prod, 'sync_cron')]).toEqual([false, false]);
       expect(b.templates.find((t: any) => t.name === 'Infra').workspaces).toEqual(['Infra - default', 'staging']);
       expect(b.integrations[0]).toMatchObject({ name: 'GitHub push', template: 'Build', auth_secret: 'Vault pass', matchers: [{ name: 'branch' }], extract_values: [{ variable: 'SHA' }] });
       expect(b.workflows).toEqual([expect.objectContaining({
@@ -125,6 +133,10 @@ for (const dialect of DIALECTS) {
       expect(comparable(second)).toEqual(comparable(first));
       const tpl = await s.deps.db.selectFrom('inventory').selectAll().where('project_id', '=', restored.body.id).where('name', '=', 'Infra - default').executeTakeFirstOrThrow();
       expect(tpl.holder_id).not.toBeNull();
+      // the url inventory reads its source with the restored project's key, on the same schedule
+      const cmdb = await s.deps.db.selectFrom('inventory').select(['source_key_id', 'sync_cron']).where('project_id', '=', restored.body.id).where('name', '=', 'CMDB').executeTakeFirstOrThrow();
+      const vault = await s.deps.db.selectFrom('access_key').select('id').where('project_id', '=', restored.body.id).where('name', '=', 'Vault pass').executeTakeFirstOrThrow();
+      expect(cmdb).toEqual({ source_key_id: vault.id, sync_cron: '*/30 * * * *' });
       const keys = await s.deps.db.selectFrom('access_key').select('secret').where('project_id', '=', restored.body.id).execute();
       expect(keys.every((k) => k.secret === null)).toBe(true);
       // channels and webhooks come back without their secrets, and the template keeps its choice
@@ -175,6 +187,10 @@ for (const dialect of DIALECTS) {
       ['an integration with an unknown auth method', (b) => { b.integrations = [{ name: 'i', template: 'Build', auth_method: 'magic' }]; }, /^integrations\[0\]: auth_method: use one of/],
       ['a matcher with an unknown match type', (b) => { b.integrations = [{ name: 'i', template: 'Build', matchers: [{ name: 'm', match_type: 'cookie', method: 'equals', key: 'k', value: 'v' }] }]; }, /^integrations\[0\]\.matchers\[0\]: match_type: use one of/],
       ['an extracted value with an unknown variable type', (b) => { b.integrations = [{ name: 'i', template: 'Build', extract_values: [{ name: 'v', value_source: 'header', key: 'k', variable: 'V', variable_type: 'both' }] }]; }, /^integrations\[0\]\.extract_values\[0\]: variable_type: use one of/],
+      ['a url inventory whose source key is missing', (b) => { b.inventories.push({ name: 'Src', type: 'url', inventory: 'https://cmdb.example.test/', source_key: 'Ghost' }); }, 'inventories[3]: source_key "Ghost" does not exist'],
+      ['a url inventory with a bad sync schedule', (b) => { b.inventories.push({ name: 'Src', type: 'url', inventory: 'https://cmdb.example.test/', sync_cron: '61 * * * *' }); }, /^inventories\[3\]: Cron: /],
+      ['a url inventory reading a file', (b) => { b.inventories.push({ name: 'Src', type: 'url', inventory: 'file:///etc/passwd' }); }, /^inventories\[3\]: inventory: /],
+      ['a script inventory without a repository', (b) => { b.inventories.push({ name: 'Src', type: 'script', inventory: 'hosts.py' }); }, 'inventories[3]: repository_id: required for a script inventory'],
       ['a file inventory escaping the repository', (b) => { b.inventories[1].inventory = '../../etc/hosts'; }, 'inventories[1]: the inventory file must stay inside the repository'],
       ['a one-shot schedule without a time', (b) => { b.schedules = [{ template: 'Build', name: 's', type: 'run_at', run_at: 'soon' }]; }, 'schedules[0]: run_at must be a date-time'],
       ['a missing meta name', (b) => { b.meta.name = ' '; }, 'meta.name: required'],

@@ -89,6 +89,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
     inventories: nameSort(inventories.map((i) => ({
       name: invName.get(i.id)!, inventory: i.inventory, type: i.type as 'static', ssh_key: name(keyName, i.ssh_key_id),
       become_key: name(keyName, i.become_key_id), repository: name(repoName, i.repository_id), holder: name(tplName, i.holder_id),
+      ...(i.source_key_id ? { source_key: name(keyName, i.source_key_id) } : {}), ...(i.sync_cron ? { sync_cron: i.sync_cron } : {}),
     }))),
     // The variable-group password is a secret (sealed at rest): like key secrets it is not exported.
     // (left out rather than null: Semaphore's document types it a string)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { backupGrantSchema, backupRoleSchema } from './backup-roles.ts';
 import { smallCount } from '../shared/project-refs.ts';
+import { INVENTORY_TYPES } from '../inventories/inventory.ts';
 import { backupHostConfigSchema } from './backup-host-configs.ts';
 import { backupSecretStorageSchema } from './backup-secret-storages.ts';
 import { backupWorkflowSchema } from './backup-workflows.ts';
@@ -43,8 +44,10 @@ export const backupKeySchema = z.looseObject({ name, type: z.enum(['none', 'ssh'
 export const backupRepositorySchema = z.looseObject({ name, git_url: z.string(), git_branch: text, ssh_key: ref, pull_submodules: bool });
 
 export const backupInventorySchema = z.looseObject({
-  name, inventory: text, type: z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace']),
+  name, inventory: text, type: z.enum(INVENTORY_TYPES),
   ssh_key: ref, become_key: ref, repository: ref, holder: ref,
+  /** Signalbox: a url or script inventory's key for reading its source (a key's name), and its sync schedule */
+  source_key: ref, sync_cron: text,
 });
 
 export const backupEnvironmentSchema = z.looseObject({ name, password: text, json: text, env: text });

@@ -47,6 +47,7 @@ export function verifyBackup(backup: Backup): void {
   for (const [i, inv] of (backup.inventories ?? []).entries()) {
     exists(`inventories[${i}]`, 'ssh_key', inv.ssh_key, keys);
     exists(`inventories[${i}]`, 'become_key', inv.become_key, keys);
+    exists(`inventories[${i}]`, 'source_key', inv.source_key, keys);
     exists(`inventories[${i}]`, 'repository', inv.repository, repositories);
     exists(`inventories[${i}]`, 'holder', inv.holder, templates);
   }

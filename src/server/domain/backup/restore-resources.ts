@@ -4,7 +4,9 @@ import { badRequest } from '../../http/errors.ts';
 import { now, toFlag } from '../../lib/time.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { Backup } from './backup.schema.ts';
-import { idOf, type RestoreContext } from './restore-context.ts';
+import { atPath, idOf, type RestoreContext } from './restore-context.ts';
+import { checkInventorySource } from '../inventories/inventory.service.ts';
+import { SOURCE_TYPES } from '../inventories/inventory.ts';
 
 function requireJsonObjectText(path: string, text: string | null | undefined, fallback: string | null): string | null {
   if (text === null || text === undefined || text === '') return fallback;
@@ -64,9 +66,13 @@ export async function restoreResources(ctx: RestoreContext, backup: Backup): Pro
   for (const [i, inv] of (backup.inventories ?? []).entries()) {
     const fileProblem = inv.type === 'file' ? repoPathProblem((inv.inventory ?? '').trim()) : null;
     if (fileProblem) throw badRequest(`inventories[${i}]: the inventory file ${fileProblem}`);
+    const repositoryId = idOf(ids.repositories, inv.repository);
+    const source = SOURCE_TYPES.includes(inv.type);
+    const syncCron = await atPath(`inventories[${i}]`, () => checkInventorySource(inv.type, (inv.inventory ?? '').trim(), repositoryId !== null, inv.sync_cron));
     const row = await tx.insertInto('inventory').values({
       project_id: projectId, name: inv.name, type: inv.type, inventory: inv.inventory ?? '', ssh_key_id: idOf(ids.keys, inv.ssh_key),
-      become_key_id: idOf(ids.keys, inv.become_key), repository_id: idOf(ids.repositories, inv.repository), holder_id: null,
+      become_key_id: idOf(ids.keys, inv.become_key), repository_id: repositoryId, holder_id: null,
+      source_key_id: source ? idOf(ids.keys, inv.source_key) : null, sync_cron: syncCron,
     }).returningAll().executeTakeFirstOrThrow();
     ids.inventories.set(row.name, row.id);
     await log('inventory', row.id, `Inventory ${row.name} created`);

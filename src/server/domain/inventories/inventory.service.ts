@@ -38,6 +38,26 @@ export function listInventories(db: Db, projectId: number, order: ListOrder<'nam
   return query.orderBy(order.column, order.direction).orderBy('id').execute();
 }
 
+/**
+ * The checks of a url or script inventory's source and sync schedule (an inventory saved here or
+ * restored from a backup); answers the sync_cron to store (null for other types or none).
+ * @example checkInventorySource('url', 'https://cmdb.example/hosts', false, '0 * * * *') // '0 * * * *'
+ */
+export function checkInventorySource(type: InventoryType, inventory: string, hasRepository: boolean, cron: string | null | undefined): string | null {
+  if (type === 'script') {
+    if (!inventory) throw badRequest('inventory: path of the script required for a script inventory');
+    checkRepoPath(inventory, 'inventory');
+    if (!hasRepository) throw badRequest('repository_id: required for a script inventory');
+  }
+  if (type === 'url') {
+    const problem = outgoingUrlProblem(inventory);
+    if (problem) throw badRequest(`inventory: ${problem}`);
+  }
+  const syncCron = SOURCE_TYPES.includes(type) ? cron?.trim() || null : null;
+  if (syncCron) requireValidCron(syncCron, 'UTC');
+  return syncCron;
+}
+
 async function validInventoryValues(tx: Tx, projectId: number, input: InventoryInput, unknownTypeMessage: string) {
   if (!(INVENTORY_TYPES as readonly string[]).includes(input.type)) throw badRequest(unknownTypeMessage);
   const type = input.type as InventoryType;
@@ -46,17 +66,7 @@ async function validInventoryValues(tx: Tx, projectId: number, input: InventoryI
     if (!inventory) throw badRequest('inventory: path required for a file inventory');
     checkRepoPath(inventory, 'inventory');
   }
-  if (type === 'script') {
-    if (!inventory) throw badRequest('inventory: path of the script required for a script inventory');
-    checkRepoPath(inventory, 'inventory');
-    if (input.repository_id == null) throw badRequest('repository_id: required for a script inventory');
-  }
-  if (type === 'url') {
-    const problem = outgoingUrlProblem(inventory);
-    if (problem) throw badRequest(`inventory: ${problem}`);
-  }
-  const syncCron = SOURCE_TYPES.includes(type) ? input.sync_cron?.trim() || null : null;
-  if (syncCron) requireValidCron(syncCron, 'UTC');
+  const syncCron = checkInventorySource(type, inventory, input.repository_id != null, input.sync_cron);
   if (input.source_key_id != null) await assertProjectKey(tx, projectId, input.source_key_id, 'source_key_id');
   if (input.ssh_key_id == null) throw badRequest('ssh_key_id: required; choose the user credentials key');
   await assertProjectKey(tx, projectId, input.ssh_key_id, 'ssh_key_id');
