@@ -8,6 +8,8 @@ import { insertEnvironmentSecret, insertProjectWithTemplate, insertTemplate } fr
 import { enqueueTask } from '../../../src/server/domain/tasks/enqueue-task.ts';
 import { commitOnBranch, createGitRepo } from '../../support/git-repo.ts';
 import { now } from '../../../src/server/lib/time.ts';
+import { hostFactsOf } from '../../../src/server/domain/tasks/host-facts.ts';
+import { insertLocalAnsibleTemplate } from '../../support/local-ansible.ts';
 import { insertStartingTask, registerRunner, runnerEnv, startRunner, stopRunner, until, type RunnerChild } from '../../support/runner-process.ts';
 
 const REGISTRATION = 'registration-secret-7c1e';
@@ -107,6 +109,16 @@ describe('remote runner processes', () => {
       expect(existsSync(join(work, `repository_${repo.id}_task_${id}`))).toBe(false);
     }
   }, 60_000);
+
+  it('a task on a runner gathers host facts with real ansible-playbook; the runner reports them and the server stores them', async () => {
+    const gather = '- hosts: all\n  gather_facts: true\n  tasks:\n    - debug: { msg: "{{ ansible_distribution }}" }\n';
+    const { templateId } = await insertLocalAnsibleTemplate(srv.s.deps.db, fixture.project.id, join(dir, 'facts-repo'), { 'site.yml': gather }, { name: 'gather on runner', runner_tag: 'gpu' });
+    const id = await queue(templateId);
+    const done = await waitForTask(srv.s.deps.db, id, undefined, 120_000);
+    expect([done.status, done.runner_id], (await taskLog(srv.s.deps.db, id)).join('\n')).toEqual(['success', runners.gpu.id]);
+    const facts = (await hostFactsOf(srv.s.deps.db, fixture.project.id)).get('localhost');
+    expect(facts).toMatchObject({ task_id: id, distribution: expect.stringMatching(/\S/), hostname: expect.stringMatching(/\S/) });
+  }, 150_000);
 
   it('stop and force stop reach the job on the runner', async () => {
     const t = await template('stoppable', 'echo started-stoppable; sleep 30', 'gpu');
