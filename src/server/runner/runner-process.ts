@@ -215,8 +215,8 @@ export class RunnerProcess {
       const row = await mirror.db.selectFrom('task').select(['status', 'commit_hash', 'commit_message']).where('id', '=', taskId).executeTakeFirst();
       // read before the status is set: a flush in between must not send the success without them
       const outputs = row?.status === 'success' && payload.workflow ? await keptOutputs(mirror, taskId) : {};
-      // the mirror goes with the job: what it gathered travels to the server's host_facts
-      const facts = await factsTextOf(mirror.db, task);
+      // the mirror goes with the job: what it gathered travels to the server's host_facts (unread facts do not fail the task)
+      const facts = await factsTextOf(mirror.db, task).catch(() => null);
       if (row && !running.abandoned) {
         const p = this.#progress(taskId);
         Object.assign(p, { status: row.status, ...outputs, ...(facts ? { facts } : {}) });
