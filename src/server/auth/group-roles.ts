@@ -2,7 +2,7 @@ import type { Tx } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { GroupMapping } from '../config/auth-config.ts';
 import { PROJECT_ROLES, isBuiltInRole } from '../access/permissions.ts';
-import { roleBits } from '../domain/roles/role.service.ts';
+import { roleBits, roleExists } from '../domain/roles/role.service.ts';
 import { dropMemberGrants } from '../domain/templates/template-grants.ts';
 import { now } from '../lib/time.ts';
 
@@ -18,13 +18,14 @@ function groupMatches(group: string, wanted: string): boolean {
 
 /**
  * The strongest of the roles the project has: the one acting with the most permission bits,
- * Semaphore's order (owner first) between equals. A custom slug the project lacks counts not.
+ * Semaphore's order (owner first) between equals. A custom slug neither the project nor the
+ * server has counts not.
  */
 async function strongest(tx: Tx, projectId: number, roles: string[]): Promise<string | undefined> {
   let best: { role: string; bits: number; rank: number } | undefined;
   for (const role of new Set(roles)) {
     const builtIn = isBuiltInRole(role);
-    if (!builtIn && !(await tx.selectFrom('project_role').select('id').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst())) continue;
+    if (!(await roleExists(tx, projectId, role))) continue;
     const bits = bitCount(await roleBits(tx, projectId, role));
     const rank = builtIn ? PROJECT_ROLES.indexOf(role) : PROJECT_ROLES.length;
     if (!best || bits > best.bits || (bits === best.bits && rank < best.rank)) best = { role, bits, rank };

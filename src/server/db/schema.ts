@@ -60,6 +60,7 @@ export interface Database {
   template_ssh_key: TemplateSshKeyTable;
   project_lock: ProjectLockTable;
   project_role: ProjectRoleTable;
+  server_role: ServerRoleTable;
   template_grant: TemplateGrantTable;
   template_lock: TemplateLockTable;
   alert_channel: AlertChannelTable;
@@ -467,6 +468,15 @@ export interface ProjectLockTable {
 export interface ProjectRoleTable {
   id: Id;
   project_id: number;
+  slug: string;
+  name: string;
+  permissions: number;
+  created: string;
+}
+
+/** A role an admin defines for every project (domain/roles/server-role.service.ts): members whose role is `slug` act with `permissions`. */
+export interface ServerRoleTable {
+  id: Id;
   slug: string;
   name: string;
   permissions: number;

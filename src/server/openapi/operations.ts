@@ -36,7 +36,7 @@ import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
   accessKeySchema, externalIdentitySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, inventorySyncSchema, hostDetailSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
-  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, templateGrantsSchema, secretStorageSchema, storageRefsSchema,
+  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, serverRoleSchema, templateGrantsSchema, secretStorageSchema, storageRefsSchema,
   auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema,
 } from './response-schemas.ts';
 import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
@@ -191,6 +191,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`GET ${P}/roles/:role_id`]: { summary: 'Signalbox: one custom role', response: projectRoleSchema },
   [`PUT ${P}/roles/:role_id`]: { summary: "Signalbox: rename a custom role or change its bits (its slug stays)", body: roleInputSchema, status: 204 },
   [`DELETE ${P}/roles/:role_id`]: { summary: 'Signalbox: delete a custom role no member or open invite holds', status: 204 },
+  'GET /api/roles': { summary: 'Signalbox (admins): the server-wide roles every project\'s members may hold', response: list(serverRoleSchema) },
+  'POST /api/roles': { summary: 'Signalbox (admins): define a server-wide role (name, permission bits; slug made from the name when left out)', body: roleInputSchema, response: serverRoleSchema, status: 201 },
+  'GET /api/roles/:role_id': { summary: 'Signalbox (admins): one server-wide role', response: serverRoleSchema },
+  'PUT /api/roles/:role_id': { summary: 'Signalbox (admins): rename a server-wide role or change its bits (its slug stays)', body: roleInputSchema, status: 204 },
+  'DELETE /api/roles/:role_id': { summary: 'Signalbox (admins): delete a server-wide role no member or open invite holds; its grants go with it', status: 204 },
   [`GET ${P}/locks`]: { summary: "Signalbox: the project's named locks, with their holders and waiting tasks", response: list(lockSchema) },
   [`POST ${P}/locks`]: { summary: 'Signalbox: create a lock (name, capacity: how many tasks hold it at once)', body: lockInputSchema, response: lockSchema, status: 201 },
   [`GET ${P}/locks/:lock_id`]: { summary: 'Signalbox: one lock', response: lockSchema },

@@ -41,6 +41,7 @@ import * as templateConcurrency from './2026_11_29_template_concurrency.ts';
 import * as projectLocks from './2026_11_29_project_locks.ts';
 import * as projectRoles from './2026_11_29_project_roles.ts';
 import * as templateGrants from './2026_11_29_template_grants.ts';
+import * as serverRoles from './2026_11_29_server_roles.ts';
 import * as templateRateLimit from './2026_11_29_template_rate_limit.ts';
 import * as templateAlertFixed from './2026_11_29_template_alert_fixed.ts';
 import * as secAuthInviteProof from './2026_11_29_sec_auth_invite_proof.ts';
@@ -104,4 +105,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_host_recap_indexes': hostRecapIndexes,
   '2026_11_29_project_roles': projectRoles,
   '2026_11_29_template_grants': templateGrants,
+  '2026_11_29_zz_server_roles': serverRoles,
 };

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
-import { hasPermission, Permission } from '../../access/permissions.ts';
+import { hasPermission, Permission, PROJECT_ROLES } from '../../access/permissions.ts';
 import { restrictedTemplates } from './template-grants.ts';
 import { roleBits } from '../roles/role.service.ts';
 
@@ -70,16 +70,18 @@ export function scopeIds(scope: readonly number[]): number[] {
 
 /**
  * Projects among `projectIds` where a member may see less than every template: some template
- * has grants, or the project has custom roles (Semaphore's four roles all see every template).
+ * has grants, or the project has custom roles, or a member holds a server role (Semaphore's
+ * four roles all see every template).
  */
 async function restrictingProjects(db: Db | Tx, projectIds: readonly number[]): Promise<Set<number>> {
   if (!projectIds.length) return new Set();
-  const [granted, roles] = await Promise.all([
+  const [granted, roles, members] = await Promise.all([
     db.selectFrom('template_grant').innerJoin('template', 'template.id', 'template_grant.template_id').select('template.project_id')
       .where('template.project_id', 'in', [...projectIds]).distinct().execute(),
     db.selectFrom('project_role').select('project_id').where('project_id', 'in', [...projectIds]).distinct().execute(),
+    db.selectFrom('project_user').select('project_id').where('project_id', 'in', [...projectIds]).where('role', 'not in', [...PROJECT_ROLES]).distinct().execute(),
   ]);
-  return new Set([...granted, ...roles].map((r) => r.project_id));
+  return new Set([...granted, ...roles, ...members].map((r) => r.project_id));
 }
 
 /**
