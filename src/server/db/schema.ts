@@ -62,6 +62,7 @@ export interface Database {
   project_role: ProjectRoleTable;
   server_role: ServerRoleTable;
   template_grant: TemplateGrantTable;
+  view_grant: ViewGrantTable;
   template_lock: TemplateLockTable;
   alert_channel: AlertChannelTable;
   template_alert_channel: TemplateAlertChannelTable;
@@ -490,6 +491,18 @@ export interface TemplateGrantTable {
   role: string | null;
   user_id: number | null;
   can_run: Flag;
+  /** written by the directory group mapping (auth/group-roles.ts), rewritten at each sign-in */
+  directory: Generated<Flag>;
+}
+
+/** A grant on a view: the same as a template grant on each template in the view. */
+export interface ViewGrantTable {
+  id: Id;
+  view_id: number;
+  role: string | null;
+  user_id: number | null;
+  can_run: Flag;
+  directory: Generated<Flag>;
 }
 
 /** A lock a template's tasks need: each active task of the template holds it. */

@@ -186,6 +186,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
   [`GET ${P}/templates/:template_id/grants`]: { summary: 'Signalbox: who may see or start the template (roles, members); none = every member who sees templates', response: templateGrantsSchema },
   [`PUT ${P}/templates/:template_id/grants`]: { summary: 'Signalbox: replace the template\'s grants; owners and admins always see and start it', body: templateGrantsInputSchema, response: templateGrantsSchema },
+  [`GET ${P}/views/:view_id/grants`]: { summary: "Signalbox: who may see or start the view's templates (roles, members); a grant here counts on each template in the view", response: templateGrantsSchema },
+  [`PUT ${P}/views/:view_id/grants`]: { summary: "Signalbox: replace the view's grants (the whole list; empty opens its templates again unless they have their own)", body: templateGrantsInputSchema, response: templateGrantsSchema },
   [`GET ${P}/roles`]: { summary: "Signalbox: the roles members may hold, Semaphore's four first, then the project's own", response: list(projectRoleSchema) },
   [`POST ${P}/roles`]: { summary: 'Signalbox: create a custom role (name, permission bits; slug made from the name when left out)', body: roleInputSchema, response: projectRoleSchema, status: 201 },
   [`GET ${P}/roles/:role_id`]: { summary: 'Signalbox: one custom role', response: projectRoleSchema },

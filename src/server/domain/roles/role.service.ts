@@ -4,6 +4,7 @@ import { now } from '../../lib/time.ts';
 import { PROJECT_ROLES, ROLE_PERMISSIONS, effectivePermissions, hasPermission, isBuiltInRole } from '../../access/permissions.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { assertBodyMatchesUrl, type Actor } from '../project-resource.ts';
+import { dropRoleGrants } from './role-grants.ts';
 import { slugOf, type Role, type RoleInput, type RoleRow } from './role.ts';
 import { listServerRoles, serverRoleBits } from './server-role.service.ts';
 
@@ -92,8 +93,7 @@ export async function deleteRole(tx: Tx, actor: Actor, role: RoleRow): Promise<v
   if (invite) throw badRequest(`Role ${role.name} is offered by invite ${invite.id}; withdraw it first`);
   await tx.deleteFrom('project_role').where('id', '=', role.id).execute();
   // a role made later with the same slug starts without this one's template grants
-  const templates = tx.selectFrom('template').select('id').where('project_id', '=', role.project_id);
-  await tx.deleteFrom('template_grant').where('role', '=', role.slug).where('template_id', 'in', templates).execute();
+  await dropRoleGrants(tx, role.project_id, role.slug);
   await recordEvent(tx, { ...actor, objectType: 'role', objectId: role.id, description: `Role ${role.name} deleted` });
 }
 

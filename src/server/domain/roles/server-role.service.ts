@@ -6,6 +6,7 @@ import { now } from '../../lib/time.ts';
 import { isBuiltInRole } from '../../access/permissions.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { slugOf, type RoleInput } from './role.ts';
+import { dropRoleGrants } from './role-grants.ts';
 
 /**
  * Server-wide role templates (issue 52 item 2): an admin defines a role once and every
@@ -69,6 +70,6 @@ export async function deleteServerRole(tx: Tx, actorId: number, role: ServerRole
   const invite = await tx.selectFrom('project_invite').select(['id', 'project_id']).where('role', '=', role.slug).where('status', '=', 'pending').executeTakeFirst();
   if (invite) throw badRequest(`Role ${role.name} is offered by invite ${invite.id} in project ${invite.project_id}; withdraw it first`);
   await tx.deleteFrom('server_role').where('id', '=', role.id).execute();
-  await tx.deleteFrom('template_grant').where('role', '=', role.slug).execute();
+  await dropRoleGrants(tx, null, role.slug);
   await recordEvent(tx, { projectId: null, userId: actorId, objectType: 'role', objectId: role.id, description: `Server role ${role.name} deleted` });
 }

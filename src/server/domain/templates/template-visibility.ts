@@ -70,18 +70,20 @@ export function scopeIds(scope: readonly number[]): number[] {
 
 /**
  * Projects among `projectIds` where a member may see less than every template: some template
- * has grants, or the project has custom roles, or a member holds a server role (Semaphore's
+ * or view has grants, or the project has custom roles, or a member holds a server role (Semaphore's
  * four roles all see every template).
  */
 async function restrictingProjects(db: Db | Tx, projectIds: readonly number[]): Promise<Set<number>> {
   if (!projectIds.length) return new Set();
-  const [granted, roles, members] = await Promise.all([
+  const [granted, viewed, roles, members] = await Promise.all([
     db.selectFrom('template_grant').innerJoin('template', 'template.id', 'template_grant.template_id').select('template.project_id')
       .where('template.project_id', 'in', [...projectIds]).distinct().execute(),
+    db.selectFrom('view_grant').innerJoin('view', 'view.id', 'view_grant.view_id').select('view.project_id')
+      .where('view.project_id', 'in', [...projectIds]).distinct().execute(),
     db.selectFrom('project_role').select('project_id').where('project_id', 'in', [...projectIds]).distinct().execute(),
     db.selectFrom('project_user').select('project_id').where('project_id', 'in', [...projectIds]).where('role', 'not in', [...PROJECT_ROLES]).distinct().execute(),
   ]);
-  return new Set([...granted, ...roles, ...members].map((r) => r.project_id));
+  return new Set([...granted, ...viewed, ...roles, ...members].map((r) => r.project_id));
 }
 
 /**
