@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/database.ts';
 import type { TemplateRow } from '../../db/schema.ts';
+import type { DirectoryGrant } from '../../config/auth-config.ts';
 import { badRequest } from '../../http/errors.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { Actor } from '../project-resource.ts';
@@ -82,14 +83,16 @@ export async function writeViewGrants(tx: Tx, actor: Actor, view: { id: number; 
 /** Replaces the hand-made grant rows of a template or view (restore writes them this way too); the directory's stay. */
 export async function replaceGrants(tx: Tx, kind: GrantKind, id: number, grants: readonly TemplateGrant[], directory = false): Promise<void> {
   const flag = directory ? 1 : 0;
-  const values = grants.map((g) => ({ role: g.role, user_id: g.user_id, can_run: g.run ? 1 : 0, directory: flag }));
-  if (kind === 'template') {
-    await tx.deleteFrom('template_grant').where('template_id', '=', id).where('directory', '=', flag).execute();
-    if (values.length) await tx.insertInto('template_grant').values(values.map((v) => ({ ...v, template_id: id }))).execute();
-  } else {
-    await tx.deleteFrom('view_grant').where('view_id', '=', id).where('directory', '=', flag).execute();
-    if (values.length) await tx.insertInto('view_grant').values(values.map((v) => ({ ...v, view_id: id }))).execute();
-  }
+  if (kind === 'template') await tx.deleteFrom('template_grant').where('template_id', '=', id).where('directory', '=', flag).execute();
+  else await tx.deleteFrom('view_grant').where('view_id', '=', id).where('directory', '=', flag).execute();
+  await insertGrantRows(tx, kind, id, grants, flag);
+}
+
+async function insertGrantRows(tx: Tx, kind: GrantKind, id: number, grants: readonly TemplateGrant[], directory: number): Promise<void> {
+  if (!grants.length) return;
+  const values = grants.map((g) => ({ role: g.role, user_id: g.user_id, can_run: g.run ? 1 : 0, directory }));
+  if (kind === 'template') await tx.insertInto('template_grant').values(values.map((v) => ({ ...v, template_id: id }))).execute();
+  else await tx.insertInto('view_grant').values(values.map((v) => ({ ...v, view_id: id }))).execute();
 }
 
 export async function replaceTemplateGrants(tx: Tx, templateId: number, grants: readonly TemplateGrant[]): Promise<void> {
@@ -102,6 +105,29 @@ export async function dropMemberGrants(tx: Tx, projectId: number, userId: number
   await tx.deleteFrom('template_grant').where('user_id', '=', userId).where('template_id', 'in', templates).execute();
   const views = tx.selectFrom('view').select('id').where('project_id', '=', projectId);
   await tx.deleteFrom('view_grant').where('user_id', '=', userId).where('view_id', 'in', views).execute();
+}
+
+/**
+ * Makes the grants the directory gives a member in the project exactly `grants` (auth/group-roles.ts);
+ * ids of templates or views outside the project are passed over, grants made by hand stay.
+ */
+export async function replaceDirectoryGrants(tx: Tx, projectId: number, userId: number, grants: readonly DirectoryGrant[]): Promise<void> {
+  const templates = tx.selectFrom('template').select('id').where('project_id', '=', projectId);
+  const views = tx.selectFrom('view').select('id').where('project_id', '=', projectId);
+  await tx.deleteFrom('template_grant').where('user_id', '=', userId).where('directory', '=', 1).where('template_id', 'in', templates).execute();
+  await tx.deleteFrom('view_grant').where('user_id', '=', userId).where('directory', '=', 1).where('view_id', 'in', views).execute();
+  for (const kind of ['template', 'view'] as const) {
+    const wanted = new Map<number, boolean>();
+    for (const g of grants) {
+      const id = kind === 'template' ? g.template_id : g.view_id;
+      if (id !== undefined) wanted.set(id, Boolean(wanted.get(id)) || Boolean(g.run));
+    }
+    if (!wanted.size) continue;
+    const inProject = kind === 'template'
+      ? await templates.where('id', 'in', [...wanted.keys()]).execute()
+      : await views.where('id', 'in', [...wanted.keys()]).execute();
+    for (const { id } of inProject) await insertGrantRows(tx, kind, id, [{ role: null, user_id: userId, run: wanted.get(id)! }], 1);
+  }
 }
 
 /** Who asks: a member by user id and role slug. */
