@@ -231,5 +231,31 @@ for (const dialect of DIALECTS) {
       expect((await s.call('PUT', url, { grants: [] }, w.auth.owner)).status).toBe(200);
       expect(await traces(s, w, ids, w.auth.task_runner)).toEqual(ALL);
     });
+
+    it('the activity log and workflows keep no trace of a template a member does not see', async () => {
+      const w = await buildWorld(s.deps.db);
+      const ids = await insertProjectResources(s.deps.db, w.projectId);
+      const p = `/api/project/${w.projectId}`;
+      await s.call('PUT', `${p}/templates/${ids.template}/description`, { description: 'secret steps' }, w.auth.owner);
+      const workflow = await s.call('POST', `${p}/workflows`, {
+        name: 'Release', nodes: [{ id: 1, kind: 'task', name: 'Deploy it', template_id: ids.template, task_params: { limit: 'web' } }, { id: 2, kind: 'delay', delay_seconds: 1 }],
+        edges: [{ source_node_id: 1, destination_node_id: 2, condition: 'on_success' }],
+      }, w.auth.owner);
+      expect(workflow.status, workflow.text).toBe(201);
+      await s.call('PUT', `${p}/templates/${ids.template}/grants`, { grants: [{ role: 'manager' }] }, w.auth.owner);
+      const namesTemplate = (events: { object_type: string; object_id: number }[]) => events.some((e) => e.object_type === 'template' && e.object_id === ids.template);
+      for (const url of [`${p}/events`, `${p}/events/last`, '/api/events', '/api/events/last']) {
+        expect(namesTemplate((await s.call('GET', url, undefined, w.auth.manager)).body), url).toBe(true);
+        expect(namesTemplate((await s.call('GET', url, undefined, w.auth.task_runner)).body), url).toBe(false);
+      }
+      const body = (await s.call('GET', `${p}/workflows/${workflow.body.id}`, undefined, w.auth.task_runner)).body;
+      expect(body.nodes[0]).toMatchObject({ kind: 'task', template_id: null, name: '', task_params: {} });
+      expect(JSON.stringify(body)).not.toContain('Deploy it');
+      expect((await s.call('GET', `${p}/workflows`, undefined, w.auth.task_runner)).body[0].nodes[0].template_id).toBeNull();
+      const version = (await s.call('GET', `${p}/workflows/${workflow.body.id}/versions/1`, undefined, w.auth.task_runner)).body;
+      expect(version.definition.nodes[0].template_id).toBeNull();
+      expect(JSON.stringify(version)).not.toContain('Deploy it');
+      expect((await s.call('GET', `${p}/workflows/${workflow.body.id}`, undefined, w.auth.manager)).body.nodes[0]).toMatchObject({ template_id: ids.template, name: 'Deploy it' });
+    });
   });
 }

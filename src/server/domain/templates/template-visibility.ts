@@ -101,3 +101,20 @@ export async function templateScopesOf(db: Db | Tx, user: { id: number; admin: b
   }
   return scopes;
 }
+
+/** The templates of the project a scope leaves out (none for `null`). */
+export async function hiddenTemplates(db: Db | Tx, projectId: number, scope: TemplateScope): Promise<number[]> {
+  if (scope === null) return [];
+  const seen = new Set(scope);
+  const all = await db.selectFrom('template').select('id').where('project_id', '=', projectId).orderBy('id').execute();
+  return all.map((t) => t.id).filter((id) => !seen.has(id));
+}
+
+/** The templates a user does not see in any of the projects they belong to (what reaches them across projects: the activity log). */
+export async function hiddenTemplatesOfUser(db: Db | Tx, user: { id: number; admin: boolean | number }): Promise<number[]> {
+  if (user.admin) return [];
+  const projectIds = (await db.selectFrom('project_user').select('project_id').where('user_id', '=', user.id).execute()).map((r) => r.project_id);
+  const hidden: number[] = [];
+  for (const [projectId, scope] of await templateScopesOf(db, user, projectIds)) hidden.push(...await hiddenTemplates(db, projectId, scope));
+  return hidden;
+}
