@@ -51,6 +51,8 @@ export interface Database {
   host_config: HostConfigTable;
   inventory: InventoryTable;
   inventory_sync: InventorySyncTable;
+  host_facts: HostFactsTable;
+  inventory_sync_firing: InventorySyncFiringTable;
   environment: EnvironmentTable;
   template: TemplateTable;
   template_board_state: TemplateBoardStateTable;
@@ -336,6 +338,8 @@ export interface InventoryTable {
   holder_id: number | null;
   /** a url or script inventory's key for reading its source */
   source_key_id: Generated<number | null>;
+  /** a url or script inventory's sync schedule (cron); null: none */
+  sync_cron: Generated<string | null>;
 }
 
 /** One sync of a url or script inventory: hosts added and removed, the listing read (JSON), or Ansible's error. */
@@ -349,6 +353,26 @@ export interface InventorySyncTable {
   hosts_removed: Generated<string>;
   listing: string | null;
   error: string | null;
+  /** 1: its inventory's sync schedule started it */
+  scheduled: Generated<number>;
+}
+
+/** One row per (inventory, due time of its sync schedule): the claim that stops two servers syncing the same time. */
+export interface InventorySyncFiringTable {
+  inventory_id: number;
+  due_at: string;
+}
+
+export interface HostFactsTable {
+  id: Id;
+  project_id: number;
+  host: string;
+  task_id: number;
+  gathered: string;
+  distribution: string | null;
+  distribution_version: string | null;
+  ipv4: string | null;
+  hostname: string | null;
 }
 
 export interface EnvironmentTable {

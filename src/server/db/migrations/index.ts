@@ -52,6 +52,8 @@ import * as keySourceType from './2026_11_29_key_source_type.ts';
 import * as templateAllowedInventories from './2026_11_29_template_allowed_inventories.ts';
 import * as inventorySources from './2026_11_29_inventory_sources.ts';
 import * as hostRecapIndexes from './2026_11_29_host_recap_indexes.ts';
+import * as hostFacts from './2026_11_29_host_facts.ts';
+import * as inventorySyncSchedule from './2026_11_29_inventory_sync_schedule.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -106,6 +108,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_host_recap_indexes': hostRecapIndexes,
   '2026_11_29_project_roles': projectRoles,
   '2026_11_29_template_grants': templateGrants,
+  '2026_11_29_host_facts': hostFacts,
+  '2026_11_29_inventory_sync_schedule': inventorySyncSchedule,
   '2026_11_29_zz_server_roles': serverRoles,
   '2026_11_29_zz_view_grants': viewGrants,
 };
