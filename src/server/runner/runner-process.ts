@@ -204,9 +204,9 @@ export class RunnerProcess {
       if (m.type === 'workflow' || m.task_id !== taskId || running.abandoned) return;
       if (m.type === 'log') {
         this.#progress(taskId).records.push({ time: m.time, message: m.output });
-      } else if (!(m.status === 'success' && payload.workflow)) {
-        // a status change goes at once (output waits for the next batch); a workflow task's
-        // success waits for its outputs, to travel with them
+      } else if (!isFinished(m.status)) {
+        // a status change goes at once (output waits for the next batch); the end waits for
+        // what travels with it (the facts gathered, a workflow task's outputs)
         this.#progress(taskId).status = m.status;
         void this.#flush();
       }
