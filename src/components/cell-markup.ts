@@ -7,6 +7,8 @@ import { html, type SafeHtml } from '../console/html.ts';
 import { statusLabel, statusLook } from '../console/task-status.ts';
 import { ICON_SPRITE_URL } from './icon-sprite.ts';
 import type { IconName } from './icons.ts';
+import { appCssColour, appIconLetter } from '../console/app-look.ts';
+import { appLogo } from './app-logos.ts';
 
 export { durationMarkup, durationUnits, relativeTimeMarkup } from './time-markup.ts';
 
@@ -28,3 +30,11 @@ export function statusChipMarkup(t: Translate, status: string): SafeHtml {
   return html`<span class="chip chip-${tone}" data-status="${status}">${iconMarkup(icon, { size: '1.05em' })}${statusLabel(t, status)}</span>`;
 }
 
+
+/** An app's icon as a badge in its colour: the tool's own logo for built-in apps, else the icon name's first letter. */
+export function appBadgeMarkup(icon: string, color: string, app = ''): SafeHtml {
+  const colour = appCssColour(color);
+  const logo = appLogo(app);
+  return html`<span class="badge app-icon" data-icon="${icon}"${app ? html` data-app="${app}"` : ''}${icon ? html` title="${icon}"` : ''} aria-hidden="true"${
+    colour ? html` style="background:${colour}"` : ''}>${logo ? html`<svg class="app-logo" viewBox="0 0 24 24" fill="currentColor" focusable="false"><path d="${logo}"></path></svg>` : appIconLetter(icon)}</span>`;
+}

@@ -5,6 +5,7 @@ import { checkboxField, runForm, textField, type FieldErrors, type FormOutcome }
 import {
   argError, parseArguments, surveyVarErrors, surveyVarsFromApi, surveyVarsToApi, vaultErrors, vaultsFromApi, vaultsToApi,
 } from './template-rules.ts';
+import { grantsError, grantValuesOf, loadGrantChoices, readGrantValues, saveGrants, type GrantChoices } from './template-grants-form.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response'>;
 
@@ -98,6 +99,10 @@ export interface TemplateFormValues {
   /** audiences, one a line */
   jwt_audience: string;
   jwt_ttl: string;
+  /** "Who can run this": the grants section was on the page (the caller may set grants); only then are they written */
+  grants_shown: boolean;
+  /** the chosen grants, `role:<slug>=see|run,user:<id>=…` (template-grants-form.ts) */
+  grants: string;
 }
 
 /** The template as GET answers it (the fields the dialog edits). */
@@ -136,6 +141,8 @@ export interface TemplateChoices {
   projectImage: string;
   /** the project's named locks a template may need */
   locks: { name: string; capacity: number }[];
+  /** the roles and members "Who can run this" offers; null when the caller may not set grants */
+  grantees: GrantChoices | null;
 }
 
 export interface TemplateFormPage {
@@ -148,7 +155,7 @@ export interface TemplateFormPage {
 const idText = (id: number | null | undefined) => (id ? String(id) : '');
 const param = (params: Record<string, unknown>, key: string) => (typeof params[key] === 'string' ? params[key] as string : '');
 
-function initialValues(app: string, template: ApiTemplate | null, commitCheck: ApiSchedule | null): TemplateFormValues {
+function initialValues(app: string, template: ApiTemplate | null, commitCheck: ApiSchedule | null, grants: string | null): TemplateFormValues {
   const p = template?.task_params ?? {};
   const type = template?.type === 'build' || template?.type === 'deploy' ? template.type : 'task';
   return {
@@ -208,6 +215,8 @@ function initialValues(app: string, template: ApiTemplate | null, commitCheck: A
     jwt_enabled: template?.jwt_enabled ?? false,
     jwt_audience: (template?.jwt_audience ?? []).join('\n'),
     jwt_ttl: template?.jwt_ttl ?? '',
+    grants_shown: grants !== null,
+    grants: grants ?? '',
   };
 }
 
@@ -271,6 +280,8 @@ function readValues(form: FormData, app: string): TemplateFormValues {
     jwt_enabled: checkboxField(form, 'jwt_enabled'),
     jwt_audience: raw('jwt_audience'),
     jwt_ttl: textField(form, 'jwt_ttl'),
+    grants_shown: form.get('grants_section') === '1',
+    grants: readGrantValues(form),
   };
 }
 
@@ -400,10 +411,12 @@ function ruleErrors(v: TemplateFormValues, t: (key: string) => string): FieldErr
   const args = parseArguments(v.arguments);
   if (args === null) errors.arguments = say('json_invalid');
   else if (args.some((a) => argError(a))) errors.arguments = say('arg_required');
+  const grants = v.grants_shown ? grantsError(v.grants) : '';
+  if (grants) errors.grants = grants;
   return errors;
 }
 
-async function loadChoices(astro: AstroLike, projectId: number, app: string, templateId: number | null, repositoryId: string): Promise<TemplateChoices> {
+async function loadChoices(astro: AstroLike, projectId: number, app: string, templateId: number | null, repositoryId: string, grantees: GrantChoices | null): Promise<TemplateChoices> {
   const base = `/api/project/${projectId}`;
   const ofApp = `${base}/inventory?app=${encodeURIComponent(app)}`;
   const [inventories, projectInventories, repositories, environments, views, keys, templates, tags, info, alertChannels, project, locks] = await Promise.all([
@@ -427,6 +440,7 @@ async function loadChoices(astro: AstroLike, projectId: number, app: string, tem
     jwt: info.jwt ?? { enabled: false, default_ttl: 0, max_ttl: 0 },
     projectImage: project.executor_image ?? '',
     locks: locks.map((lock) => ({ name: lock.name, capacity: lock.capacity })),
+    grantees,
     branches: await loadBranches(astro, projectId, num(repositoryId)),
   };
 }
@@ -446,18 +460,21 @@ async function loadBranches(astro: AstroLike, projectId: number, repositoryId: n
  * The template dialog's form loop (new: `template` null and `app` from `?app=`; edit: the stored
  * template): the shared runForm with the API's templateInputSchema, the cron of "check for new
  * commits" asked of POST /schedules/validate before saving, and the commit-check schedule
- * created, updated or removed after, as Semaphore's own dialog does.
- * @example const page = await runTemplateForm(Astro, project.id, template, app); if (page.form.redirect) return page.form.redirect;
+ * created, updated or removed after, as Semaphore's own dialog does. When `canGrant`, "Who can
+ * run this" is on the form and its grants are written after the template (PUT …/grants).
+ * @example const page = await runTemplateForm(Astro, project.id, template, app, mayGrant(user, ctx.role)); if (page.form.redirect) return page.form.redirect;
  */
-export async function runTemplateForm(astro: AstroLike, projectId: number, template: ApiTemplate | null, app: string): Promise<TemplateFormPage> {
+export async function runTemplateForm(astro: AstroLike, projectId: number, template: ApiTemplate | null, app: string, canGrant: boolean): Promise<TemplateFormPage> {
   const { t } = astro.locals;
   const base = `/api/project/${projectId}`;
   const schedules = template ? await apiGetOr<ApiSchedule[]>(astro, `${base}/templates/${template.id}/schedules`, []) : [];
   const commitChecks = schedules.filter((s) => s.repository_id);
+  const granting = canGrant ? await loadGrantChoices(astro, projectId, template?.id ?? null) : null;
+  const storedGrants = granting ? grantValuesOf(granting.grants) : null;
   let saved: TemplateFormValues | null = null;
   const form = await runForm(astro, {
     name: 'template',
-    initial: initialValues(app, template, commitChecks[0] ?? null),
+    initial: initialValues(app, template, commitChecks[0] ?? null, storedGrants),
     read: (posted) => readValues(posted, template?.app ?? app),
     toBody,
     schema: templateInputSchema,
@@ -477,10 +494,13 @@ export async function runTemplateForm(astro: AstroLike, projectId: number, templ
     done: async (res, body) => {
       const id = template ? template.id : ((await res.json()) as { id: number }).id;
       await syncCommitCheck(astro, base, id, body.name ?? '', saved!, commitChecks);
+      const refused = granting && saved!.grants_shown ? await saveGrants(astro, projectId, id, saved!.grants, storedGrants ?? '') : '';
+      // the template is saved; grants the API refused are said on its dialog, to be chosen again
+      if (refused) return { path: `/project/${projectId}/templates/${id}/edit`, flash: 'template_grants_failed', name: refused };
       return { path: `/project/${projectId}/templates/${id}/tasks`, flash: template ? 'template_saved' : 'template_created', name: body.name };
     },
   });
-  const choices = await loadChoices(astro, projectId, form.values.app, template?.id ?? null, form.values.repository_id);
+  const choices = await loadChoices(astro, projectId, form.values.app, template?.id ?? null, form.values.repository_id, granting?.choices ?? null);
   return { form, choices, isNew: !template };
 }
 

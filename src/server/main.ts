@@ -10,6 +10,7 @@ import { taskIdentitySource } from './engine/process/task-identity-source.ts';
 import { startPgRelay } from './events/pg-relay.ts';
 import { configuredSinks, startAuditExport } from './audit-export/audit-export.ts';
 import { startEventWebhooks } from './event-webhooks/event-webhooks.ts';
+import { scheduledSync } from './engine/inventory/inventory-sync.ts';
 
 /**
  * `signalbox server`: migrate, then serve the runner API and the console on one port until
@@ -31,7 +32,7 @@ export async function runServer(config: Config): Promise<void> {
   const eventWebhooks = startEventWebhooks(deps);
   const engine = await startEngine(deps, identities);
   await new Promise<void>((resolve) => host.server.listen(config.port, config.interface || undefined, resolve));
-  const scheduler = startScheduler(deps);
+  const scheduler = startScheduler(deps, { syncInventory: scheduledSync(deps) });
   const retention = startRetention(deps);
   const auditExport = startAuditExport(deps, configuredSinks(config));
   console.log(`[signalbox] listening on http://${config.interface || 'localhost'}:${config.port} (${config.db.dialect})`);

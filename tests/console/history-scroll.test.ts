@@ -8,9 +8,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { createClient } from './support/http-client.ts';
 import { insertScriptProject } from './support/real-tasks.ts';
-import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
-import { measurePageJs } from './support/js-weight.ts';
+import { follow, launchBrowser, screenshot, signIn } from './support/browser.ts';
 import { seriousViolations } from './support/axe.ts';
+import { hydrated, inEachLook, islandWeight, openContinuous, signedInBoth } from './support/scroll-list.ts';
 import { writeAudit } from '../../src/server/domain/audit/audit.writer.ts';
 import { moveAuditInbox } from '../../src/server/domain/audit/audit-inbox.ts';
 
@@ -46,12 +46,7 @@ beforeAll(async () => {
     await writeAudit(server.deps.db, { action: i % 2 ? 'delete' : 'update', projectId: fx.project.id, description: `entry ${i}.` });
   }
   while (await moveAuditInbox(server.deps.db) > 0) { /* moved in batches */ }
-  context = await newContext(browser);
-  const page = await context.newPage();
-  await signIn(page, server.url, '/');
-  await page.close();
-  client = createClient(server.url);
-  await client.signIn();
+  ({ context, client } = await signedInBoth(browser, server.url));
 }, 180_000);
 
 afterAll(async () => {
@@ -63,8 +58,6 @@ const history = () => `/project/${fx.project.id}/history`;
 const newest = () => Math.max(...ids);
 const oldest = () => Math.min(...ids);
 
-/** The island has hydrated (no server-rendered island waits any more). */
-const hydrated = (page: Page) => page.waitForFunction(() => document.querySelector('astro-island') && !document.querySelector('astro-island[ssr]'));
 
 /** Scrolls the list's box to its end until the oldest task's row is there (each end fetches the next page). */
 async function scrollToOldest(page: Page, id: number): Promise<void> {
@@ -79,16 +72,9 @@ const rowCount = (page: Page) => page.$$eval('.scroll-list tbody tr[data-task]',
 
 describe('history: the continuous list', () => {
   it('opens from "Scroll through all", shows the newest rows, scrolls to the oldest of 2,000 tasks with fewer than 100 rows in the DOM', async () => {
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 1280, height: 800 });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}${history()}`);
     // the paged page carries no island
-    expect(await page.$('astro-island')).toBeNull();
-    await follow(page, 'a:has-text("Scroll through all")');
+    const { page, errors } = await openContinuous(context, `${server.url}${history()}`);
     expect(new URL(page.url()).searchParams.get('view')).toBe('all');
-    await hydrated(page);
     expect(await page.$eval('.scroll-list tbody tr[data-task]', (tr) => Number(tr.getAttribute('data-task')))).toBe(newest());
     // the page links are for pages without JavaScript
     expect(await page.isHidden('#scroll-list-pager')).toBe(true);
@@ -162,33 +148,15 @@ describe('history: the continuous list', () => {
   }, 60_000);
 
   it('ships no JavaScript to the paged history beyond its live-update script; the mode loads its chunk', async () => {
-    const cookie = [...client.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const paged = await measurePageJs(`${server.url}${history()}`, cookie);
-    const mode = await measurePageJs(`${server.url}${history()}?view=all`, cookie);
-    expect(paged.modules.some((m) => m.includes('ScrollList'))).toBe(false);
-    expect(mode.modules.some((m) => m.includes('ScrollList'))).toBe(true);
-    console.info(`history JS gzip: paged ${(paged.bytes / 1024).toFixed(1)} KB, continuous list ${(mode.bytes / 1024).toFixed(1)} KB`);
+    await islandWeight(client, `${server.url}${history()}`, `${server.url}${history()}?view=all`, 'history');
   }, 60_000);
 
   it('renders at phone and desktop width in both themes', async () => {
-    const page = await context.newPage();
-    for (const theme of ['light', 'dark']) {
-      await context.addCookies([{ name: 'theme', value: theme, url: server.url }]);
-      for (const width of [375, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.goto(`${server.url}${history()}?view=all`);
-        await hydrated(page);
-        expect(await page.getAttribute('html', 'data-theme')).toBe(theme);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow, `${theme} ${width}`).toBeLessThanOrEqual(0);
-        await page.$eval('.scroll-list-box', (box) => { box.scrollTop = 30_000; });
-        await page.waitForFunction(() => document.querySelector('.scroll-list-box')!.scrollTop > 0);
-        await page.waitForSelector('.scroll-list tbody tr[data-task]');
-        await screenshot(page, `history-scroll-${width}-${theme}`, { fullPage: false });
-        expect(await seriousViolations(page), `${theme} ${width}`).toEqual([]);
-      }
-    }
-    await page.close();
+    await inEachLook(context, server.url, `${server.url}${history()}?view=all`, 'history-scroll', async (page) => {
+      await page.$eval('.scroll-list-box', (box) => { box.scrollTop = 30_000; });
+      await page.waitForFunction(() => document.querySelector('.scroll-list-box')!.scrollTop > 0);
+      await page.waitForSelector('.scroll-list tbody tr[data-task]');
+    });
   }, 120_000);
 
   it('the audit trail scrolls the same way: from its first rows to the oldest entry, filtered by action', async () => {

@@ -5,6 +5,7 @@ import { follow, launchBrowser, screenshot, signIn } from './support/browser.ts'
 import { insertTemplate } from '../support/fixtures.ts';
 import { insertTask } from '../support/project-rows.ts';
 import { now } from '../../src/server/lib/time.ts';
+import { saveHostFacts } from '../../src/server/domain/tasks/host-facts.ts';
 import { join } from 'node:path';
 import { createGitRepo } from '../support/git-repo.ts';
 import { waitForTask, taskLog } from '../support/engine.ts';
@@ -40,6 +41,8 @@ beforeAll(async () => {
     task_id: task.id, project_id: pid, host, ok: 2, changed, unreachable, failed, skipped: 0, rescued: 0, ignored: 0, created: now(),
   });
   await db.insertInto('task_ansible_host').values([recap('web1.example.net', 0, 0, 1), recap('web2.example.net', 1, 0, 0), recap('db1.example.net', 0, 1, 0)]).execute();
+  // what the engine stores from a run that gathered facts (tests/server/engine/host-facts.test.ts runs the real one)
+  await saveHostFacts(db, task, new Map([['web2.example.net', { distribution: 'Debian', distribution_version: '12.11', ipv4: '192.0.2.12', hostname: 'web2' }]]));
 });
 
 afterAll(async () => {
@@ -58,6 +61,9 @@ describe('hosts view', { timeout: 150_000 }, () => {
     expect(await page.locator('tr[data-host="db1.example.net"] [data-result]').textContent()).toBe('Unreachable');
     expect(await page.locator('tr[data-host="web1.example.net"]').textContent()).toContain('prod, web');
     expect(await page.locator('tr[data-host="db1.example.net"]').textContent()).toContain('Never');
+    expect(await page.textContent('tr[data-host="web2.example.net"] [data-host-os]')).toBe('Debian 12.11');
+    expect(await page.textContent('tr[data-host="web2.example.net"] [data-host-address]')).toBe('192.0.2.12');
+    expect(await page.textContent('tr[data-host="db1.example.net"] [data-host-os]')).toBe('—');
     expect(await page.textContent('[data-inventory-error]')).toContain('Ansible could not read Broken:');
     expect(await page.locator('script').count()).toBe(0);
   });
@@ -111,6 +117,13 @@ describe('hosts view', { timeout: 150_000 }, () => {
     expect(await page.locator('tr[data-last-result] [data-result]').textContent()).toBe('Failed');
     expect(await page.locator('tr[data-run]').count()).toBe(1);
     expect(await page.locator('tr[data-run]').textContent()).toContain('Deploy site');
+    expect(await page.textContent('[data-host-facts]')).toMatch(/^Gathered by task #\d+, /);
+    expect(await page.textContent('[data-host-os]')).toBe('Debian 12.11');
+    expect(await page.textContent('[data-host-address]')).toBe('192.0.2.12');
+    expect(await page.textContent('[data-host-hostname]')).toBe('web2');
+    await page.goto(`${server.url}/project/${pid}/hosts/web1.example.net`);
+    expect(await page.textContent('[data-host-facts]')).toBe('Not gathered yet');
+    expect(await page.locator('[data-host-os]').count()).toBe(0);
     expect(await page.locator('script').count()).toBe(0);
     const missing = await page.goto(`${server.url}/project/${pid}/hosts/nowhere.example.net`);
     expect(missing?.status()).toBe(404);

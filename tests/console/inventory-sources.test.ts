@@ -4,6 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { follow, launchBrowser, screenshot, signedInPage } from './support/browser.ts';
+import { join } from 'node:path';
+import { createGitRepo } from '../support/git-repo.ts';
+import { manualClock } from '../support/trigger-fixtures.ts';
+import { startScheduler } from '../../src/server/scheduler/scheduler.ts';
+import { scheduledSync } from '../../src/server/engine/inventory/inventory-sync.ts';
 
 // Inventory sources (issue 50 item 5) in the console: a url inventory made in the dialog,
 // synced with its row button, and its syncs (hosts added and removed, an error as read).
@@ -86,6 +91,83 @@ describe('url inventory in the console', { timeout: 150_000 }, () => {
         await screenshot(p, `inventory-sources-syncs-${width}-${theme}`, { fullPage: false });
         await p.goto(`${server.url}/project/${pid}/inventory?edit=${id}`);
         await screenshot(p, `inventory-sources-dialog-${width}-${theme}`, { fullPage: false });
+        await p.context().close();
+      }
+    }
+  });
+});
+
+/** A dynamic inventory (Ansible's `--list` contract) in the project's repository. */
+const SCRIPT = `#!/bin/sh
+if [ "$1" = "--list" ]; then
+  printf '%s\\n' '{"db": {"hosts": ["db1"]}, "edge": {"hosts": ["edge1"], "children": ["db"]}, "_meta": {"hostvars": {}}}'
+else
+  printf '{}\\n'
+fi
+`;
+
+describe('script inventory in the console', { timeout: 150_000 }, () => {
+  it('is made in the dialog with a sync schedule, synced by hand and by the schedule, and its hosts reach the Hosts view', async () => {
+    const repoPath = createGitRepo(join(server.tmp, 'cloud-scripts'), { 'inventory/cloud.sh': SCRIPT }).path;
+    const key = (await server.deps.db.selectFrom('access_key').select('id').where('project_id', '=', pid).where('name', '=', 'Deploy').executeTakeFirstOrThrow()).id;
+    await api('post', `/project/${pid}/repositories`, { name: 'Cloud scripts', git_url: `file://${repoPath}`, git_branch: 'main', ssh_key_id: key });
+    await page.goto(`${server.url}/project/${pid}/inventory?edit=new`);
+    await page.check('input[name=type][value=script]');
+    expect(await page.isVisible('input[name=url]')).toBe(false);
+    expect(await page.isVisible('input[name=path]')).toBe(true);
+    expect(await page.isVisible('input[name=sync_cron]')).toBe(true);
+    await page.fill('input[name=name]', 'Cloud script');
+    await page.fill('input[name=path]', 'inventory/cloud.sh');
+    await page.selectOption('select[name=repository_id]', { label: 'Cloud scripts' });
+    await page.selectOption('select[name=ssh_key_id]', { label: 'Deploy' });
+    await page.fill('input[name=sync_cron]', 'each hour');
+    await follow(page, 'dialog form button[type=submit]');
+    expect(await page.textContent('dialog')).toContain('Cron:');
+    await page.fill('input[name=sync_cron]', '0 * * * *');
+    await follow(page, 'dialog form button[type=submit]');
+    expect(page.url()).toContain('flash=inventory_saved');
+    const row = () => page.locator('tr', { hasText: 'Cloud script' });
+    expect(await row().locator('td').nth(1).textContent()).toBe('Script');
+    const id = Number(await row().getAttribute('data-inventory'));
+    expect((await server.deps.db.selectFrom('inventory').select('sync_cron').where('id', '=', id).executeTakeFirstOrThrow()).sync_cron).toBe('0 * * * *');
+
+    await follow(page, row().locator('button', { hasText: 'Sync now' }));
+    expect(await page.textContent('.snackbar')).toContain('Inventory Cloud script synced');
+    // the scheduler's clock moved past the next hour: a sync by the schedule
+    const clock = manualClock('2026-12-01T10:30:00Z');
+    const scheduler = startScheduler(server.deps, { now: clock.now, autoTick: false, log: () => {}, syncInventory: scheduledSync(server.deps) });
+    try {
+      await scheduler.ready;
+      clock.set('2026-12-01T11:00:01Z');
+      await scheduler.tick();
+    } finally {
+      await scheduler.stop();
+    }
+    await follow(page, row().locator('a', { hasText: 'Syncs' }));
+    const items = page.locator('.sync-list li');
+    expect(await items.count()).toBe(2);
+    expect(await items.nth(0).textContent()).toContain('by its schedule');
+    expect(await items.nth(0).textContent()).toContain('2 hosts: 0 added, 0 removed');
+    expect(await items.nth(1).textContent()).toContain('by hand');
+    expect(await items.nth(1).textContent()).toContain('2 hosts: 2 added, 0 removed');
+    expect(await items.nth(1).textContent()).toContain('+ db1, edge1');
+
+    await page.goto(`${server.url}/project/${pid}/hosts?inventory_id=${id}`);
+    const hosts = await page.locator('tr[data-host]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-host')));
+    expect(hosts).toEqual(['db1', 'edge1']);
+    expect(await page.locator('tr[data-host="db1"]').textContent()).toContain('db, edge');
+
+    for (const theme of ['light', 'dark']) {
+      for (const width of [375, 1280]) {
+        const p = await signedInPage(browser, server.url, width);
+        await p.context().addCookies([{ name: 'theme', value: theme, url: server.url }]);
+        await p.goto(`${server.url}/project/${pid}/inventory?edit=${id}`);
+        expect(await p.inputValue('input[name=sync_cron]')).toBe('0 * * * *');
+        expect(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${theme} ${width}`).toBeLessThanOrEqual(0);
+        await p.locator('[data-field="sync_cron"]').scrollIntoViewIfNeeded();
+        await screenshot(p, `inventory-script-dialog-${width}-${theme}`, { fullPage: false });
+        await p.goto(`${server.url}/project/${pid}/inventory?syncs=${id}`);
+        await screenshot(p, `inventory-script-syncs-${width}-${theme}`, { fullPage: false });
         await p.context().close();
       }
     }

@@ -31,7 +31,9 @@ export type Carry = 'survey' | 'build' | 'buildless' | 'branch' | 'limit' | 'inv
   /** can set variables outside the survey */
   | 'stray'
   /** nobody presses it (a schedule, a webhook): a template's rate limit for triggers counts */
-  | 'trigger';
+  | 'trigger'
+  /** it acts for someone, whose template grants count: the person starting, or the trigger's owner (who last saved the schedule or integration) */
+  | 'owned';
 
 /** What a case asks for. */
 export interface Ask {
@@ -57,6 +59,8 @@ export interface TemplateSpec {
   rateLimit?: { starts: number; window: string };
   /** the inventories a start may choose: the one a case asks for, or only the world's other one */
   allowedInventories?: 'asked' | 'other';
+  /** the template's grants: to a role, or to one of the world's callers (issue 52) */
+  grants?: { role?: string; user?: Caller; run: boolean }[];
 }
 
 export interface Subject {
@@ -145,6 +149,11 @@ export async function makeSubject(w: World, name: string, spec: TemplateSpec, au
       const inventory_id = spec.allowedInventories === 'asked' ? w.inventoryId : w.otherInventoryId;
       await db.insertInto('template_allowed_inventory').values({ template_id: t.id, inventory_id }).execute();
     }
+    if (spec.grants?.length) {
+      await db.insertInto('template_grant').values(spec.grants.map((g) => ({
+        template_id: t.id, role: g.role ?? null, user_id: g.user ? w.users[g.user] : null, can_run: g.run ? 1 : 0,
+      }))).execute();
+    }
     const busyTaskId = spec.busy || spec.rateLimit ? (await enqueueTask(w.s.deps, { projectId: w.projectId, templateId: t.id, userId: w.users.admin })).id : undefined;
     return { id: t.id, name: t.name, buildTemplateId: null, buildTemplateName: '', builds: null, busyTaskId };
   }
@@ -207,7 +216,7 @@ const tasksPath = (w: World) => `/api/project/${w.projectId}/tasks`;
 
 const api: StartDriver = {
   name: 'POST /tasks by template_id', path: 'api',
-  carries: ['survey', 'build', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'person', 'caller-values', 'unallowed', 'stray'],
+  carries: ['survey', 'build', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'person', 'caller-values', 'unallowed', 'stray', 'owned'],
   start: async (w, subject, ask, as) => httpVerdict(w, await w.s.call('POST', tasksPath(w), { template_id: subject.id, ...apiValues(w, subject, ask) }, w.auth[as])),
 };
 
@@ -220,7 +229,7 @@ const apiByName: StartDriver = {
 /** The body the console's launch dialog posts (launch-model.ts), from the values typed into it. */
 const dialog: StartDriver = {
   name: 'launch dialog', path: 'api',
-  carries: ['survey', 'build', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'person', 'caller-values'],
+  carries: ['survey', 'build', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'person', 'caller-values', 'owned'],
   async start(w, subject, ask, as) {
     const template = (await w.s.call('GET', `/api/project/${w.projectId}/templates/${subject.id}`, undefined, w.auth.admin)).body as LaunchTemplate;
     const values = initialLaunchValues(template);
@@ -238,7 +247,7 @@ const dialog: StartDriver = {
 /** Re-run (the console's task-rerun.ts) of an earlier task that asked for the case's values. */
 const rerun: StartDriver = {
   name: 're-run', path: 'api',
-  carries: ['survey', 'build', 'buildless', 'branch', 'inventory', 'arguments', 'person', 'caller-values', 'unallowed', 'stray'],
+  carries: ['survey', 'build', 'buildless', 'branch', 'inventory', 'arguments', 'person', 'caller-values', 'unallowed', 'stray', 'owned'],
   async start(w, subject, ask, as) {
     const earlier = await enqueueTask(w.s.deps, {
       projectId: w.projectId, templateId: subject.id, userId: w.users.admin, environment: ask.vars ?? {}, buildTaskId: buildId(subject, ask) ?? null,
@@ -251,7 +260,7 @@ const rerun: StartDriver = {
 };
 
 const bulk: StartDriver = {
-  name: 'bulk run', path: 'bulk', carries: ['buildless', 'person', 'caller-values'],
+  name: 'bulk run', path: 'bulk', carries: ['buildless', 'person', 'caller-values', 'owned'],
   async start(w, subject, _ask, as) {
     const res = await w.s.call('POST', `/api/project/${w.projectId}/templates/bulk`, { action: 'run', template_ids: [subject.id] }, w.auth[as]);
     if (res.status === 403) return { task: null, refusal: res.text, forbidden: true, log: [] };
@@ -264,37 +273,38 @@ const bulk: StartDriver = {
 /** A due time of its own for each firing (claims are per schedule and time). */
 const nextDue = (w: World) => new Date(Date.UTC(2026, 0, 1, 0, ++w.seq));
 
-async function fire(w: World, values: Parameters<typeof insertSchedule>[1]): Promise<Verdict> {
-  const schedule = await insertSchedule(w.s.deps.db, values);
+/** Fires a schedule owned by `as` (as if they saved it last). */
+async function fire(w: World, as: Caller, values: Parameters<typeof insertSchedule>[1]): Promise<Verdict> {
+  const schedule = await insertSchedule(w.s.deps.db, { ...values, owner_id: w.users[as] });
   const task = await fireSchedule(w.s.deps, schedule, nextDue(w));
   if (task) return taskVerdict(w, task.id);
   const shown = (await w.s.call('GET', `/api/project/${w.projectId}/schedules/${schedule.id}`, undefined, w.auth.admin)).body;
   return refused(shown.last_error);
 }
 
-const scheduleCarries: Carry[] = ['survey', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'unallowed', 'stray', 'trigger'];
+const scheduleCarries: Carry[] = ['survey', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'unallowed', 'stray', 'trigger', 'owned'];
 
 const cronSchedule: StartDriver = {
   name: 'cron schedule', path: 'schedule', carries: scheduleCarries,
-  start: (w, subject, ask) => fire(w, { project_id: w.projectId, template_id: subject.id, task_params: JSON.stringify(storedParams(w, ask)) }),
+  start: (w, subject, ask, as) => fire(w, as, { project_id: w.projectId, template_id: subject.id, task_params: JSON.stringify(storedParams(w, ask)) }),
 };
 
 const oneShotSchedule: StartDriver = {
   name: 'one-shot schedule', path: 'schedule', carries: scheduleCarries,
-  start: (w, subject, ask) => fire(w, {
+  start: (w, subject, ask, as) => fire(w, as, {
     project_id: w.projectId, template_id: subject.id, type: 'run_at', cron_format: '', run_at: '2026-01-01T00:00:00Z', task_params: JSON.stringify(storedParams(w, ask)),
   }),
 };
 
 const commitCheck: StartDriver = {
   name: 'commit check', path: 'schedule', carries: scheduleCarries,
-  async start(w, subject, ask) {
+  async start(w, subject, ask, as) {
     const { db } = w.s.deps;
     const repo = createGitRepo(join(w.s.tmp, `commits-${++w.seq}`), { 'run.sh': 'echo hi' });
     const key = await db.selectFrom('repository').select('ssh_key_id').where('id', '=', w.repositoryId).executeTakeFirstOrThrow();
     const repository = await db.insertInto('repository').values({ project_id: w.projectId, name: `commits ${w.seq}`, git_url: repo.path, git_branch: 'main', ssh_key_id: key.ssh_key_id })
       .returning('id').executeTakeFirstOrThrow();
-    const verdict = await fire(w, { project_id: w.projectId, template_id: subject.id, repository_id: repository.id, task_params: JSON.stringify(storedParams(w, ask)) });
+    const verdict = await fire(w, as, { project_id: w.projectId, template_id: subject.id, repository_id: repository.id, task_params: JSON.stringify(storedParams(w, ask)) });
     if (verdict.task && verdict.task.commit_hash !== repo.hash) throw new Error(`commit check started ${verdict.task.commit_hash}, not the head ${repo.hash}`);
     return verdict;
   },
@@ -304,8 +314,8 @@ const WEBHOOK_FAILED = 'failed to start task: ';
 
 /** A delivery whose payload carries the survey answers and the branch, extracted by the integration. */
 const webhook: StartDriver = {
-  name: 'webhook', path: 'webhook', carries: ['survey', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'unallowed', 'stray', 'trigger'],
-  async start(w, subject, ask) {
+  name: 'webhook', path: 'webhook', carries: ['survey', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'unallowed', 'stray', 'trigger', 'owned'],
+  async start(w, subject, ask, as) {
     const { limit, inventory, arguments: args, groups } = ask;
     const { integration, alias } = await insertIntegration(w.s, w.projectId, subject.id, {
       task_params: storedParams(w, { limit, inventory, arguments: args, groups }),
@@ -314,6 +324,8 @@ const webhook: StartDriver = {
         { value_source: 'body', key: 'branch', variable: 'git_branch', variable_type: 'task' },
       ],
     });
+    // owned by `as`, as if they saved it last
+    await w.s.deps.db.updateTable('integration').set({ owner_id: w.users[as] }).where('id', '=', integration.id).execute();
     const res = await w.s.api.request(`/api/integrations/${alias}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ vars: ask.vars ?? {}, ...(ask.branch ? { branch: ask.branch } : {}) }),
     });
@@ -355,7 +367,7 @@ const autorun: StartDriver = {
  * is made a guest meanwhile, and the admin approves.
  */
 const workflow: StartDriver = {
-  name: 'workflow node', path: 'workflow', carries: ['survey', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'person', 'unallowed', 'stray'],
+  name: 'workflow node', path: 'workflow', carries: ['survey', 'buildless', 'branch', 'limit', 'inventory', 'arguments', 'groups', 'person', 'unallowed', 'stray', 'owned'],
   async start(w, subject, ask, as) {
     const base = `/api/project/${w.projectId}/workflows`;
     const params = {

@@ -10,6 +10,7 @@ import { refsHandler } from './resource-refs.route.ts';
 import { badRequest } from '../http/errors.ts';
 import { InventoryReadError, readInventoryHosts } from '../engine/inventory/ansible-inventory.ts';
 import { listInventorySyncs, syncInventory } from '../engine/inventory/inventory-sync.ts';
+import { reloadSchedules } from '../scheduler/scheduler.ts';
 
 /** `/api/project/:project_id/inventory`. */
 export const inventoryRoutes = new Hono<AppEnv>();
@@ -29,6 +30,7 @@ inventoryRoutes.post('/', async (c) => {
   const input = await readJson(c, inventoryInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id);
   const row = await c.var.deps.db.transaction().execute((tx) => createInventory(tx, actorOf(c), input));
+  if (row.sync_cron) await reloadSchedules();
   return c.json(inventoryRowToInventory(row), 201);
 });
 
@@ -69,6 +71,8 @@ inventoryRoutes.put('/:inventory_id', async (c) => {
   const input = await readJson(c, inventoryInputSchema);
   assertBodyMatchesUrl(input, c.var.project.id, id);
   await c.var.deps.db.transaction().execute((tx) => updateInventory(tx, actorOf(c), id, input));
+  // a sync schedule set, changed or dropped applies without a restart
+  await reloadSchedules();
   return c.body(null, 204);
 });
 

@@ -4,6 +4,8 @@ import { idParam, readJson } from '../http/validation.ts';
 import { inviteInputSchema, inviteStatusSchema, inviteTokenSchema } from '../domain/invites/invite.ts';
 import { answerInvite, createInvite, deleteInvite, findInvite, invitesToJson, listInvites, setInviteStatus } from '../domain/invites/invite.service.ts';
 import { mailInvite } from '../alerts/invite-email.ts';
+import { assertAssignableRole } from '../domain/roles/role.service.ts';
+import { callerBits } from './route-context.ts';
 
 /**
  * `/api/project/:project_id/invites` (ManageUsers): invitations by email address or user, with
@@ -21,6 +23,7 @@ projectInvitesRoutes.get('/', async (c) => {
 projectInvitesRoutes.post('/', async (c) => {
   const { db, config } = c.var.deps;
   const input = await readJson(c, inviteInputSchema);
+  await assertAssignableRole(db, c.var.project.id, input.role, callerBits(c));
   const created = await db.transaction().execute((tx) => createInvite(tx, c.var.project.id, input, c.var.user.id));
   const [invite] = await invitesToJson(db, [created.row]);
   const mail = { to: created.to, token: created.mailedToken, projectName: c.var.project.name, role: created.row.role, inviterName: c.var.user.name || c.var.user.username, expiresAt: created.row.expires_at };

@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/context.ts';
 import { badRequest } from '../http/errors.ts';
 import { idParam, readJson } from '../http/validation.ts';
 import { assertAssignableRole } from '../domain/roles/role.service.ts';
+import { callerBits } from './route-context.ts';
 import { memberAddSchema, memberRoleSchema } from '../domain/projects/project-member.schema.ts';
 import { addProjectMember, changeProjectMemberRole, listProjectMembers, removeProjectMember } from '../domain/projects/project-members.service.ts';
 
@@ -38,11 +39,6 @@ projectUsersRoutes.delete('/:user_id', async (c) => {
   await c.var.deps.db.transaction().execute((tx) => removeProjectMember(tx, c.var.project.id, userId, c.var.user.id));
   return c.body(null, 204);
 });
-
-/** The bits a role given by the caller may hold at most; null for an admin (any role). */
-function callerBits(c: Context<AppEnv>): number | null {
-  return c.var.user.admin ? null : c.var.permissions;
-}
 
 /** Reference §1.4: a non-admin owner may neither demote nor remove themself. */
 function refuseOwnerActingOnSelf(c: Context<AppEnv>, targetId: number, message: string): void {

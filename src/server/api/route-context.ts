@@ -18,6 +18,11 @@ export function actorOf(c: Context<AppEnv>): Actor {
   return { projectId: c.var.project.id, userId: c.var.user.id };
 }
 
+/** The bits a role given by the caller (a member's role, an invitation's) may hold at most; null for an admin (any role). */
+export function callerBits(c: Context<AppEnv>): number | null {
+  return c.var.user.admin ? null : c.var.permissions;
+}
+
 /** `?limit=` clamped to 1..max; absent or invalid gives `fallback`. */
 export function limitQuery(c: Context, max: number, fallback = max): number {
   const raw = c.req.query('limit');

@@ -51,6 +51,8 @@ export interface Database {
   host_config: HostConfigTable;
   inventory: InventoryTable;
   inventory_sync: InventorySyncTable;
+  host_facts: HostFactsTable;
+  inventory_sync_firing: InventorySyncFiringTable;
   environment: EnvironmentTable;
   template: TemplateTable;
   template_board_state: TemplateBoardStateTable;
@@ -334,6 +336,8 @@ export interface InventoryTable {
   holder_id: number | null;
   /** a url or script inventory's key for reading its source */
   source_key_id: Generated<number | null>;
+  /** a url or script inventory's sync schedule (cron); null: none */
+  sync_cron: Generated<string | null>;
 }
 
 /** One sync of a url or script inventory: hosts added and removed, the listing read (JSON), or Ansible's error. */
@@ -347,6 +351,26 @@ export interface InventorySyncTable {
   hosts_removed: Generated<string>;
   listing: string | null;
   error: string | null;
+  /** 1: its inventory's sync schedule started it */
+  scheduled: Generated<number>;
+}
+
+/** One row per (inventory, due time of its sync schedule): the claim that stops two servers syncing the same time. */
+export interface InventorySyncFiringTable {
+  inventory_id: number;
+  due_at: string;
+}
+
+export interface HostFactsTable {
+  id: Id;
+  project_id: number;
+  host: string;
+  task_id: number;
+  gathered: string;
+  distribution: string | null;
+  distribution_version: string | null;
+  ipv4: string | null;
+  hostname: string | null;
 }
 
 export interface EnvironmentTable {
@@ -515,6 +539,8 @@ export interface ScheduleTable {
   timezone: string | null;
   /** why its latest firing started nothing ('' when it started a task) */
   last_error: Generated<string>;
+  /** who it acts for: the person who last saved it (null: saved before owners were kept) */
+  owner_id: Generated<number | null>;
 }
 
 /** One row per (schedule, due time): the claim that stops two servers firing the same time. */
@@ -536,6 +562,8 @@ export interface IntegrationTable {
   task_params: string;
   /** seconds in which identical deliveries start one task; null: every delivery starts one */
   once_within: Generated<number | null>;
+  /** who it acts for: the person who last saved it (null: saved before owners were kept) */
+  owner_id: Generated<number | null>;
 }
 
 export interface IntegrationMatcherTable {

@@ -58,7 +58,7 @@ async function receiveForIntegration(deps: Deps, integration: IntegrationRow, de
     return recordDelivery(deps.db, integration, { matched: true, reason: `refused: task values may set only ${TASK_FIELDS.join(', ')}, not ${refused.join(', ')}` });
   }
   const { task, notes } = await launchTask(deps, {
-    path: 'webhook', user: null, permissions: 0, valuesFrom: 'configuration', integrationId: integration.id,
+    path: 'webhook', user: null, permissions: 0, valuesFrom: 'configuration', integrationId: integration.id, ownerId: integration.owner_id,
     outsideValues: Object.keys(environment).length > 0,
     rules: [onceWithinRule(integration, deliveryDigest({ environment, fields }, delivery, extracts.length))],
   }, { projectId: integration.project_id, input: deliveryInput(integration, environment, fields) });

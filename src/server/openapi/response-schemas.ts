@@ -105,6 +105,10 @@ const hostRun = z.object({ template_id: id, template_name: z.string(), task_id: 
 const hostFields = {
   name: z.string(), groups: z.array(z.string()), inventories: z.array(z.object({ id, name: z.string() })),
   results: z.array(hostRun), last_seen: z.string().nullable(),
+  facts: z.object({
+    distribution: z.string().nullable(), distribution_version: z.string().nullable(), ipv4: z.string().nullable(), hostname: z.string().nullable(),
+    task_id: id, gathered: z.string(),
+  }).nullable().meta({ description: 'What fact gathering reported in the newest run that gathered it (null: never gathered)' }),
 };
 const inventoryErrors = z.array(z.object({ inventory_id: id, inventory_name: z.string(), error: z.string() }));
 
@@ -118,10 +122,12 @@ export const inventorySchema = z.object({
   id, name: z.string(), project_id: id, inventory: z.string(), type: z.string(),
   ssh_key_id: id.nullable(), become_key_id: id.nullable(), repository_id: id.nullable(), holder_id: id.nullable(),
   source_key_id: id.nullable().meta({ description: 'A url or script inventory: the key its source is read with' }),
+  sync_cron: z.string().nullable().meta({ description: 'A url or script inventory: its sync schedule (cron, in the server\'s schedule time zone)' }),
 }).meta({ id: 'Inventory' }) satisfies z.ZodType<Inventory>;
 
 export const inventorySyncSchema = z.object({
   id, inventory_id: id, created: z.string(), user_id: id.nullable(), task_id: id.nullable(),
+  scheduled: z.boolean().meta({ description: 'Started by the inventory\'s sync schedule' }),
   hosts_added: z.array(z.string()), hosts_removed: z.array(z.string()), host_count: z.number().int().nullable(), error: z.string().nullable(),
 }).meta({ id: 'InventorySync' });
 

@@ -34,7 +34,7 @@ export async function fireSchedule(deps: Deps, schedule: ScheduleRow, dueAt: Dat
   if (commitHash) input.commit_hash = commitHash;
   let task: TaskRow;
   try {
-    ({ task } = await launchTask(deps, { path: 'schedule', user: null, permissions: 0, valuesFrom: 'configuration', scheduleId: schedule.id }, { projectId: schedule.project_id, input }));
+    ({ task } = await launchTask(deps, { path: 'schedule', user: null, permissions: 0, valuesFrom: 'configuration', scheduleId: schedule.id, ownerId: schedule.owner_id }, { projectId: schedule.project_id, input }));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     await recordRefusal(deps, schedule, oneShot, err.message);

@@ -2,6 +2,8 @@ import type { Deps } from '../deps.ts';
 import { computeNextDue, timingSignature } from './due-time.ts';
 import { fireSchedule } from './fire-schedule.ts';
 import { findSchedule, listActiveSchedules, pruneFirings, type ScheduleRow } from './schedule.repository.ts';
+import { claimSyncFiring, findSyncSchedule, listSyncSchedules, nextSyncDue, pruneSyncFirings, type ScheduledSync } from './inventory-sync-schedule.ts';
+import type { InventoryRow } from '../domain/inventories/inventory.ts';
 
 export interface SchedulerOptions {
   /** the clock; tests inject a fake one */
@@ -11,6 +13,8 @@ export interface SchedulerOptions {
   /** false: no timers; the caller drives the scheduler with `tick()` (tests) */
   autoTick?: boolean;
   log?: (line: string) => void;
+  /** syncs an inventory whose sync schedule is due; without it inventory sync schedules are not held */
+  syncInventory?: ScheduledSync;
 }
 
 /** A running scheduler. */
@@ -94,6 +98,8 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
   const log = options.log ?? ((line: string) => console.warn(`[scheduler] ${line}`));
   const timezone = deps.config.schedule_timezone || 'UTC';
   const held = new Map<number, HeldSchedule>();
+  /** inventories with a sync schedule, by id */
+  const heldSyncs = new Map<number, HeldSchedule>();
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const inFlight = new Set<Promise<void>>();
@@ -122,14 +128,30 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
     held.set(id, { signature, dueAt: computeNextDue(row, now(), timezone) });
   }
 
+  function holdSync(id: number, row: InventoryRow | undefined): void {
+    if (!row || !options.syncInventory) {
+      heldSyncs.delete(id);
+      return;
+    }
+    const signature = row.sync_cron ?? '';
+    if (heldSyncs.get(id)?.signature === signature) return;
+    heldSyncs.set(id, { signature, dueAt: nextSyncDue(row, now(), timezone) });
+  }
+
   async function rescan(): Promise<void> {
     nextRescanAt = now().getTime() + rescanIntervalMs;
     const rows = await listActiveSchedules(deps.db);
     const active = new Set(rows.map((row) => row.id));
     for (const id of held.keys()) if (!active.has(id)) held.delete(id);
     for (const row of rows) hold(row.id, row);
+    const syncs = options.syncInventory ? await listSyncSchedules(deps.db) : [];
+    const syncing = new Set(syncs.map((row) => row.id));
+    for (const id of heldSyncs.keys()) if (!syncing.has(id)) heldSyncs.delete(id);
+    for (const row of syncs) holdSync(row.id, row);
     if (now().getTime() >= nextPruneAt) {
-      await pruneFirings(deps.db, new Date(now().getTime() - FIRING_CLAIM_RETENTION_MS).toISOString());
+      const before = new Date(now().getTime() - FIRING_CLAIM_RETENTION_MS).toISOString();
+      await pruneFirings(deps.db, before);
+      await pruneSyncFirings(deps.db, before);
       nextPruneAt = now().getTime() + FIRING_CLAIM_RETENTION_MS / 24;
     }
   }
@@ -155,6 +177,25 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
     return firing;
   }
 
+  /** Re-reads an inventory whose sync is due and, if it still is, syncs it once this process claimed the time (not awaited here). */
+  async function startSync(id: number, entry: HeldSchedule, current: Date): Promise<Promise<void> | undefined> {
+    const dueAt = entry.dueAt!;
+    const row = await findSyncSchedule(deps.db, id);
+    if (!row || row.sync_cron !== entry.signature) {
+      heldSyncs.delete(id);
+      holdSync(id, row);
+      return undefined;
+    }
+    entry.dueAt = nextSyncDue(row, current, timezone);
+    const sync = options.syncInventory!;
+    const firing = claimSyncFiring(deps.db, id, dueAt.toISOString()).then(
+      async (claimed) => { if (claimed) await sync(row, dueAt); },
+    ).catch((err: Error) => log(`inventory ${id} sync (due ${dueAt.toISOString()}): ${err.message}`));
+    inFlight.add(firing);
+    void firing.finally(() => inFlight.delete(firing));
+    return firing;
+  }
+
   /**
    * Starts every due firing. Firings (a slow `git ls-remote`...) run outside the serial chain,
    * so a reload asked for by a CRUD route never waits for them.
@@ -162,8 +203,11 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
   async function startDueFirings(): Promise<Promise<void>[]> {
     if (now().getTime() >= nextRescanAt) await rescan();
     const current = now();
-    const due = [...held].filter(([, entry]) => entry.dueAt !== null && entry.dueAt <= current);
-    const started = await Promise.all(due.map(([id, entry]) => startFiring(id, entry, current)));
+    const isDue = ([, entry]: [number, HeldSchedule]) => entry.dueAt !== null && entry.dueAt <= current;
+    const started = await Promise.all([
+      ...[...held].filter(isDue).map(([id, entry]) => startFiring(id, entry, current)),
+      ...[...heldSyncs].filter(isDue).map(([id, entry]) => startSync(id, entry, current)),
+    ]);
     return started.filter((firing) => firing !== undefined);
   }
 
@@ -171,7 +215,7 @@ export function startScheduler(deps: Deps, options: SchedulerOptions = {}): Sche
     if (stopped || options.autoTick === false) return;
     clearTimeout(timer);
     let wakeAt = nextRescanAt;
-    for (const entry of held.values()) if (entry.dueAt && entry.dueAt.getTime() < wakeAt) wakeAt = entry.dueAt.getTime();
+    for (const entry of [...held.values(), ...heldSyncs.values()]) if (entry.dueAt && entry.dueAt.getTime() < wakeAt) wakeAt = entry.dueAt.getTime();
     wakeAt = Math.max(wakeAt, retryNotBefore);
     const wait = Math.min(Math.max(0, wakeAt - now().getTime()), MAX_TIMER_MS);
     timer = setTimeout(() => void scheduler.tick().catch(() => {}), wait);

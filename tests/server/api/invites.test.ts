@@ -126,6 +126,40 @@ for (const dialect of DIALECTS) {
       expect([accept.status, accept.body.error]).toEqual([400, 'token: the invitation is expired']);
     });
 
+    it("offers the project's own roles: the invitee joins with one; a role the project lacks, or holding more than the inviter, is refused; a role offered cannot be deleted", async () => {
+      const roles = `/api/project/${projectId}/roles`;
+      expect((await s.call('POST', roles, { project_id: projectId, name: 'Operator', slug: 'operator', permissions: 1 | 16 | 32 }, admin)).status).toBe(201);
+      const opal = await signUp('opal', 'opal@example.com');
+      const res = await s.call('POST', P(), { user_id: opal.id, role: 'operator' }, admin);
+      // (Semaphore's document lists its four roles only: a custom one is Signalbox's own)
+      expect([res.status, res.body.role]).toEqual([201, 'operator']);
+      expect((await s.call('POST', '/api/invites/accept', { token: res.body.token }, opal.auth)).status).toBe(204);
+      expect((await s.call('GET', `/api/project/${projectId}/role`, undefined, opal.auth)).body).toMatchObject({ role: 'operator', permissions: 1 | 16 | 32 });
+
+      const other = (await insertProject(s.deps.db, 'Other')).id;
+      expect((await s.call('POST', `/api/project/${other}/roles`, { project_id: other, name: 'Elsewhere', slug: 'elsewhere', permissions: 1 }, admin)).status).toBe(201);
+      const foreign = await s.call('POST', P(), { email: 'far@example.com', role: 'elsewhere' }, admin);
+      expect([foreign.status, foreign.body.error]).toEqual([400, 'role: must be one of owner, manager, task_runner, guest, operator']);
+
+      // who manages the team with a custom role hands out at most their own rights
+      const recruiter = await s.call('POST', roles, { project_id: projectId, name: 'Recruiter', slug: 'recruiter', permissions: 8 | 16 | 1 | 32 }, admin);
+      const rita = await signUp('rita', 'rita@example.com');
+      await s.call('POST', `/api/project/${projectId}/users`, { user_id: rita.id, role: 'recruiter' }, admin);
+      const tooMuch = await s.call('POST', P(), { email: 'boss@example.com', role: 'owner' }, rita.auth);
+      expect([tooMuch.status, tooMuch.body.error]).toEqual([400, 'role: owner holds rights you do not have']);
+      expect((await s.call('POST', P(), { email: 'op2@example.com', role: 'operator' }, rita.auth)).status).toBe(201);
+
+      // a role an open invitation offers stays until the invitation is withdrawn, so acceptance always finds it
+      const temp = await s.call('POST', roles, { project_id: projectId, name: 'Temp', slug: 'temp', permissions: 1 }, admin);
+      const tess = await signUp('tess', 'tess@example.com');
+      const invite = await s.call('POST', P(), { user_id: tess.id, role: 'temp' }, admin);
+      const kept = await s.call('DELETE', `${roles}/${temp.body.id}`, undefined, admin);
+      expect([kept.status, kept.body.error]).toEqual([400, `Role Temp is offered by invite ${invite.body.id}; withdraw it first`]);
+      expect((await s.call('POST', '/api/invites/accept', { token: invite.body.token }, tess.auth)).status).toBe(204);
+      expect((await s.call('GET', `/api/project/${projectId}/role`, undefined, tess.auth)).body).toMatchObject({ role: 'temp', permissions: 1 });
+      expect(recruiter.status).toBe(201);
+    });
+
     it('lets only those who manage the team see and send invitations', async () => {
       const gus = await signUp('gus', 'gus@example.com');
       await s.call('POST', `/api/project/${projectId}/users`, { user_id: gus.id, role: 'guest' }, admin);

@@ -4,6 +4,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 import { buildWorld, type World } from '../../support/world.ts';
 import { insertProjectResources, type ResourceIds } from '../../support/resource-rows.ts';
+import { fireSchedule } from '../../../src/server/scheduler/fire-schedule.ts';
 
 // Grants per template (issue 52 item 3): a template with grants is seen only by the roles and
 // members it names (and owners, admins), started only by those granted "run"; on every route.
@@ -82,6 +83,30 @@ for (const dialect of DIALECTS) {
       expect(started.body).toMatchObject({ template_id: ids.template });
       await grants([]);
       expect(await traces(s, w, ids, w.auth.guest)).toEqual(ALL);
+    });
+
+    it('a schedule or an integration acts for who last saved it: one saved by a member the grants let only see the template starts nothing', async () => {
+      const { w, ids, grants } = await world();
+      const p = `/api/project/${w.projectId}`;
+      await grants([{ role: 'manager' }]);
+      const body = { template_id: ids.template, name: 'Nightly', cron_format: '0 3 * * *', active: true };
+      const made = await s.call('POST', `${p}/schedules`, body, w.auth.manager);
+      expect(made.status).toBe(201);
+      const row = () => s.deps.db.selectFrom('schedule').selectAll().where('id', '=', made.body.id).executeTakeFirstOrThrow();
+      expect((await row()).owner_id).toBe(w.users.manager.id);
+      expect(await fireSchedule(s.deps, await row(), new Date('2026-01-01T03:00:00Z'))).toBeNull();
+      expect((await s.call('GET', `${p}/schedules/${made.body.id}`, undefined, w.auth.owner)).body.last_error).toBe('template_id: no such template in this project');
+      // the project's owner saves it: now it acts for them
+      expect((await s.call('PUT', `${p}/schedules/${made.body.id}`, { ...body, id: made.body.id }, w.auth.owner)).status).toBe(204);
+      expect((await row()).owner_id).toBe(w.users.owner.id);
+      expect(await fireSchedule(s.deps, await row(), new Date('2026-01-02T03:00:00Z'))).toMatchObject({ template_id: ids.template, schedule_id: made.body.id });
+
+      const hook = await s.call('POST', `${p}/integrations`, { name: 'Push', template_id: ids.template }, w.auth.manager);
+      expect(hook.status).toBe(201);
+      const owner = async () => (await s.deps.db.selectFrom('integration').select('owner_id').where('id', '=', hook.body.id).executeTakeFirstOrThrow()).owner_id;
+      expect(await owner()).toBe(w.users.manager.id);
+      expect((await s.call('PUT', `${p}/integrations/${hook.body.id}`, { name: 'Push', template_id: ids.template }, w.auth.owner)).status).toBe(204);
+      expect(await owner()).toBe(w.users.owner.id);
     });
 
     it('a grant to a member ends when they leave the team: back in the team, the template is hidden again', async () => {

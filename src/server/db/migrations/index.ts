@@ -41,6 +41,7 @@ import * as templateConcurrency from './2026_11_29_template_concurrency.ts';
 import * as projectLocks from './2026_11_29_project_locks.ts';
 import * as projectRoles from './2026_11_29_project_roles.ts';
 import * as templateGrants from './2026_11_29_template_grants.ts';
+import * as triggerOwners from './2026_11_29_trigger_owners.ts';
 import * as templateRateLimit from './2026_11_29_template_rate_limit.ts';
 import * as templateAlertFixed from './2026_11_29_template_alert_fixed.ts';
 import * as secAuthInviteProof from './2026_11_29_sec_auth_invite_proof.ts';
@@ -50,6 +51,8 @@ import * as keySourceType from './2026_11_29_key_source_type.ts';
 import * as templateAllowedInventories from './2026_11_29_template_allowed_inventories.ts';
 import * as inventorySources from './2026_11_29_inventory_sources.ts';
 import * as hostRecapIndexes from './2026_11_29_host_recap_indexes.ts';
+import * as hostFacts from './2026_11_29_host_facts.ts';
+import * as inventorySyncSchedule from './2026_11_29_inventory_sync_schedule.ts';
 
 /** Every migration, by name; Kysely runs them in name order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -104,4 +107,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_host_recap_indexes': hostRecapIndexes,
   '2026_11_29_project_roles': projectRoles,
   '2026_11_29_template_grants': templateGrants,
+  '2026_11_29_host_facts': hostFacts,
+  '2026_11_29_inventory_sync_schedule': inventorySyncSchedule,
+  '2026_11_29_trigger_owners': triggerOwners,
 };

@@ -16,7 +16,7 @@ export async function restoreIntegrations(ctx: RestoreContext, backup: Backup): 
       auth_secret_id: idOf(ids.keys, integration.auth_secret), auth_header: integration.auth_header ?? null,
       searchable: integration.searchable ?? false, task_params: integration.task_params ?? {},
     }));
-    const row = await tx.insertInto('integration').values({ ...values, project_id: actor.projectId }).returningAll().executeTakeFirstOrThrow();
+    const row = await tx.insertInto('integration').values({ ...values, project_id: actor.projectId, owner_id: actor.userId }).returningAll().executeTakeFirstOrThrow();
     await recordEvent(tx, { ...actor, integrationId: row.id, objectType: 'integration', objectId: row.id, description: `Integration ${row.name} created` });
     for (const [j, m] of (integration.matchers ?? []).entries()) {
       const mv = await atPath(`${at}.matchers[${j}]`, () => matcherValues(m as never));

@@ -51,7 +51,7 @@ export async function restoreTemplates(ctx: RestoreContext, backup: Backup): Pro
     const row = await tx.insertInto('schedule').values({
       project_id: actor.projectId, template_id: idOf(ids.templates, s.template)!, name: s.name ?? '', cron_format: s.cron_format ?? '', type,
       run_at: s.run_at ?? null, active: toFlag(s.active ?? true), repository_id: idOf(ids.repositories, s.repository), last_commit_hash: null,
-      task_params: JSON.stringify(s.task_params ?? {}), timezone,
+      task_params: JSON.stringify(s.task_params ?? {}), timezone, owner_id: actor.userId,
     }).returningAll().executeTakeFirstOrThrow();
     await recordEvent(tx, { ...actor, objectType: 'schedule', objectId: row.id, description: `Schedule ID ${row.id} created` });
     await ctx.pause();

@@ -47,14 +47,14 @@ export async function integrationValues(db: Db | Tx, projectId: number, input: I
 
 export async function createIntegration(tx: Tx, actor: Actor, input: IntegrationInput): Promise<IntegrationRow> {
   const values = await integrationValues(tx, actor.projectId, input);
-  const row = await tx.insertInto('integration').values({ ...values, project_id: actor.projectId }).returningAll().executeTakeFirstOrThrow();
+  const row = await tx.insertInto('integration').values({ ...values, project_id: actor.projectId, owner_id: actor.userId }).returningAll().executeTakeFirstOrThrow();
   await logIntegration(tx, actor, row, 'created');
   return row;
 }
 
 export async function updateIntegration(tx: Tx, actor: Actor, current: IntegrationRow, input: IntegrationInput): Promise<void> {
   const values = await integrationValues(tx, actor.projectId, input, current);
-  await tx.updateTable('integration').set(values).where('id', '=', current.id).execute();
+  await tx.updateTable('integration').set({ ...values, owner_id: actor.userId }).where('id', '=', current.id).execute();
   await logIntegration(tx, actor, { ...current, ...values }, 'updated');
 }
 

@@ -9,6 +9,7 @@ import { assertProjectKey } from '../keys/project-key-ref.ts';
 import { outgoingUrlProblem } from '../../lib/outgoing-http.ts';
 import { INVENTORY_TYPES, SOURCE_TYPES, WORKSPACE_TYPE_OF_APP, type InventoryInput, type InventoryRow, type InventoryType } from './inventory.ts';
 import { ownValue } from '../../lib/own-value.ts';
+import { requireValidCron } from '../schedules/schedule.service.ts';
 
 export interface InventoryFilter {
   /** terraform/tofu: only that app's workspaces; any other app: no workspaces */
@@ -54,6 +55,8 @@ async function validInventoryValues(tx: Tx, projectId: number, input: InventoryI
     const problem = outgoingUrlProblem(inventory);
     if (problem) throw badRequest(`inventory: ${problem}`);
   }
+  const syncCron = SOURCE_TYPES.includes(type) ? input.sync_cron?.trim() || null : null;
+  if (syncCron) requireValidCron(syncCron, 'UTC');
   if (input.source_key_id != null) await assertProjectKey(tx, projectId, input.source_key_id, 'source_key_id');
   if (input.ssh_key_id == null) throw badRequest('ssh_key_id: required; choose the user credentials key');
   await assertProjectKey(tx, projectId, input.ssh_key_id, 'ssh_key_id');
@@ -73,6 +76,7 @@ async function validInventoryValues(tx: Tx, projectId: number, input: InventoryI
     name: input.name, type, inventory, ssh_key_id: input.ssh_key_id, become_key_id: input.become_key_id ?? null,
     repository_id: input.repository_id ?? null, holder_id: holderId,
     source_key_id: SOURCE_TYPES.includes(type) ? input.source_key_id ?? null : null,
+    sync_cron: syncCron,
   };
 }
 

@@ -29,6 +29,7 @@ export const inventoryInputSchema = z.strictObject({
   repository_id: fields.optionalId,
   holder_id: fields.optionalId,
   source_key_id: fields.optionalId,
+  sync_cron: z.string().max(255, 'at most 255 characters').nullable().optional(),
   template_id: fields.optionalId,
 });
 export type InventoryInput = z.infer<typeof inventoryInputSchema>;
@@ -43,6 +44,8 @@ export interface Inventory {
   repository_id: number | null;
   holder_id: number | null;
   source_key_id: number | null;
+  /** a url or script inventory's sync schedule (cron, in the server's schedule time zone); null: none */
+  sync_cron: string | null;
   type: string;
 }
 
@@ -50,6 +53,7 @@ export interface Inventory {
 export function inventoryRowToInventory(row: InventoryRow): Inventory {
   return {
     id: row.id, name: row.name, project_id: row.project_id, inventory: row.inventory, ssh_key_id: row.ssh_key_id,
-    become_key_id: row.become_key_id, repository_id: row.repository_id, holder_id: row.holder_id, source_key_id: row.source_key_id ?? null, type: row.type,
+    become_key_id: row.become_key_id, repository_id: row.repository_id, holder_id: row.holder_id, source_key_id: row.source_key_id ?? null,
+    sync_cron: row.sync_cron ?? null, type: row.type,
   };
 }

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { ProjectInviteRow, UserRow } from '../../db/schema.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/time.ts';
-import { hasPermission, Permission, type ProjectRole } from '../../access/permissions.ts';
+import { hasPermission, Permission } from '../../access/permissions.ts';
 import { roleBits } from '../roles/role.service.ts';
 import { addProjectMember } from '../projects/project-members.service.ts';
 import { recordEvent } from '../events/event.repository.ts';
@@ -133,7 +133,7 @@ export async function answerInvite(tx: Tx, token: string, user: UserRow, answer:
   if (viaMail && !user.email_verified) await tx.updateTable('user').set({ email_verified: 1 }).where('id', '=', user.id).execute();
   if (answer === 'accepted') {
     if (!(await inviterMayStillInvite(tx, row))) throw new ApiError('forbidden', `token: the person who invited you may no longer add ${row.role}s to this project`);
-    await addProjectMember(tx, row.project_id, user.id, row.role as ProjectRole, user.id);
+    await addProjectMember(tx, row.project_id, user.id, row.role, user.id);
   }
   const changed = { status: answer, ...(answer === 'accepted' ? { accepted_at: now() } : {}) };
   // conditional on still pending, so the same token answered twice at once counts once

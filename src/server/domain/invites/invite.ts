@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import type { ProjectInviteRow, UserRow } from '../../db/schema.ts';
-import { PROJECT_ROLES, type ProjectRole } from '../../access/permissions.ts';
 import { fields } from '../../http/validation.ts';
 import { userRowToUser, type User } from '../users/user.ts';
+import { memberRoleField } from '../projects/project-member.schema.ts';
 
-const role = z.enum(PROJECT_ROLES as [ProjectRole, ...ProjectRole[]], { message: `must be one of ${PROJECT_ROLES.join(', ')}` });
-
-/** Body of `POST /project/{id}/invites` (Semaphore's `ProjectInviteRequest`): `email` or `user_id`, a role, an optional expiry. */
+/**
+ * Body of `POST /project/{id}/invites` (Semaphore's `ProjectInviteRequest`): `email` or `user_id`,
+ * a role (built-in or one of the project's own, checked on write), an optional expiry.
+ */
 export const inviteInputSchema = z.strictObject({
   email: z.string().trim().max(255, 'at most 255 characters').regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address').optional(),
   user_id: fields.id.optional(),
-  role,
+  role: memberRoleField,
   expires_at: z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date-time').optional(),
 });
 export type InviteInput = z.infer<typeof inviteInputSchema>;

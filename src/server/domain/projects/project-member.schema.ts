@@ -3,7 +3,7 @@ import { fields } from '../../http/validation.ts';
 import { PROJECT_ROLES } from '../../access/permissions.ts';
 
 /** A built-in role or a custom role's slug; whether the project has it is checked on write (domain/roles). */
-const role = z.string({ error: `must be one of ${PROJECT_ROLES.join(', ')}` }).max(40, `must be one of ${PROJECT_ROLES.join(', ')}`);
+export const memberRoleField = z.string({ error: `must be one of ${PROJECT_ROLES.join(', ')}` }).max(40, `must be one of ${PROJECT_ROLES.join(', ')}`);
 
 /** Fields of a member object that clients may send back; only `role` is used. */
 const memberEcho = {
@@ -19,7 +19,7 @@ const memberEcho = {
 };
 
 /** Body of POST `/users` of a project (add a member). */
-export const memberAddSchema = z.strictObject({ ...memberEcho, user_id: fields.id, role });
+export const memberAddSchema = z.strictObject({ ...memberEcho, user_id: fields.id, role: memberRoleField });
 /** Body of PUT `/users/{id}` of a project (change a member's role). */
-export const memberRoleSchema = z.strictObject({ ...memberEcho, user_id: fields.id.optional(), role });
+export const memberRoleSchema = z.strictObject({ ...memberEcho, user_id: fields.id.optional(), role: memberRoleField });
 

@@ -80,22 +80,23 @@ function scheduleTimezone(input: ScheduleInput, current?: ScheduleRow): string |
   return zone;
 }
 
-/** Validates and inserts a schedule; "Schedule ID <id> created" goes to the activity log. */
+/** Validates and inserts a schedule, owned by its maker; "Schedule ID <id> created" goes to the activity log. */
 export async function createSchedule(tx: Tx, config: Config, actor: Actor, input: ScheduleInput): Promise<ScheduleRow> {
   if (input.project_id !== undefined && input.project_id !== actor.projectId) throw badRequest('Project ID in body and URL must be the same');
   const values = await scheduleValues(tx, config, actor.projectId, input);
-  const row = await tx.insertInto('schedule').values({ ...values, project_id: actor.projectId, last_commit_hash: null }).returningAll().executeTakeFirstOrThrow();
+  const row = await tx.insertInto('schedule').values({ ...values, project_id: actor.projectId, last_commit_hash: null, owner_id: actor.userId }).returningAll().executeTakeFirstOrThrow();
   await recordEvent(tx, { ...actor, objectType: 'schedule', objectId: row.id, description: `Schedule ID ${row.id} created` });
   return row;
 }
 
+/** Validates and saves a schedule; who saves it becomes its owner (the person its firings act for). */
 export async function updateSchedule(tx: Tx, config: Config, actor: Actor, current: ScheduleRow, input: ScheduleInput): Promise<void> {
   if (input.id !== undefined && input.id !== current.id) throw badRequest('Schedule ID in body and URL must be the same');
   if (input.project_id !== undefined && input.project_id !== actor.projectId) throw badRequest('Project ID in body and URL must be the same');
   const values = await scheduleValues(tx, config, actor.projectId, input, current);
   // A new repository or branch source starts fresh: the next commit check fires again.
   const lastCommit = values.repository_id === current.repository_id ? current.last_commit_hash : null;
-  await tx.updateTable('schedule').set({ ...values, last_commit_hash: lastCommit }).where('id', '=', current.id).execute();
+  await tx.updateTable('schedule').set({ ...values, last_commit_hash: lastCommit, owner_id: actor.userId }).where('id', '=', current.id).execute();
   await recordEvent(tx, { ...actor, objectType: 'schedule', objectId: current.id, description: `Schedule ID ${current.id} updated` });
 }
 

@@ -6,6 +6,7 @@ import { buildTaskEnv } from './task-env.ts';
 import { galaxyPathsEnv, installGalaxyRequirements } from './galaxy.ts';
 import { ansibleVarsFile } from './ansible-unsafe.ts';
 import { hostSshConfig } from '../run/host-keys.ts';
+import { FACTS_FILE_VAR } from './ansible-facts-callback.ts';
 import { limitArgument } from '../../domain/tasks/ansible-host-patterns.ts';
 
 const DEFAULT_DEBUG_LEVEL = 4;
@@ -15,7 +16,7 @@ export const ansibleApp: App = {
   async run(ctx) {
     const workDir = ansibleWorkDir(ctx);
     const taskEnv = buildTaskEnv(ctx.config, ctx.details, ctx.vars, { workDir, shell: false, serverEnv: ctx.serverEnv });
-    const env = { ...taskEnv, ...galaxyPathsEnv(ctx.taskDir, taskEnv), PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True' };
+    const env = { ...taskEnv, ...galaxyPathsEnv(ctx.taskDir, taskEnv), PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ...factsEnv(ctx, taskEnv) };
     const playbook = ctx.details.task.playbook || ctx.details.template.playbook;
     // a task without its own choice follows its template's
     if (!(ctx.params.skip_galaxy_install ?? ctx.templateParams.skip_galaxy_install)) await installGalaxyRequirements(ctx, dirname(join(workDir, playbook)), env);
@@ -25,6 +26,12 @@ export const ansibleApp: App = {
     return 'success';
   },
 };
+
+/** The facts callback's folder among the callback folders, and the file it writes. */
+function factsEnv(ctx: AppContext, env: Record<string, string>): Record<string, string> {
+  if (!ctx.facts) return {};
+  return { ANSIBLE_CALLBACK_PLUGINS: [env.ANSIBLE_CALLBACK_PLUGINS, ctx.facts.callbackDir].filter(Boolean).join(':'), [FACTS_FILE_VAR]: ctx.facts.file };
+}
 
 /**
  * The template's working directory inside the checkout. Saved values are checked as text; here

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/config.ts';
+import type { FactsCapture } from '../run/facts-capture.ts';
 import type { TaskDetails } from '../run/task-details.ts';
 import type { SecretFiles } from '../run/secret-files.ts';
 import type { RunVariables } from './extra-vars.ts';
@@ -27,6 +28,8 @@ export interface AppContext {
   sourceInventory?: string | null;
   /** per-task scratch directory under tmp_path */
   taskDir: string;
+  /** an Ansible run's facts callback and the file it writes (engine/run/facts-capture.ts) */
+  facts?: FactsCapture | null;
   /** the server variables the task inherits (PATH, locale, forwarded_env_vars): the server's on the host, none in a container */
   serverEnv: NodeJS.ProcessEnv;
   /** task params (ansible: debug, limit...; terraform: plan, destroy...) */

@@ -14,8 +14,8 @@ const URL_TIMEOUT_MS = 30_000;
 const URL_ANSWER_MAX = 16 * 1024 * 1024;
 const SYNCS_LISTED = 20;
 
-/** Who asked for a sync: a person by hand, or a task being launched. */
-export interface SyncCause { userId: number | null; taskId?: number | null }
+/** Who asked for a sync: a person by hand, a task being launched, or the inventory's sync schedule. */
+export interface SyncCause { userId: number | null; taskId?: number | null; scheduled?: boolean }
 
 /** One recorded sync as the API shows it. */
 export interface InventorySync {
@@ -24,6 +24,8 @@ export interface InventorySync {
   created: string;
   user_id: number | null;
   task_id: number | null;
+  /** its inventory's sync schedule started it */
+  scheduled: boolean;
   hosts_added: string[];
   hosts_removed: string[];
   /** hosts the sync listed; null when it failed */
@@ -58,7 +60,7 @@ export async function syncInventory(deps: Deps, inventory: InventoryRow, cause: 
   const has = new Set(listing?.hosts.map((h) => h.name) ?? []);
   const sync = await deps.db.transaction().execute(async (tx) => {
     const row = await tx.insertInto('inventory_sync').values({
-      inventory_id: inventory.id, created: now(), user_id: cause.userId, task_id: cause.taskId ?? null,
+      inventory_id: inventory.id, created: now(), user_id: cause.userId, task_id: cause.taskId ?? null, scheduled: cause.scheduled ? 1 : 0,
       hosts_added: JSON.stringify(listing ? [...has].filter((h) => !had.has(h)) : []),
       hosts_removed: JSON.stringify(listing ? [...had].filter((h) => !has.has(h)) : []),
       listing: listing ? JSON.stringify(listing) : null, error,
@@ -67,12 +69,22 @@ export async function syncInventory(deps: Deps, inventory: InventoryRow, cause: 
     await recordEvent(tx, {
       projectId: inventory.project_id, userId: cause.userId, objectType: 'inventory', objectId: inventory.id, auditName: inventory.name,
       description: error === null
-        ? `Inventory ${inventory.name} synced: ${done.host_count} hosts, ${done.hosts_added.length} added, ${done.hosts_removed.length} removed`
-        : `Inventory ${inventory.name} sync failed`,
+        ? `Inventory ${inventory.name} synced${cause.scheduled ? ' by its schedule' : ''}: ${done.host_count} hosts, ${done.hosts_added.length} added, ${done.hosts_removed.length} removed`
+        : `Inventory ${inventory.name} sync${cause.scheduled ? ' by its schedule' : ''} failed`,
     });
     return done;
   });
   return { sync, listing, content };
+}
+
+/**
+ * The scheduler's sync (scheduler/inventory-sync-schedule.ts): by nobody, marked as the schedule's.
+ * @example startScheduler(deps, { syncInventory: scheduledSync(deps) })
+ */
+export function scheduledSync(deps: Deps): (inventory: InventoryRow) => Promise<void> {
+  return async (inventory) => {
+    await syncInventory(deps, inventory, { userId: null, scheduled: true });
+  };
 }
 
 /** The newest syncs of an inventory, newest first. */
@@ -82,9 +94,9 @@ export async function listInventorySyncs(deps: Deps, inventoryId: number): Promi
   return rows.map(syncOf);
 }
 
-function syncOf(row: { id: number; inventory_id: number; created: string; user_id: number | null; task_id: number | null; hosts_added: string; hosts_removed: string; listing: string | null; error: string | null }): InventorySync {
+function syncOf(row: { id: number; inventory_id: number; created: string; user_id: number | null; task_id: number | null; scheduled: number; hosts_added: string; hosts_removed: string; listing: string | null; error: string | null }): InventorySync {
   return {
-    id: row.id, inventory_id: row.inventory_id, created: row.created, user_id: row.user_id, task_id: row.task_id,
+    id: row.id, inventory_id: row.inventory_id, created: row.created, user_id: row.user_id, task_id: row.task_id, scheduled: row.scheduled === 1,
     hosts_added: JSON.parse(row.hosts_added) as string[], hosts_removed: JSON.parse(row.hosts_removed) as string[],
     host_count: row.listing ? (JSON.parse(row.listing) as InventoryListing).hosts.length : null, error: row.error,
   };

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.ts';
 import { hostHistories, resultOf, type HostResult, type HostTemplateResult } from '../../domain/tasks/host-results.ts';
 export { HOST_RESULTS } from '../../domain/tasks/host-results.ts';
+import { hostFactsOf, type HostFacts } from '../../domain/tasks/host-facts.ts';
 import { readInventoryHosts } from './ansible-inventory.ts';
 
 /** the order of localeCompare, one collator for every comparison */
@@ -17,6 +18,8 @@ export interface ProjectHost {
   /** its last result per template, newest first */
   results: HostTemplateResult[];
   last_seen: string | null;
+  /** what fact gathering reported in the newest run that gathered it; null: never gathered */
+  facts: HostFacts | null;
 }
 
 export interface HostsQuery {
@@ -51,7 +54,7 @@ export async function listProjectHosts(deps: Deps, projectId: number, query: Hos
   for (const inventory of await inventories.orderBy('name').orderBy('id').execute()) {
     try {
       for (const host of (await readInventoryHosts(deps, inventory)).hosts) {
-        const entry = hosts.get(host.name) ?? { name: host.name, groups: [], inventories: [], results: [], last_seen: null };
+        const entry = hosts.get(host.name) ?? { name: host.name, groups: [], inventories: [], results: [], last_seen: null, facts: null };
         hosts.set(host.name, entry);
         entry.groups = [...new Set([...entry.groups, ...host.groups])].sort();
         entry.inventories.push({ id: inventory.id, name: inventory.name });
@@ -70,9 +73,11 @@ export async function listProjectHosts(deps: Deps, projectId: number, query: Hos
     host.results = history?.results ?? [];
     host.last_seen = history?.lastSeen ?? null;
   }
-  if (!query.result) return { hosts: page, total: named.length, errors };
-  const matching = page.filter((host) => host.results.some((r) => r.result === query.result));
-  return { hosts: matching.slice(query.offset, query.offset + query.limit), total: matching.length, errors };
+  const matching = query.result ? page.filter((host) => host.results.some((r) => r.result === query.result)) : page;
+  const shown = query.result ? matching.slice(query.offset, query.offset + query.limit) : page;
+  const facts = await hostFactsOf(deps.db, projectId, shown.length > HISTORY_BY_NAME_MAX ? undefined : shown.map((h) => h.name));
+  for (const host of shown) host.facts = facts.get(host.name) ?? null;
+  return { hosts: shown, total: query.result ? matching.length : named.length, errors };
 }
 
 /** One run of a template on a host, from its PLAY RECAP line. */
@@ -105,7 +110,7 @@ export async function projectHost(deps: Deps, projectId: number, name: string): 
   };
 }
 
-async function historyOf(deps: Deps, projectId: number, name: string): Promise<Pick<ProjectHost, 'results' | 'last_seen'>> {
-  const history = (await hostHistories(deps.db, projectId)).get(name);
-  return { results: history?.results ?? [], last_seen: history?.lastSeen ?? null };
+async function historyOf(deps: Deps, projectId: number, name: string): Promise<Pick<ProjectHost, 'results' | 'last_seen' | 'facts'>> {
+  const [history, facts] = await Promise.all([hostHistories(deps.db, projectId, [name]), hostFactsOf(deps.db, projectId, [name])]);
+  return { results: history.get(name)?.results ?? [], last_seen: history.get(name)?.lastSeen ?? null, facts: facts.get(name) ?? null };
 }

@@ -30,6 +30,7 @@ import { TaskSummaryRecorder } from '../summary/task-summary-recorder.ts';
 import { saveTaskOutputs, workflowTaskContext, type WorkflowTaskContext } from '../../domain/workflows/workflow-task.ts';
 import { readTaskOutputs } from '../../domain/workflows/workflow-outputs.ts';
 import { ANSIBLE_OUTPUTS_CALLBACK } from '../apps/ansible-outputs-callback.ts';
+import { keepCapturedFacts, prepareFactsCapture, type FactsCapture } from './facts-capture.ts';
 import { containerPlanFor, fileOwnerOf, type ContainerPlan } from '../container/container-plan.ts';
 import { CONTAINER_IDENTITY, TaskContainer } from '../container/task-container.ts';
 
@@ -139,6 +140,7 @@ export class LocalJob {
     let final: TaskStatus = 'error';
     let timer: NodeJS.Timeout | null = null;
     let identity: TaskIdentity | null = null;
+    let facts: FactsCapture | null = null;
     // Whatever happens below, the task must leave its active status and its files must go.
     try {
       this.#summary.beginStage('init');
@@ -168,8 +170,9 @@ export class LocalJob {
       // a task user's TMPDIR: inside its own folder, not the shared /tmp
       if (this.#user) mkdirSync(join(taskDir, 'tmp'), { mode: 0o700 });
       if (flow) details.workflow = prepareWorkflowFiles(flow, taskDir);
+      if ((details.template.app || 'ansible') === 'ansible') facts = prepareFactsCapture(taskDir);
       giveToTaskUser(taskDir, this.#owner);
-      const outcome = await this.#runApp(details, taskDir);
+      const outcome = await this.#runApp(details, taskDir, facts);
       final = this.#stopRequested ? 'stopped' : outcome;
       if (final === 'success' && details.workflow) final = await this.#keepOutputs(details.workflow.outputsFile);
     } catch (err) {
@@ -191,6 +194,8 @@ export class LocalJob {
         this.log(`Task timed out after ${config.max_task_duration_sec} seconds`);
         final = 'error';
       }
+      // a failed or stopped run's gathered facts are as true as a successful one's
+      if (facts) await this.#keepFacts(facts);
       const notRemoved = await this.#container?.remove();
       if (notRemoved) this.log(`Removing the task's container failed: ${notRemoved}`);
       for (const dir of this.#lent.splice(0)) returnFromTaskUser(dir, this.#owner);
@@ -233,7 +238,15 @@ export class LocalJob {
     }
   }
 
-  async #runApp(details: TaskDetails, taskDir: string): Promise<AppOutcome> {
+  async #keepFacts(capture: FactsCapture): Promise<void> {
+    try {
+      await keepCapturedFacts(this.#deps.db, this.task, capture);
+    } catch (err) {
+      this.log(`Storing the gathered host facts failed: ${(err as Error).message}`);
+    }
+  }
+
+  async #runApp(details: TaskDetails, taskDir: string, facts: FactsCapture | null): Promise<AppOutcome> {
     const deps = this.#deps;
     const { template, task } = details;
     refuseEscapingPaths(details);
@@ -269,7 +282,7 @@ export class LocalJob {
     if (this.#plan) this.#container = await this.#startContainer(this.#plan, [taskDir, repoDir, inventoryRepoDir]);
     const container = this.#container;
     const ctx: AppContext = {
-      config: deps.config, details, repoDir, inventoryRepoDir, sourceInventory, taskDir,
+      config: deps.config, details, repoDir, inventoryRepoDir, sourceInventory, taskDir, facts,
       serverEnv: container ? forwardedOnly(process.env, deps.config.forwarded_env_vars) : process.env,
       params: parseObject(task.params), templateParams: parseObject(template.task_params),
       vars: mergeRunVariables(details, this.#secret, deps.config.web_host),

@@ -90,6 +90,23 @@ const notApplied = (field: string, value: string, what: string) => `${field} ${v
 const CASES: Case[] = [
   // a custom role without ViewTemplates is refused on every path: tests/server/api/template-visibility.test.ts
   { key: 'a template a task runner sees', rule: 'template visible', as: 'task_runner', needs: ['person'], expect: { started: () => ({ task: {}, log: [] }) } },
+  // template grants (issue 52) on every path that acts for someone: the person, or the trigger's owner (who last saved it)
+  {
+    key: 'a template whose grants leave out the starter or the trigger\'s owner', rule: 'template visible', template: { grants: [{ role: 'manager', run: true }] },
+    as: 'task_runner', needs: ['owned'], expect: { refusal: () => 'template_id: no such template in this project' },
+  },
+  {
+    key: 'a template granted to the starter or the trigger\'s owner only to see', rule: 'template visible', template: { grants: [{ user: 'task_runner', run: false }] },
+    as: 'task_runner', needs: ['owned'], expect: { refusal: () => 'template_id: no such template in this project' },
+  },
+  {
+    key: 'a template granted to the starter\'s or the trigger owner\'s role to run', rule: 'template visible', template: { grants: [{ role: 'task_runner', run: true }] },
+    as: 'task_runner', needs: ['owned'], expect: { started: () => ({ task: {}, log: [] }) },
+  },
+  {
+    key: 'a template whose grants leave out a trigger owned by an admin', rule: 'template visible', template: { grants: [{ role: 'manager', run: true }] },
+    needs: ['owned'], expect: { started: () => ({ task: {}, log: [] }) },
+  },
   { key: 'disabled template', rule: 'template enabled', template: { disabled: true }, needs: [], expect: { refusal: (s) => `Template "${s.name}" is disabled` } },
   { key: 'a guest', rule: 'caller role', as: 'guest', needs: ['person'], expect: { forbidden: true } },
   { key: 'a task runner', rule: 'caller role', as: 'task_runner', needs: ['person'], expect: { started: () => ({ task: {}, log: [] }) } },

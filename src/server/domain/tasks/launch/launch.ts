@@ -27,6 +27,12 @@ export interface Starter {
   outsideValues?: boolean;
   scheduleId?: number;
   integrationId?: number;
+  /**
+   * For a trigger nobody pressed (schedule, webhook): who it acts for, the person who last saved
+   * it; its start passes the template's grants only as theirs would (null: saved before owners
+   * were kept, starts as before).
+   */
+  ownerId?: number | null;
   /** runs inside the queuing transaction after the insert (a workflow claims its node there); throwing undoes the start */
   onInsert?: (tx: Tx, task: TaskRow) => Promise<void>;
   /** the path's own rules, checked after every common one (a path may add rules, never drop one) */
