@@ -21,6 +21,13 @@ export async function listRoles(db: Db | Tx, projectId: number): Promise<Role[]>
   ];
 }
 
+/** How people read a role: a built-in one by its slug (as Semaphore words it), a custom one by its name. */
+export async function roleDisplayName(db: Db | Tx, projectId: number, role: string): Promise<string> {
+  if (isBuiltInRole(role)) return role;
+  const row = await db.selectFrom('project_role').select('name').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst();
+  return row?.name ?? role;
+}
+
 /**
  * The bits a member with `role` reports (`/role`): a built-in role's Semaphore value, a custom
  * role's own bits, 0 for a role that no longer exists.
