@@ -1,9 +1,28 @@
-import { defineConfig } from 'vitest/config';
+import { globSync } from 'node:fs';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { SlowFirstSequencer } from './tests/support/slow-first-sequencer.ts';
+
+/**
+ * Server files (or folders) that change what a process shares (process.env, PATH, a cache of what is on
+ * PATH): each runs in a process of its own. Every other file under tests/server runs in a
+ * process it shares with other such files (tests/README.md, "Files that share a process").
+ */
+const OWN_PROCESS = [
+  'tests/server/api/apps.test.ts', // PATH
+  'tests/server/api/survey-options-url.test.ts', // process.env
+  'tests/server/api/system.test.ts', // `ansible --version`, detected once per process
+  'tests/server/engine/run-apps.test.ts', // PATH
+  'tests/server/executor/', // DOCKER_HOST, CONTAINERS_CONF, PATH
+  'tests/server/scheduler/remote-head.test.ts', // PATH
+  'tests/server/terraform/state-backend.test.ts', // PATH
+  'tests/server/workflows/workflow-runs.test.ts', // PATH
+];
+
+/** Files whose imports are loaded once per worker, not once per file. */
+const SHARED_PROCESS = globSync('tests/server/**/*.test.ts').filter((file) => !OWN_PROCESS.some((own) => file.startsWith(own)));
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     // migrated database templates and the run's one Chromium, made once for all files
     globalSetup: ['tests/support/global-setup.ts'],
     // bcrypt's work done once per password for the run (tests/support/bcrypt-memo.ts)
@@ -24,5 +43,11 @@ export default defineConfig({
     maxWorkers: Number(process.env.SIGNALBOX_TEST_WORKERS ?? 3),
     // longest files first, also on a fresh clone with no durations from an earlier run
     sequence: { sequencer: SlowFirstSequencer },
+    projects: [
+      // Importing the server costs a file about a second of CPU; files whose modules keep no state
+      // between files (tests/README.md) import it once per worker.
+      { extends: true, test: { name: 'shared-process', include: SHARED_PROCESS, isolate: false } },
+      { extends: true, test: { name: 'own-process', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED_PROCESS] } },
+    ],
   },
 });

@@ -37,6 +37,7 @@ import { integrationDeliveriesRoutes } from './api/integration-deliveries.routes
 import { templatesRoutes } from './api/templates.routes.ts';
 import { viewsRoutes } from './api/views.routes.ts';
 import { rolesRoutes } from './api/roles.routes.ts';
+import { serverRolesRoutes } from './api/server-roles.routes.ts';
 import { locksRoutes } from './api/locks.routes.ts';
 import { schedulesRoutes } from './api/schedules.routes.ts';
 import { projectApprovalsRoutes, workflowsRoutes } from './api/workflows.routes.ts';
@@ -129,6 +130,7 @@ export function createApi(deps: Deps): Hono<AppEnv> {
   secured.route('/projects', projectsRoutes);
   secured.route('/events', eventsRoutes);
   secured.route('/audit', auditRoutes);
+  secured.route('/roles', serverRolesRoutes);
   secured.use('/project/:project_id/*', projectScope(), projectRouteGuard());
   secured.use('/project/:project_id', projectScope(), projectRouteGuard());
   secured.route('/project/:project_id/users', projectUsersRoutes);

@@ -29,10 +29,11 @@ function fillPath(call: Call, w: ApiWorld): string {
     ...w.ids, value_id: w.ids.extractvalue_id, app_id: 'ansible', token_id: w.ids.api_token_id, type: 'ldap', provider: 'default',
     alias_id: call.template.includes('{integration_id}') ? w.ids.integration_alias_id : w.ids.project_alias_id,
     ...(call.template.startsWith('/api/runners/') ? { runner_id: w.ids.global_runner_id } : {}),
+    ...(call.template.startsWith('/api/roles/') ? { role_id: w.ids.server_role_id } : {}),
   };
   if (call.template.endsWith('/stop')) values.task_id = w.ids.waiting_task_id;
   return call.template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const spare = (w.spare as Record<string, number>)[name];
+    const spare = call.template.startsWith('/api/roles/') ? w.spare.server_role_id : (w.spare as Record<string, number>)[name];
     if (call.method === 'DELETE' && spare !== undefined && call.template.endsWith(`{${name}}`)) return String(spare);
     return String(values[name] ?? 1);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screenshot } from './support/browser.ts';
 import { insertMember } from '../support/fixtures.ts';
-import { api, atEachWidth, base, fx, server, setUpFirstHourDetails, SLOW } from './support/first-hour-details-world.ts';
+import { api, atEachWidth, atEachWidthAtOnce, base, fx, server, setUpFirstHourDetails, SLOW } from './support/first-hour-details-world.ts';
 
 // The first hour's smaller things, part 2: integrations, words, the snackbar, a running task's
 // log without JavaScript (part 1: first-hour-details.test.ts).
@@ -95,7 +95,8 @@ describe('a running task\'s log without JavaScript', () => {
     // "running", and leaves one locked by itself (a live engine) running
     const running = await server.deps.db.insertInto('task').values({ ...row('running'), locked_by: server.engine.workerId }).returning('id').executeTakeFirstOrThrow();
     const done = await server.deps.db.insertInto('task').values(row('success')).returning('id').executeTakeFirstOrThrow();
-    await atEachWidth(async (page) => {
+    // both widths at once: each mostly waits on the page's refresh (5 s) and the 7 s after
+    await atEachWidthAtOnce(async (page) => {
       let loads = 0;
       page.on('load', () => { loads += 1; });
       await page.goto(`${base}/history?t=${running.id}`);

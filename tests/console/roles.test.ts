@@ -88,4 +88,24 @@ describe('roles screen', { timeout: 300_000 }, () => {
       }
     }
   });
+
+  it('admins define a server role on /roles (the same dialog); a project lists it, fixed there, and the team screen offers it', async () => {
+    const page = await (await newContext(browser)).newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, server.url, '/');
+    await Promise.all([page.waitForURL(/\/roles$/), page.click('.user-menu summary').then(() => page.click('.user-menu a:has-text("Server roles")'))]);
+    await Promise.all([page.waitForURL(/edit=new/), page.click('main a:has-text("New role")')]);
+    await page.fill('input[name=name]', 'Auditor');
+    await page.check('input[name=bit_ReadAudit]');
+    await page.check('input[name=bit_ViewTemplates]');
+    await submit(page, /flash=role_saved/);
+    expect(await server.deps.db.selectFrom('server_role').select(['slug', 'permissions']).execute()).toEqual([{ slug: 'auditor', permissions: 1024 | 16 }]);
+    expect(await page.textContent('tr[data-role=auditor] .role-allows')).toBe('See templates, Read the audit log');
+    await page.goto(`${server.url}/project/${pid}/roles`);
+    expect(await page.textContent('tr[data-role=auditor]')).toContain('Server-wide role: an admin changes it under Server roles');
+    expect(await page.locator('tr[data-role=auditor] a').count()).toBe(0);
+    await page.goto(`${server.url}/project/${pid}/team`);
+    expect(await page.locator(`tr[data-member="${annId}"] select[name=role] option[value=auditor]`).textContent()).toBe('Auditor');
+    await page.context().close();
+  });
 });

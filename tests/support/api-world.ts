@@ -54,11 +54,13 @@ export interface ApiWorld {
     version_number: number;
     /** a custom project role nobody holds */
     role_id: number;
+    /** a server-wide role (/api/roles) nobody holds */
+    server_role_id: number;
   };
   /** the invitation's one-time token, answered once at its creation */
   inviteToken: string;
   /** resources nothing refers to, so they can be deleted (the `ids` ones are in use) */
-  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number; workflow_id: number; role_id: number };
+  spare: { key_id: number; repository_id: number; inventory_id: number; environment_id: number; template_id: number; workflow_id: number; role_id: number; server_role_id: number };
 }
 
 /** Who a world is used by: the admin's session, a member (a manager of the world's project) and a user in no project. */
@@ -144,6 +146,7 @@ export async function createApiWorld(s: TestServer, { people, tag = `${Date.now(
     })).body.id,
     workflow_id: 0,
     role_id: (await post(`${base}/roles`, { name: 'Spare role', permissions: 1 })).body.id,
+    server_role_id: (await post('/api/roles', { name: `Spare server role ${tag}`, permissions: 1 })).body.id,
   };
   const token = (await post('/api/user/tokens', { name: `world ${tag}` })).body;
   // unregistered, as runners waiting for `signalbox runner register` are (registration tokens can be made)
@@ -166,6 +169,7 @@ export async function createApiWorld(s: TestServer, { people, tag = `${Date.now(
   await post(`${base}/alert-channels`, { kind: 'telegram', name: 'World chat', chat_id: '-100', token: WORLD_SECRETS.alertBotToken });
   const eventWebhook = (await post(`${base}/event-webhooks`, { name: 'World events', url: 'http://127.0.0.1:9/events', secret: WORLD_SECRETS.eventSigningSecret, events: ['task_started'] })).body;
   const role = (await post(`${base}/roles`, { name: 'Deployer', permissions: 1 | 16 })).body;
+  const serverRole = (await post('/api/roles', { name: `Auditor ${tag}`, permissions: 1024 | 16 })).body;
   const boardToken = (await post('/api/board/tokens', { name: 'World board', project_ids: [project.id] })).body;
   return {
     admin, base, token: token.id, bearer: { authorization: `Bearer ${token.id}` },
@@ -177,7 +181,7 @@ export async function createApiWorld(s: TestServer, { people, tag = `${Date.now(
       runner_id: runner.id, global_runner_id: globalRunner.id,
       host_config_id: hostConfig.id, invite_id: invite.id,
       storage_id: storage.id, channel_id: channel.id, webhook_id: eventWebhook.id, board_token_id: boardToken.id,
-      workflow_id: workflow.id, run_id: workflowRun.id, node_id: workflow.nodes[0].id, version_number: 1, role_id: role.id,
+      workflow_id: workflow.id, run_id: workflowRun.id, node_id: workflow.nodes[0].id, version_number: 1, role_id: role.id, server_role_id: serverRole.id,
     },
     inviteToken: invite.token,
     spare,

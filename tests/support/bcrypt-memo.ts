@@ -65,3 +65,7 @@ vi.mock('bcryptjs', async (importOriginal) => {
   const memo = { ...real, hash, compare };
   return { ...memo, default: memo };
 });
+
+// Where files share a process (`isolate: false`) this module runs again before each file: the
+// real-bcrypt flag of a file before is not this file's.
+delete (globalThis as Record<symbol, boolean>)[REAL_BCRYPT];

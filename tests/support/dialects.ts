@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
 import type { DbSettings } from '../../src/server/db/database.ts';
 import { copySqliteTemplate, createFromPostgresTemplate, onPostgresServer } from './database-template.ts';
 
@@ -50,15 +51,25 @@ export function migratedDatabase(dialect: DialectName, sqliteDir: string): Promi
   return newDatabase(dialect, sqliteDir, true);
 }
 
-async function newDatabase(dialect: DialectName, sqliteDir: string, migrated: boolean): Promise<{ settings: DbSettings; drop: () => Promise<void> }> {
+/**
+ * A fresh database as a copy of `source` (of the same dialect), which no connection may hold
+ * open meanwhile: a database migrated to some step, copied instead of migrated there again.
+ */
+export function copiedDatabase(source: DbSettings, sqliteDir: string): Promise<{ settings: DbSettings; drop: () => Promise<void> }> {
+  return newDatabase(source.dialect as DialectName, sqliteDir, source);
+}
+
+async function newDatabase(dialect: DialectName, sqliteDir: string, from: boolean | DbSettings): Promise<{ settings: DbSettings; drop: () => Promise<void> }> {
   const suffix = randomBytes(6).toString('hex');
   if (dialect === 'sqlite') {
     const host = `${sqliteDir}/test-${suffix}.sqlite`;
-    if (migrated) await copySqliteTemplate(host);
+    if (from === true) await copySqliteTemplate(host);
+    else if (from) copyFileSync(from.host, host);
     return { settings: { dialect, host }, drop: async () => {} };
   }
   const name = `signalbox_test_${suffix}`;
-  if (migrated) await createFromPostgresTemplate(name);
+  if (from === true) await createFromPostgresTemplate(name);
+  else if (from) await onPostgresServer((c) => c.query(`create database ${name} template ${from.name}`));
   else await onPostgresServer((c) => c.query(`create database ${name}`));
   // A test database outlives no crash of PostgreSQL, so its commits need not wait for the WAL to
   // reach the disk: what every statement does and returns, and what other connections see, is

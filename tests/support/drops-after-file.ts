@@ -2,8 +2,9 @@
 // dropped together after the file's last test (the hook is registered before the file's own, so
 // it runs after them). Each DROP DATABASE forces a checkpoint of the whole shared server (about
 // a second of waiting at load 14); drops made at the same time share one, so a file that boots a
-// server per test no longer waits for a checkpoint per test (tests/README.md). Like
-// real-bcrypt.ts's flag, this relies on vitest's `isolate`: every file in a process of its own.
+// server per test no longer waits for a checkpoint per test (tests/README.md). Where files share
+// a process (`isolate: false`, vitest.config.ts) this module runs again before each file: each
+// run registers the hook for its own file, on the one list kept on globalThis.
 import { afterAll } from 'vitest';
 
 type Drop = () => Promise<void>;
@@ -20,8 +21,8 @@ export function dropAfterFile(drop: Drop): Promise<void> {
   return Promise.resolve();
 }
 
-if (process.env.VITEST && !store[PENDING]) {
-  const pending: Drop[] = (store[PENDING] = []);
+if (process.env.VITEST) {
+  const pending: Drop[] = (store[PENDING] ??= []);
   afterAll(async () => {
     const drops = pending.splice(0);
     for (let i = 0; i < drops.length; i += DROPS_AT_ONCE) await Promise.all(drops.slice(i, i + DROPS_AT_ONCE).map((drop) => drop()));

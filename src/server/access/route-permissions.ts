@@ -37,6 +37,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, number>> = Object.fromEn
   [`GET ${P}/templates/:template_id/grants`, ManageResources], [`PUT ${P}/templates/:template_id/grants`, ManageResources],
   [`POST ${P}/templates/:template_id/inventory/:inventory_id/:action{set_default|attach|detach}`, ManageResources],
   ...crud('views', 'view_id', ManageResources), [`POST ${P}/views/positions`, ManageResources],
+  [`GET ${P}/views/:view_id/grants`, ManageResources], [`PUT ${P}/views/:view_id/grants`, ManageResources],
   ...crud('locks', 'lock_id', ManageResources),
   ...crud('schedules', 'schedule_id', ManageSchedules), [`POST ${P}/schedules/validate`, ManageSchedules], [`PUT ${P}/schedules/:schedule_id/active`, ManageSchedules],
   ...crud('workflows', 'workflow_id', ManageResources), [`POST ${P}/workflows/validate`, ManageResources],

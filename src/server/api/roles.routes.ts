@@ -17,7 +17,7 @@ rolesRoutes.get('/', async (c) => c.json(await listRoles(c.var.deps.db, c.var.pr
 rolesRoutes.post('/', async (c) => {
   const input = await readJson(c, roleInputSchema);
   const row = await c.var.deps.db.transaction().execute((tx) => createRole(tx, actorOf(c), input));
-  return c.json({ id: row.id, slug: row.slug, name: row.name, permissions: row.permissions, builtin: false }, 201);
+  return c.json({ id: row.id, slug: row.slug, name: row.name, permissions: row.permissions, builtin: false, server: false }, 201);
 });
 
 rolesRoutes.get('/:role_id', async (c) => {

@@ -5,8 +5,8 @@ import { viewInputSchema, viewPositionsSchema, viewRowToView } from '../domain/v
 import { createView, deleteView, findView, listViews, setViewPositions, updateView } from '../domain/views/view.service.ts';
 import { listTemplates } from '../domain/templates/template.service.ts';
 import { templateScopeOf } from '../auth/template-visibility.ts';
+import { readGrants, templateGrantsInputSchema, writeViewGrants } from '../domain/templates/template-grants.ts';
 import { actorOf } from './route-context.ts';
-
 
 /** `/api/project/:project_id/views`: template list tabs (reference §3.10). */
 export const viewsRoutes = new Hono<AppEnv>();
@@ -30,6 +30,20 @@ viewsRoutes.get('/:view_id', async (c) => c.json(viewRowToView(await findView(c.
 viewsRoutes.get('/:view_id/templates', async (c) => {
   const view = await findView(c.var.deps.db, c.var.project.id, idParam(c, 'view_id'));
   return c.json(await listTemplates(c.var.deps.db, c.var.project.id, { viewId: view.id, scope: await templateScopeOf(c) }));
+});
+
+/** Who may see or start the view's templates besides owners and admins (issue 52 item 3): `{grants}`, as a template's. */
+viewsRoutes.get('/:view_id/grants', async (c) => {
+  const view = await findView(c.var.deps.db, c.var.project.id, idParam(c, 'view_id'));
+  return c.json({ grants: await readGrants(c.var.deps.db, 'view', view.id) });
+});
+
+/** Replaces the view's grants (the whole list); a bad entry writes nothing. */
+viewsRoutes.put('/:view_id/grants', async (c) => {
+  const id = idParam(c, 'view_id');
+  const input = await readJson(c, templateGrantsInputSchema);
+  const grants = await c.var.deps.db.transaction().execute(async (tx) => writeViewGrants(tx, actorOf(c), await findView(tx, c.var.project.id, id), input));
+  return c.json({ grants });
 });
 
 viewsRoutes.put('/:view_id', async (c) => {

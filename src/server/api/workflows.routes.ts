@@ -9,8 +9,9 @@ import {
 } from '../domain/workflows/workflow.service.ts';
 import { problemsOf } from '../domain/workflows/workflow-graph.ts';
 import { findRun, resolveApproval, startWorkflowRun, stopRun } from '../domain/workflows/workflow-run.service.ts';
+import { redactRunDetails, redactWorkflow } from '../domain/workflows/workflow-redact.ts';
+import { templateScopeOf } from '../auth/template-visibility.ts';
 import { approvalToApi, listRuns, pendingApprovals, runArtifacts, runDetails, runToApi } from '../domain/workflows/workflow-run.view.ts';
-
 
 /**
  * `/api/project/:project_id/workflows`: workflow templates (Semaphore Pro's WorkflowTemplate
@@ -21,7 +22,11 @@ export const workflowsRoutes = new Hono<AppEnv>();
 const workflowOf = (c: Context<AppEnv>) => findWorkflow(c.var.deps.db, c.var.project.id, idParam(c, 'workflow_id'));
 const runOf = (c: Context<AppEnv>) => findRun(c.var.deps.db, c.var.project.id, idParam(c, 'workflow_id'), idParam(c, 'run_id'));
 
-workflowsRoutes.get('/', async (c) => c.json(await listWorkflows(c.var.deps.db, c.var.project.id)));
+// nodes of templates the caller does not see are redacted (domain/workflows/workflow-redact.ts)
+workflowsRoutes.get('/', async (c) => {
+  const scope = await templateScopeOf(c);
+  return c.json((await listWorkflows(c.var.deps.db, c.var.project.id)).map((w) => redactWorkflow(w, scope)));
+});
 
 workflowsRoutes.post('/', async (c) => {
   const input = await readJson(c, workflowInputSchema);
@@ -36,7 +41,7 @@ workflowsRoutes.post('/validate', async (c) => {
   return c.json({ problems: problemsOf(requestGraph(input)) });
 });
 
-workflowsRoutes.get('/:workflow_id', async (c) => c.json(await presentWorkflow(c.var.deps.db, await workflowOf(c))));
+workflowsRoutes.get('/:workflow_id', async (c) => c.json(redactWorkflow(await presentWorkflow(c.var.deps.db, await workflowOf(c)), await templateScopeOf(c))));
 
 workflowsRoutes.put('/:workflow_id', async (c) => {
   const row = await workflowOf(c);
@@ -60,7 +65,9 @@ workflowsRoutes.get('/:workflow_id/versions', async (c) => {
 
 workflowsRoutes.get('/:workflow_id/versions/:version_number', async (c) => {
   const row = await workflowOf(c);
-  return c.json(versionToApi(await findVersion(c.var.deps.db, row.id, idParam(c, 'version_number'))));
+  const version = versionToApi(await findVersion(c.var.deps.db, row.id, idParam(c, 'version_number')));
+  const scope = await templateScopeOf(c);
+  return c.json(version.definition ? { ...version, definition: redactWorkflow(version.definition, scope) } : version);
 });
 
 workflowsRoutes.post('/:workflow_id/run', async (c) => {
@@ -75,7 +82,7 @@ workflowsRoutes.get('/:workflow_id/runs', async (c) => {
   return c.json(await listRuns(c.var.deps.db, row.id, limitQuery(c, 1000, 100)));
 });
 
-workflowsRoutes.get('/:workflow_id/runs/:run_id', async (c) => c.json(await runDetails(c.var.deps.db, await runOf(c))));
+workflowsRoutes.get('/:workflow_id/runs/:run_id', async (c) => c.json(redactRunDetails(await runDetails(c.var.deps.db, await runOf(c)), await templateScopeOf(c))));
 
 workflowsRoutes.post('/:workflow_id/runs/:run_id/stop', async (c) => {
   const row = await runOf(c);

@@ -2,8 +2,8 @@ import type { Tx } from '../db/database.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { GroupMapping } from '../config/auth-config.ts';
 import { PROJECT_ROLES, isBuiltInRole } from '../access/permissions.ts';
-import { roleBits } from '../domain/roles/role.service.ts';
-import { dropMemberGrants } from '../domain/templates/template-grants.ts';
+import { roleBits, roleExists } from '../domain/roles/role.service.ts';
+import { dropMemberGrants, replaceDirectoryGrants } from '../domain/templates/template-grants.ts';
 import { now } from '../lib/time.ts';
 
 /**
@@ -18,13 +18,14 @@ function groupMatches(group: string, wanted: string): boolean {
 
 /**
  * The strongest of the roles the project has: the one acting with the most permission bits,
- * Semaphore's order (owner first) between equals. A custom slug the project lacks counts not.
+ * Semaphore's order (owner first) between equals. A custom slug neither the project nor the
+ * server has counts not.
  */
 async function strongest(tx: Tx, projectId: number, roles: string[]): Promise<string | undefined> {
   let best: { role: string; bits: number; rank: number } | undefined;
   for (const role of new Set(roles)) {
     const builtIn = isBuiltInRole(role);
-    if (!builtIn && !(await tx.selectFrom('project_role').select('id').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst())) continue;
+    if (!(await roleExists(tx, projectId, role))) continue;
     const bits = bitCount(await roleBits(tx, projectId, role));
     const rank = builtIn ? PROJECT_ROLES.indexOf(role) : PROJECT_ROLES.length;
     if (!best || bits > best.bits || (bits === best.bits && rank < best.rank)) best = { role, bits, rank };
@@ -40,7 +41,8 @@ function bitCount(bits: number): number {
 
 /**
  * Makes the user's admin flag and the memberships of every mapped project follow the groups the
- * directory reports now: a mapped project the user is no longer entitled to is left, an admin
+ * directory reports now (roles and template or view grants): a mapped project the user is no
+ * longer entitled to is left, an admin
  * flag no group grants any more is taken back. Projects no mapping names are not touched.
  */
 export async function applyGroupMappings(tx: Tx, user: UserRow, groups: string[], mappings: GroupMapping[]): Promise<void> {
@@ -52,8 +54,11 @@ export async function applyGroupMappings(tx: Tx, user: UserRow, groups: string[]
   }
   const projectIds = [...new Set(mappings.flatMap((m) => (m.project_id ? [m.project_id] : [])))];
   for (const projectId of projectIds) {
-    const role = await strongest(tx, projectId, mappings.filter((m) => m.project_id === projectId && member(m)).map((m) => (m.role ?? m.custom_role)!));
+    const matched = mappings.filter((m) => m.project_id === projectId && member(m));
+    const role = await strongest(tx, projectId, matched.map((m) => (m.role ?? m.custom_role)!));
     await setMembership(tx, projectId, user.id, role);
+    // the grants follow the groups too: those of groups left go, those of groups joined come
+    if (role) await replaceDirectoryGrants(tx, projectId, user.id, matched.flatMap((m) => m.grants ?? []));
   }
 }
 

@@ -82,13 +82,24 @@ export function proxyAssertion(config: ProxyAuthConfig, header: (name: string) =
   return null;
 }
 
-/** One rule: members of `group` become admins, or get `role` (or `custom_role`) in project `project_id`. */
+/** One grant a group mapping gives its members in its project: a template or a view, seen (and with `run` started). */
+export interface DirectoryGrant {
+  template_id?: number;
+  view_id?: number;
+  run?: boolean;
+}
+
+/**
+ * One rule: members of `group` become admins, or get `role` (or `custom_role`) in project
+ * `project_id`, and there the template and view `grants` it names.
+ */
 export interface GroupMapping {
   group: string;
   admin?: boolean;
   project_id?: number;
   role?: ProjectRole;
   custom_role?: string;
+  grants?: DirectoryGrant[];
 }
 
 const text = z.string().default('');
@@ -115,9 +126,14 @@ const groupMappingSchema = z.strictObject({
   role: z.enum(PROJECT_ROLES as [ProjectRole, ...ProjectRole[]]).optional(),
   /** a custom role of the project by its slug (issue 52); a slug the project lacks grants nothing */
   custom_role: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a role slug: a-z, 0-9 and _').optional(),
+  /** template or view grants in the project (issue 52 item 4); ids outside it grant nothing */
+  grants: z.array(z.strictObject({
+    template_id: z.number().int().positive().optional(), view_id: z.number().int().positive().optional(), run: z.boolean().optional(),
+  }).refine((g) => (g.template_id === undefined) !== (g.view_id === undefined), 'each grant names template_id or view_id')).max(200).optional(),
 }).refine((m) => !(m.role !== undefined && m.custom_role !== undefined), 'give role or custom_role, not both')
   .refine((m) => (m.project_id === undefined) === (m.role === undefined && m.custom_role === undefined), 'project_id and role go together')
-  .refine((m) => m.admin !== undefined || m.project_id !== undefined, 'give admin, or project_id and role');
+  .refine((m) => m.admin !== undefined || m.project_id !== undefined, 'give admin, or project_id and role')
+  .refine((m) => m.grants === undefined || m.project_id !== undefined, 'grants need project_id and role');
 
 /**
  * Turns the raw `oidc_providers` object into checked providers; `*_file` secrets are read here,

@@ -62,7 +62,9 @@ export interface Database {
   template_ssh_key: TemplateSshKeyTable;
   project_lock: ProjectLockTable;
   project_role: ProjectRoleTable;
+  server_role: ServerRoleTable;
   template_grant: TemplateGrantTable;
+  view_grant: ViewGrantTable;
   template_lock: TemplateLockTable;
   alert_channel: AlertChannelTable;
   template_alert_channel: TemplateAlertChannelTable;
@@ -497,6 +499,15 @@ export interface ProjectRoleTable {
   created: string;
 }
 
+/** A role an admin defines for every project (domain/roles/server-role.service.ts): members whose role is `slug` act with `permissions`. */
+export interface ServerRoleTable {
+  id: Id;
+  slug: string;
+  name: string;
+  permissions: number;
+  created: string;
+}
+
 /** Who may see (and with `can_run` start) a template that has grants: a role slug or a user (domain/templates/template-grants.ts). */
 export interface TemplateGrantTable {
   id: Id;
@@ -504,6 +515,18 @@ export interface TemplateGrantTable {
   role: string | null;
   user_id: number | null;
   can_run: Flag;
+  /** written by the directory group mapping (auth/group-roles.ts), rewritten at each sign-in */
+  directory: Generated<Flag>;
+}
+
+/** A grant on a view: the same as a template grant on each template in the view. */
+export interface ViewGrantTable {
+  id: Id;
+  view_id: number;
+  role: string | null;
+  user_id: number | null;
+  can_run: Flag;
+  directory: Generated<Flag>;
 }
 
 /** A lock a template's tasks need: each active task of the template holds it. */

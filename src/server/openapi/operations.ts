@@ -36,7 +36,7 @@ import { templateBulkSchema } from '../domain/templates/template-bulk.ts';
 import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '../domain/workflows/workflow.ts';
 import {
   accessKeySchema, externalIdentitySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, inventorySyncSchema, hostDetailSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
-  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, templateGrantsSchema, secretStorageSchema, storageRefsSchema,
+  taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, serverRoleSchema, templateGrantsSchema, secretStorageSchema, storageRefsSchema,
   auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema, scheduleSchema, integrationSchema,
 } from './response-schemas.ts';
 import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
@@ -186,11 +186,18 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`PUT ${P}/templates/:template_id/description`]: { summary: "Set a template's description", body: descriptionSchema, status: 204 },
   [`GET ${P}/templates/:template_id/grants`]: { summary: 'Signalbox: who may see or start the template (roles, members); none = every member who sees templates', response: templateGrantsSchema },
   [`PUT ${P}/templates/:template_id/grants`]: { summary: 'Signalbox: replace the template\'s grants; owners and admins always see and start it', body: templateGrantsInputSchema, response: templateGrantsSchema },
+  [`GET ${P}/views/:view_id/grants`]: { summary: "Signalbox: who may see or start the view's templates (roles, members); a grant here counts on each template in the view", response: templateGrantsSchema },
+  [`PUT ${P}/views/:view_id/grants`]: { summary: "Signalbox: replace the view's grants (the whole list; empty opens its templates again unless they have their own)", body: templateGrantsInputSchema, response: templateGrantsSchema },
   [`GET ${P}/roles`]: { summary: "Signalbox: the roles members may hold, Semaphore's four first, then the project's own", response: list(projectRoleSchema) },
   [`POST ${P}/roles`]: { summary: 'Signalbox: create a custom role (name, permission bits; slug made from the name when left out)', body: roleInputSchema, response: projectRoleSchema, status: 201 },
   [`GET ${P}/roles/:role_id`]: { summary: 'Signalbox: one custom role', response: projectRoleSchema },
   [`PUT ${P}/roles/:role_id`]: { summary: "Signalbox: rename a custom role or change its bits (its slug stays)", body: roleInputSchema, status: 204 },
   [`DELETE ${P}/roles/:role_id`]: { summary: 'Signalbox: delete a custom role no member or open invite holds', status: 204 },
+  'GET /api/roles': { summary: 'Signalbox (admins): the server-wide roles every project\'s members may hold', response: list(serverRoleSchema) },
+  'POST /api/roles': { summary: 'Signalbox (admins): define a server-wide role (name, permission bits; slug made from the name when left out)', body: roleInputSchema, response: serverRoleSchema, status: 201 },
+  'GET /api/roles/:role_id': { summary: 'Signalbox (admins): one server-wide role', response: serverRoleSchema },
+  'PUT /api/roles/:role_id': { summary: 'Signalbox (admins): rename a server-wide role or change its bits (its slug stays)', body: roleInputSchema, status: 204 },
+  'DELETE /api/roles/:role_id': { summary: 'Signalbox (admins): delete a server-wide role no member or open invite holds; its grants go with it', status: 204 },
   [`GET ${P}/locks`]: { summary: "Signalbox: the project's named locks, with their holders and waiting tasks", response: list(lockSchema) },
   [`POST ${P}/locks`]: { summary: 'Signalbox: create a lock (name, capacity: how many tasks hold it at once)', body: lockInputSchema, response: lockSchema, status: 201 },
   [`GET ${P}/locks/:lock_id`]: { summary: 'Signalbox: one lock', response: lockSchema },

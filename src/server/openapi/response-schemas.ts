@@ -1,6 +1,7 @@
 import { prioritySchema } from '../domain/tasks/priority.ts';
 import type { Lock } from '../domain/locks/lock.ts';
 import type { Role } from '../domain/roles/role.ts';
+import type { ServerRole } from '../domain/roles/server-role.service.ts';
 import type { TemplateGrant } from '../domain/templates/template-grants.ts';
 import { z } from 'zod';
 import type { Project } from '../domain/projects/project.ts';
@@ -141,10 +142,14 @@ export const lockSchema = z.object({
 }).meta({ id: 'Lock' }) satisfies z.ZodType<Lock>;
 
 export const projectRoleSchema = z.object({
-  id: id.nullable().meta({ description: "null for Semaphore's four built-in roles" }), slug: z.string().meta({ description: 'What a member\'s `role` holds' }),
+  id: id.nullable().meta({ description: "null for Semaphore's four built-in roles and the server's roles" }), slug: z.string().meta({ description: 'What a member\'s `role` holds' }),
   name: z.string(), permissions: z.number().int().meta({ description: 'Permission bits (1 run tasks, 2 update project, 4 manage resources, 8 manage users, 16 see templates, 32 edit inventories, 64 edit variable groups, 128 manage keys, 256 manage schedules, 512 approve workflow gates, 1024 read the audit log)' }),
-  builtin: z.boolean(),
+  builtin: z.boolean(), server: z.boolean().meta({ description: 'a server-wide role (`/api/roles`, admins change it)' }),
 }).meta({ id: 'ProjectCustomRole' }) satisfies z.ZodType<Role>;
+
+export const serverRoleSchema = z.object({
+  id, slug: z.string().meta({ description: 'What a member\'s `role` holds in any project' }), name: z.string(), permissions: z.number().int(),
+}).meta({ id: 'ServerRole' }) satisfies z.ZodType<ServerRole>;
 
 export const templateGrantsSchema = z.object({
   grants: z.array(z.object({

@@ -18,10 +18,10 @@ for (const dialect of DIALECTS) {
       const res = await s.call('GET', roles(w), undefined, w.auth.guest);
       expect(res.status).toBe(200);
       expect(res.body).toEqual([
-        { id: null, slug: 'owner', name: 'owner', permissions: 15, builtin: true },
-        { id: null, slug: 'manager', name: 'manager', permissions: 5, builtin: true },
-        { id: null, slug: 'task_runner', name: 'task_runner', permissions: 1, builtin: true },
-        { id: null, slug: 'guest', name: 'guest', permissions: 0, builtin: true },
+        { id: null, slug: 'owner', name: 'owner', permissions: 15, builtin: true, server: false },
+        { id: null, slug: 'manager', name: 'manager', permissions: 5, builtin: true, server: false },
+        { id: null, slug: 'task_runner', name: 'task_runner', permissions: 1, builtin: true, server: false },
+        { id: null, slug: 'guest', name: 'guest', permissions: 0, builtin: true, server: false },
       ]);
     });
 

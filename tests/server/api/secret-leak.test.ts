@@ -34,6 +34,8 @@ function fillGetPath(w: ApiWorld, extras: Extras, path: string, alias: string): 
     ...(path.endsWith('/branches') ? { repository_id: extras.servedRepositoryId } : {}),
     runner_id: path.startsWith('/api/runners') ? extras.runners.global : extras.runners.project,
     lock_id: extras.lockId,
+    // /api/roles/:role_id is a server-wide role, the project routes' a project's own
+    ...(path.startsWith('/api/roles/') ? { role_id: w.ids.server_role_id } : {}),
     // the world's inventory names one host
     host: 'localhost',
   };

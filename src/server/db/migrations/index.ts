@@ -42,6 +42,8 @@ import * as projectLocks from './2026_11_29_project_locks.ts';
 import * as projectRoles from './2026_11_29_project_roles.ts';
 import * as templateGrants from './2026_11_29_template_grants.ts';
 import * as triggerOwners from './2026_11_29_trigger_owners.ts';
+import * as serverRoles from './2026_11_29_server_roles.ts';
+import * as viewGrants from './2026_11_29_view_grants.ts';
 import * as templateRateLimit from './2026_11_29_template_rate_limit.ts';
 import * as templateAlertFixed from './2026_11_29_template_alert_fixed.ts';
 import * as secAuthInviteProof from './2026_11_29_sec_auth_invite_proof.ts';
@@ -110,4 +112,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_host_facts': hostFacts,
   '2026_11_29_inventory_sync_schedule': inventorySyncSchedule,
   '2026_11_29_trigger_owners': triggerOwners,
+  '2026_11_29_zz_server_roles': serverRoles,
+  '2026_11_29_zz_view_grants': viewGrants,
 };

@@ -48,9 +48,9 @@ export async function exportTemplateGrants(db: Db, templateIds: number[]): Promi
   return out;
 }
 
-/** Before anything is written: each template's grants name a built-in role or one the backup brings, once. */
-export function verifyTemplateGrants(templates: { grants?: BackupGrant[] | null }[] | null | undefined, roles: BackupRole[] | null | undefined): void {
-  const known = new Set((roles ?? []).map((r) => r.slug));
+/** Before anything is written: each template's grants name a built-in role, one the backup brings or a server role, once. */
+export function verifyTemplateGrants(templates: { grants?: BackupGrant[] | null }[] | null | undefined, roles: BackupRole[] | null | undefined, serverRoles: ReadonlySet<string>): void {
+  const known = new Set([...(roles ?? []).map((r) => r.slug), ...serverRoles]);
   for (const [i, t] of (templates ?? []).entries()) {
     const seen = new Set<string>();
     for (const [j, grant] of (t.grants ?? []).entries()) {
@@ -70,9 +70,10 @@ export async function restoreTemplateGrants(ctx: RestoreContext, templates: { na
   }
 }
 
-export async function restoreRoles(ctx: RestoreContext, list: BackupRole[] | null | undefined): Promise<void> {
+/** The backup's roles as the new project's own; one whose slug is a server role's is that role here (grants keep naming it). */
+export async function restoreRoles(ctx: RestoreContext, list: BackupRole[] | null | undefined, serverRoles: ReadonlySet<string>): Promise<void> {
   const { tx, actor } = ctx;
-  for (const role of list ?? []) {
+  for (const role of (list ?? []).filter((r) => !serverRoles.has(r.slug))) {
     const row = await tx.insertInto('project_role').values({
       project_id: actor.projectId, slug: role.slug, name: role.name.trim(), permissions: role.permissions, created: now(),
     }).returningAll().executeTakeFirstOrThrow();

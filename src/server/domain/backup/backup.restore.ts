@@ -16,6 +16,7 @@ import { restoreSecretStorages } from './backup-secret-storages.ts';
 import { restoreWorkflows } from './backup-workflows.ts';
 import { restoreAlerts, restoreTemplateChannels } from './backup-alerts.ts';
 import { restoreRoles, restoreTemplateGrants } from './backup-roles.ts';
+import { serverRoleSlugs } from '../roles/server-role.service.ts';
 
 /**
  * Creates a new project from a backup (reference §9.2), owned by `userId`, inside the caller's
@@ -28,7 +29,8 @@ import { restoreRoles, restoreTemplateGrants } from './backup-roles.ts';
  * @example await db.transaction().execute((tx) => restoreProject(tx, deps, backup, user.id));
  */
 export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secrets'>, backup: Backup, userId: number): Promise<{ project: ProjectRow; emptyKeys: number }> {
-  verifyBackup(backup);
+  const serverRoles = await serverRoleSlugs(tx);
+  verifyBackup(backup, serverRoles);
   const name = backup.meta.name?.trim();
   if (!name) throw badRequest('meta.name: required');
   const project = await tx.insertInto('project').values({
@@ -49,7 +51,7 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   await restoreTemplateChannels(ctx, channels, backup.templates);
   await restoreIntegrations(ctx, backup);
   await restoreWorkflows(ctx, backup.workflows);
-  await restoreRoles(ctx, backup.roles);
+  await restoreRoles(ctx, backup.roles, serverRoles);
   await restoreTemplateGrants(ctx, backup.templates);
   return { project, emptyKeys: (backup.keys ?? []).filter((k) => k.type !== 'none').length };
 }

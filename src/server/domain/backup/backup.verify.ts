@@ -10,9 +10,9 @@ type Named = { name?: string | null; title?: string | null };
 
 /**
  * Checks a backup before anything is written (reference §9.2): names unique per section and
- * every name reference resolvable. Messages name the path: `templates[2]: repository "x" does not exist`.
+ * every name reference resolvable (a grant may name one of the server's roles, `serverRoles`). Messages name the path: `templates[2]: repository "x" does not exist`.
  */
-export function verifyBackup(backup: Backup): void {
+export function verifyBackup(backup: Backup, serverRoles: ReadonlySet<string> = new Set()): void {
   const names = (list: Named[] | null | undefined, section: string, field: 'name' | 'title' = 'name') => {
     const set = new Set<string>();
     for (const [i, item] of (list ?? []).entries()) {
@@ -40,7 +40,7 @@ export function verifyBackup(backup: Backup): void {
   }
   verifyHostConfigs(backup.host_configs, keys);
   verifyRoles(backup.roles);
-  verifyTemplateGrants(backup.templates, backup.roles);
+  verifyTemplateGrants(backup.templates, backup.roles, serverRoles);
   verifySecretStorages(backup.secret_storages, backup.keys);
   verifyWorkflows(backup.workflows, templates);
   verifyAlerts(backup.alert_channels, backup.event_webhooks, backup.templates);

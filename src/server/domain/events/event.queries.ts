@@ -26,7 +26,11 @@ export interface EventView {
  * Which events to list: one project's, or everything the viewer may see. `withClient` adds the
  * requests' client address and agent, for viewers who may read the audit trail.
  */
-export type EventScope = ({ projectId: number } | { viewer: { id: number; admin: number } }) & { withClient?: boolean };
+export type EventScope = ({ projectId: number } | { viewer: { id: number; admin: number } }) & {
+  withClient?: boolean;
+  /** templates the viewer does not see: events about them, their tasks and schedules are left out (issue 52) */
+  hiddenTemplates?: readonly number[];
+};
 
 /**
  * Events newest first: one project's, or those of every project the viewer may see (all of
@@ -53,6 +57,14 @@ export async function listEvents(db: Db, scope: EventScope, limit?: number): Pro
   } else {
     const viewerId = scope.viewer.id;
     query = query.where('event.project_id', 'in', (eb) => eb.selectFrom('project_user').select('project_user.project_id').where('project_user.user_id', '=', viewerId));
+  }
+  const hidden = scope.hiddenTemplates ?? [];
+  if (hidden.length) {
+    query = query.where((eb) => eb.not(eb.or([
+      eb.and([eb('event.object_type', '=', 'template'), eb('event.object_id', 'in', [...hidden])]),
+      eb.and([eb('event.object_type', '=', 'task'), eb('event.object_id', 'in', eb.selectFrom('task').select('task.id').where('task.template_id', 'in', [...hidden]))]),
+      eb.and([eb('event.object_type', '=', 'schedule'), eb('event.object_id', 'in', eb.selectFrom('schedule').select('schedule.id').where('schedule.template_id', 'in', [...hidden]))]),
+    ])));
   }
   if (limit) query = query.limit(limit);
   return (await query.execute()).map(({ fields, client_ip, user_agent, ...row }) => ({

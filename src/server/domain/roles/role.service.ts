@@ -4,7 +4,9 @@ import { now } from '../../lib/time.ts';
 import { PROJECT_ROLES, ROLE_PERMISSIONS, effectivePermissions, hasPermission, isBuiltInRole } from '../../access/permissions.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import { assertBodyMatchesUrl, type Actor } from '../project-resource.ts';
-import type { Role, RoleInput, RoleRow } from './role.ts';
+import { dropRoleGrants } from './role-grants.ts';
+import { slugOf, type Role, type RoleInput, type RoleRow } from './role.ts';
+import { listServerRoles, serverRoleBits } from './server-role.service.ts';
 
 export async function findRole(db: Db | Tx, projectId: number, id: number): Promise<RoleRow> {
   const row = await db.selectFrom('project_role').selectAll().where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
@@ -12,20 +14,29 @@ export async function findRole(db: Db | Tx, projectId: number, id: number): Prom
   return row;
 }
 
-/** Semaphore's four roles, then the project's own by name. */
+/** Semaphore's four roles, then the project's own by name, then the server's (no id here: an admin edits them under /api/roles). */
 export async function listRoles(db: Db | Tx, projectId: number): Promise<Role[]> {
   const rows = await db.selectFrom('project_role').selectAll().where('project_id', '=', projectId).orderBy('name').orderBy('id').execute();
   return [
-    ...PROJECT_ROLES.map((slug) => ({ id: null, slug, name: slug, permissions: ROLE_PERMISSIONS[slug], builtin: true })),
-    ...rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, permissions: r.permissions, builtin: false })),
+    ...PROJECT_ROLES.map((slug) => ({ id: null, slug, name: slug, permissions: ROLE_PERMISSIONS[slug], builtin: true, server: false })),
+    ...rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, permissions: r.permissions, builtin: false, server: false })),
+    ...(await listServerRoles(db)).map((r) => ({ id: null, slug: r.slug, name: r.name, permissions: r.permissions, builtin: false, server: true })),
   ];
 }
 
-/** How people read a role: a built-in one by its slug (as Semaphore words it), a custom one by its name. */
+/** Whether members of the project may hold `role`: built in, the project's own or the server's. */
+export async function roleExists(db: Db | Tx, projectId: number, role: string): Promise<boolean> {
+  if (isBuiltInRole(role)) return true;
+  const own = await db.selectFrom('project_role').select('id').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst();
+  return Boolean(own) || (await serverRoleBits(db, role)) !== undefined;
+}
+
+/** How people read a role: a built-in one by its slug (as Semaphore words it), a custom one (the project's or the server's) by its name. */
 export async function roleDisplayName(db: Db | Tx, projectId: number, role: string): Promise<string> {
   if (isBuiltInRole(role)) return role;
-  const row = await db.selectFrom('project_role').select('name').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst();
-  return row?.name ?? role;
+  const own = await db.selectFrom('project_role').select('name').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst();
+  const server = own ? undefined : await db.selectFrom('server_role').select('name').where('slug', '=', role).executeTakeFirst();
+  return own?.name ?? server?.name ?? role;
 }
 
 /**
@@ -35,7 +46,7 @@ export async function roleDisplayName(db: Db | Tx, projectId: number, role: stri
 export async function declaredBits(db: Db | Tx, projectId: number, role: string): Promise<number> {
   if (isBuiltInRole(role)) return ROLE_PERMISSIONS[role];
   const row = await db.selectFrom('project_role').select('permissions').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst();
-  return row?.permissions ?? 0;
+  return row?.permissions ?? (await serverRoleBits(db, role)) ?? 0;
 }
 
 /** The bits a member with `role` acts with (access/permissions.ts effectivePermissions). */
@@ -64,6 +75,7 @@ export async function createRole(tx: Tx, actor: Actor, input: RoleInput): Promis
   if (isBuiltInRole(slug)) throw badRequest(`slug: ${slug} is a built-in role`);
   const taken = await tx.selectFrom('project_role').select('id').where('project_id', '=', actor.projectId).where('slug', '=', slug).executeTakeFirst();
   if (taken) throw badRequest(`slug: role ${taken.id} already has the slug "${slug}" in this project`);
+  if ((await serverRoleBits(tx, slug)) !== undefined) throw badRequest(`slug: "${slug}" names a server role`);
   const row = await tx.insertInto('project_role').values({
     project_id: actor.projectId, slug, name: input.name, permissions: input.permissions ?? 0, created: now(),
   }).returningAll().executeTakeFirstOrThrow();
@@ -89,11 +101,7 @@ export async function deleteRole(tx: Tx, actor: Actor, role: RoleRow): Promise<v
   if (invite) throw badRequest(`Role ${role.name} is offered by invite ${invite.id}; withdraw it first`);
   await tx.deleteFrom('project_role').where('id', '=', role.id).execute();
   // a role made later with the same slug starts without this one's template grants
-  const templates = tx.selectFrom('template').select('id').where('project_id', '=', role.project_id);
-  await tx.deleteFrom('template_grant').where('role', '=', role.slug).where('template_id', 'in', templates).execute();
+  await dropRoleGrants(tx, role.project_id, role.slug);
   await recordEvent(tx, { ...actor, objectType: 'role', objectId: role.id, description: `Role ${role.name} deleted` });
 }
 
-function slugOf(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^[^a-z]+|_+$/g, '').slice(0, 40);
-}

@@ -29,6 +29,13 @@ export interface Role {
   name: string;
   permissions: number;
   builtin: boolean;
+  /** a server-wide role (an admin's, /api/roles): held here, changed there */
+  server: boolean;
+}
+
+/** A slug made from a role's name: `Deploy Ops` → `deploy_ops`. */
+export function slugOf(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^[^a-z]+|_+$/g, '').slice(0, 40);
 }
 
 /** Roles a project may copy in one step: the Operator runs tasks and edits inventories (issue 52). */

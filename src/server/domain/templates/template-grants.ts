@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/database.ts';
 import type { TemplateRow } from '../../db/schema.ts';
+import type { DirectoryGrant } from '../../config/auth-config.ts';
 import { badRequest } from '../../http/errors.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { Actor } from '../project-resource.ts';
@@ -28,11 +29,20 @@ export interface TemplateGrant {
   run: boolean;
 }
 
-/** A template's grants, roles first (by slug), then users (by id). */
-export async function readTemplateGrants(db: Db | Tx, templateId: number): Promise<TemplateGrant[]> {
-  const rows = await db.selectFrom('template_grant').select(['role', 'user_id', 'can_run']).where('template_id', '=', templateId).execute();
+/** What grants are given on: one template, or a view (each template in it). */
+export type GrantKind = 'template' | 'view';
+
+/** The grants made by hand on a template or view (not the directory's), roles first (by slug), then users (by id). */
+export async function readGrants(db: Db | Tx, kind: GrantKind, id: number): Promise<TemplateGrant[]> {
+  const rows = kind === 'template'
+    ? await db.selectFrom('template_grant').select(['role', 'user_id', 'can_run']).where('template_id', '=', id).where('directory', '=', 0).execute()
+    : await db.selectFrom('view_grant').select(['role', 'user_id', 'can_run']).where('view_id', '=', id).where('directory', '=', 0).execute();
   return rows.map((r) => ({ role: r.role, user_id: r.user_id, run: Boolean(r.can_run) }))
     .sort((a, b) => (a.role === null ? 1 : 0) - (b.role === null ? 1 : 0) || (a.role ?? '').localeCompare(b.role ?? '') || (a.user_id ?? 0) - (b.user_id ?? 0));
+}
+
+export async function readTemplateGrants(db: Db | Tx, templateId: number): Promise<TemplateGrant[]> {
+  return readGrants(db, 'template', templateId);
 }
 
 /** Checks each grant names one role of the project or one member, none twice; 400 otherwise. */
@@ -57,39 +67,89 @@ async function checkGrants(db: Db | Tx, projectId: number, grants: TemplateGrant
 /** Makes a template's grants exactly `input.grants` (checked first, so a bad list writes nothing). */
 export async function writeTemplateGrants(tx: Tx, actor: Actor, template: TemplateRow, input: TemplateGrantsInput): Promise<TemplateGrant[]> {
   const grants = await checkGrants(tx, template.project_id, input.grants);
-  await replaceTemplateGrants(tx, template.id, grants);
+  await replaceGrants(tx, 'template', template.id, grants);
   await recordEvent(tx, { ...actor, objectType: 'template', objectId: template.id, objectName: template.name, description: `Template ${template.name} grants changed` });
-  return readTemplateGrants(tx, template.id);
+  return readGrants(tx, 'template', template.id);
 }
 
-/** Replaces the grant rows of a template (restore writes them this way too). */
+/** Makes a view's grants exactly `input.grants`: each names every template the view holds, now and later. */
+export async function writeViewGrants(tx: Tx, actor: Actor, view: { id: number; project_id: number; title: string }, input: TemplateGrantsInput): Promise<TemplateGrant[]> {
+  const grants = await checkGrants(tx, view.project_id, input.grants);
+  await replaceGrants(tx, 'view', view.id, grants);
+  await recordEvent(tx, { ...actor, objectType: 'view', objectId: view.id, objectName: view.title, description: `View ${view.title} grants changed` });
+  return readGrants(tx, 'view', view.id);
+}
+
+/** Replaces the hand-made grant rows of a template or view (restore writes them this way too); the directory's stay. */
+export async function replaceGrants(tx: Tx, kind: GrantKind, id: number, grants: readonly TemplateGrant[], directory = false): Promise<void> {
+  const flag = directory ? 1 : 0;
+  if (kind === 'template') await tx.deleteFrom('template_grant').where('template_id', '=', id).where('directory', '=', flag).execute();
+  else await tx.deleteFrom('view_grant').where('view_id', '=', id).where('directory', '=', flag).execute();
+  await insertGrantRows(tx, kind, id, grants, flag);
+}
+
+async function insertGrantRows(tx: Tx, kind: GrantKind, id: number, grants: readonly TemplateGrant[], directory: number): Promise<void> {
+  if (!grants.length) return;
+  const values = grants.map((g) => ({ role: g.role, user_id: g.user_id, can_run: g.run ? 1 : 0, directory }));
+  if (kind === 'template') await tx.insertInto('template_grant').values(values.map((v) => ({ ...v, template_id: id }))).execute();
+  else await tx.insertInto('view_grant').values(values.map((v) => ({ ...v, view_id: id }))).execute();
+}
+
 export async function replaceTemplateGrants(tx: Tx, templateId: number, grants: readonly TemplateGrant[]): Promise<void> {
-  await tx.deleteFrom('template_grant').where('template_id', '=', templateId).execute();
-  if (grants.length) {
-    await tx.insertInto('template_grant').values(grants.map((g) => ({ template_id: templateId, role: g.role, user_id: g.user_id, can_run: g.run ? 1 : 0 }))).execute();
-  }
+  await replaceGrants(tx, 'template', templateId, grants);
 }
 
 /** Drops what a member was granted by name in the project's templates: a grant ends with the membership it was given to. */
 export async function dropMemberGrants(tx: Tx, projectId: number, userId: number): Promise<void> {
   const templates = tx.selectFrom('template').select('id').where('project_id', '=', projectId);
   await tx.deleteFrom('template_grant').where('user_id', '=', userId).where('template_id', 'in', templates).execute();
+  const views = tx.selectFrom('view').select('id').where('project_id', '=', projectId);
+  await tx.deleteFrom('view_grant').where('user_id', '=', userId).where('view_id', 'in', views).execute();
+}
+
+/**
+ * Makes the grants the directory gives a member in the project exactly `grants` (auth/group-roles.ts);
+ * ids of templates or views outside the project are passed over, grants made by hand stay.
+ */
+export async function replaceDirectoryGrants(tx: Tx, projectId: number, userId: number, grants: readonly DirectoryGrant[]): Promise<void> {
+  const templates = tx.selectFrom('template').select('id').where('project_id', '=', projectId);
+  const views = tx.selectFrom('view').select('id').where('project_id', '=', projectId);
+  await tx.deleteFrom('template_grant').where('user_id', '=', userId).where('directory', '=', 1).where('template_id', 'in', templates).execute();
+  await tx.deleteFrom('view_grant').where('user_id', '=', userId).where('directory', '=', 1).where('view_id', 'in', views).execute();
+  for (const kind of ['template', 'view'] as const) {
+    const wanted = new Map<number, boolean>();
+    for (const g of grants) {
+      const id = kind === 'template' ? g.template_id : g.view_id;
+      if (id !== undefined) wanted.set(id, Boolean(wanted.get(id)) || Boolean(g.run));
+    }
+    if (!wanted.size) continue;
+    const inProject = kind === 'template'
+      ? await templates.where('id', 'in', [...wanted.keys()]).execute()
+      : await views.where('id', 'in', [...wanted.keys()]).execute();
+    for (const { id } of inProject) await insertGrantRows(tx, kind, id, [{ role: null, user_id: userId, run: wanted.get(id)! }], 1);
+  }
 }
 
 /** Who asks: a member by user id and role slug. */
 export interface Grantee { userId: number; role: string }
 
 /**
- * The project's templates that have grants, split into those `who` holds none of (hidden) and
- * those `who` may see but not start (seeOnly). Templates without grants are in neither.
+ * The project's templates that have grants, their own or their view's, split into those `who`
+ * holds none of (hidden) and those `who` may see but not start (seeOnly). A grant on a view
+ * counts as one on each template in it. Templates without any are in neither.
  */
 export async function restrictedTemplates(db: Db | Tx, projectId: number, who: Grantee): Promise<{ hidden: Set<number>; seeOnly: Set<number> }> {
-  const rows = await db.selectFrom('template_grant').innerJoin('template', 'template.id', 'template_grant.template_id')
-    .select(['template_grant.template_id', 'template_grant.role', 'template_grant.user_id', 'template_grant.can_run'])
-    .where('template.project_id', '=', projectId).execute();
+  const [own, viewed] = await Promise.all([
+    db.selectFrom('template_grant').innerJoin('template', 'template.id', 'template_grant.template_id')
+      .select(['template_grant.template_id', 'template_grant.role', 'template_grant.user_id', 'template_grant.can_run'])
+      .where('template.project_id', '=', projectId).execute(),
+    db.selectFrom('view_grant').innerJoin('template', 'template.view_id', 'view_grant.view_id')
+      .select(['template.id as template_id', 'view_grant.role', 'view_grant.user_id', 'view_grant.can_run'])
+      .where('template.project_id', '=', projectId).execute(),
+  ]);
   const granted = new Map<number, boolean>();
   const restricted = new Set<number>();
-  for (const r of rows) {
+  for (const r of [...own, ...viewed]) {
     restricted.add(r.template_id);
     if (r.role === who.role || r.user_id === who.userId) granted.set(r.template_id, Boolean(granted.get(r.template_id)) || Boolean(r.can_run));
   }

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
-import { hasPermission, Permission } from '../../access/permissions.ts';
+import { hasPermission, Permission, PROJECT_ROLES } from '../../access/permissions.ts';
 import { restrictedTemplates } from './template-grants.ts';
 import { roleBits } from '../roles/role.service.ts';
 
@@ -70,16 +70,20 @@ export function scopeIds(scope: readonly number[]): number[] {
 
 /**
  * Projects among `projectIds` where a member may see less than every template: some template
- * has grants, or the project has custom roles (Semaphore's four roles all see every template).
+ * or view has grants, or the project has custom roles, or a member holds a server role (Semaphore's
+ * four roles all see every template).
  */
 async function restrictingProjects(db: Db | Tx, projectIds: readonly number[]): Promise<Set<number>> {
   if (!projectIds.length) return new Set();
-  const [granted, roles] = await Promise.all([
+  const [granted, viewed, roles, members] = await Promise.all([
     db.selectFrom('template_grant').innerJoin('template', 'template.id', 'template_grant.template_id').select('template.project_id')
       .where('template.project_id', 'in', [...projectIds]).distinct().execute(),
+    db.selectFrom('view_grant').innerJoin('view', 'view.id', 'view_grant.view_id').select('view.project_id')
+      .where('view.project_id', 'in', [...projectIds]).distinct().execute(),
     db.selectFrom('project_role').select('project_id').where('project_id', 'in', [...projectIds]).distinct().execute(),
+    db.selectFrom('project_user').select('project_id').where('project_id', 'in', [...projectIds]).where('role', 'not in', [...PROJECT_ROLES]).distinct().execute(),
   ]);
-  return new Set([...granted, ...roles].map((r) => r.project_id));
+  return new Set([...granted, ...viewed, ...roles, ...members].map((r) => r.project_id));
 }
 
 /**
@@ -96,4 +100,21 @@ export async function templateScopesOf(db: Db | Tx, user: { id: number; admin: b
     scopes.set(projectId, member ? await visibleTemplates(db, { projectId, userId: user.id, admin: false, role: member.role, permissions }) : []);
   }
   return scopes;
+}
+
+/** The templates of the project a scope leaves out (none for `null`). */
+export async function hiddenTemplates(db: Db | Tx, projectId: number, scope: TemplateScope): Promise<number[]> {
+  if (scope === null) return [];
+  const seen = new Set(scope);
+  const all = await db.selectFrom('template').select('id').where('project_id', '=', projectId).orderBy('id').execute();
+  return all.map((t) => t.id).filter((id) => !seen.has(id));
+}
+
+/** The templates a user does not see in any of the projects they belong to (what reaches them across projects: the activity log). */
+export async function hiddenTemplatesOfUser(db: Db | Tx, user: { id: number; admin: boolean | number }): Promise<number[]> {
+  if (user.admin) return [];
+  const projectIds = (await db.selectFrom('project_user').select('project_id').where('user_id', '=', user.id).execute()).map((r) => r.project_id);
+  const hidden: number[] = [];
+  for (const [projectId, scope] of await templateScopesOf(db, user, projectIds)) hidden.push(...await hiddenTemplates(db, projectId, scope));
+  return hidden;
 }

@@ -14,7 +14,7 @@ import { WORKFLOW_WRITES } from './workflows.writes.ts';
 import { SECRET_STORAGE_WRITES } from './secret-storages.writes.ts';
 import { ALERT_WRITES } from './alerts.writes.ts';
 import { LOCK_WRITES } from './locks.writes.ts';
-import { ROLE_WRITES } from './roles.writes.ts';
+import { ROLE_WRITES, SERVER_ROLE_WRITES } from './roles.writes.ts';
 
 /** POST/PUT routes that read no body, with the reason they are not sent bad bodies. */
 const NO_BODY: Record<string, string> = {
@@ -47,7 +47,7 @@ describe('bad-input coverage', () => {
   it('sends bad bodies to every POST and PUT the API mounts, or says why the route reads no body', () => {
     const writes = mountedRoutes().filter((route) => /^(POST|PUT|PATCH) /.test(route));
     expect(writes.length).toBeGreaterThan(40);
-    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...INVITE_WRITES, ...SECRET_STORAGE_WRITES, ...WORKFLOW_WRITES, ...ALERT_WRITES, ...LOCK_WRITES, ...ROLE_WRITES].map((r) => r.route);
+    const labels = [...FOUNDATION_WRITES, ...RESOURCE_WRITES, ...TEMPLATE_WRITES, ...INTEGRATION_WRITES, ...SYSTEM_WRITES, ...TASK_WRITES, ...AUTH_WRITES, ...RUNNER_WRITES, ...HOST_CONFIG_WRITES, ...INVITE_WRITES, ...SECRET_STORAGE_WRITES, ...WORKFLOW_WRITES, ...ALERT_WRITES, ...LOCK_WRITES, ...ROLE_WRITES, ...SERVER_ROLE_WRITES].map((r) => r.route);
     expect(routesWithoutLabel(writes, [...labels, ...Object.keys(NO_BODY)])).toEqual([]);
   });
 });

@@ -13,6 +13,14 @@ const templateLimits = { app: 64, playbook: 4096, description: 65535 };
 const schedule = ({ ids }: BadInputContext) => ({ name: 'S', template_id: ids.template, cron_format: '* * * * *', active: false });
 const scheduleFields = { name: 'string', template_id: 'number', cron_format: 'string', active: 'boolean' } as const;
 
+/** Grant lists a template's or a view's grants refuse. */
+const badGrants = (x: BadInputContext): [string, unknown][] => [
+  ['a grant naming neither role nor user', { grants: [{ run: true }] }], ['a grant naming both', { grants: [{ role: 'guest', user_id: x.w.users.guest.id }] }],
+  ['a role the project lacks', { grants: [{ role: 'nobody' }] }], ['a user who is no member', { grants: [{ user_id: x.w.users.spare.id }] }],
+  ['a role twice', { grants: [{ role: 'guest' }, { role: 'guest' }] }], ['a user id that is text', { grants: [{ user_id: '1' }] }],
+  ['run that is text', { grants: [{ role: 'guest', run: 'yes' }] }], ['201 grants', { grants: Array.from({ length: 201 }, () => ({ role: 'guest' })) }],
+];
+
 /** Every POST/PUT with a body of templates, views and schedules. */
 export const TEMPLATE_WRITES: WriteRoute[] = [
   {
@@ -28,12 +36,7 @@ export const TEMPLATE_WRITES: WriteRoute[] = [
   {
     route: 'PUT /api/project/{id}/templates/{t}/grants', path: (x) => `${p(x)}/templates/${x.ids.template}/grants`,
     valid: () => ({ grants: [{ role: 'task_runner', run: true }] }), fields: { grants: 'array' },
-    extra: (x) => [
-      ['a grant naming neither role nor user', { grants: [{ run: true }] }], ['a grant naming both', { grants: [{ role: 'guest', user_id: x.w.users.guest.id }] }],
-      ['a role the project lacks', { grants: [{ role: 'nobody' }] }], ['a user who is no member', { grants: [{ user_id: x.w.users.spare.id }] }],
-      ['a role twice', { grants: [{ role: 'guest' }, { role: 'guest' }] }], ['a user id that is text', { grants: [{ user_id: '1' }] }],
-      ['run that is text', { grants: [{ role: 'guest', run: 'yes' }] }], ['201 grants', { grants: Array.from({ length: 201 }, () => ({ role: 'guest' })) }],
-    ],
+    extra: badGrants,
   },
   {
     route: 'POST /api/project/{id}/templates/bulk', path: (x) => `${p(x)}/templates/bulk`, valid: (x) => ({ action: 'enable', template_ids: [x.ids.template] }),
@@ -46,6 +49,10 @@ export const TEMPLATE_WRITES: WriteRoute[] = [
     ],
   },
   { route: 'POST /api/project/{id}/views', path: (x) => `${p(x)}/views`, valid: () => ({ title: 'V', position: 1 }), fields: { title: 'string', position: 'number' } },
+  {
+    route: 'PUT /api/project/{id}/views/{v}/grants', path: (x) => `${p(x)}/views/${x.ids.view}/grants`,
+    valid: () => ({ grants: [{ role: 'task_runner', run: true }] }), fields: { grants: 'array' }, extra: badGrants,
+  },
   { route: 'PUT /api/project/{id}/views/{v}', path: (x) => `${p(x)}/views/${x.ids.view}`, valid: () => ({ title: 'V', position: 1 }), fields: { title: 'string', position: 'number' } },
   {
     route: 'POST /api/project/{id}/views/positions', path: (x) => `${p(x)}/views/positions`, valid: (x) => ({ [x.ids.view]: 2 }), fields: {}, keysAreData: 'its keys are view ids',

@@ -44,6 +44,8 @@ export const TEMPLATES_MATRIX: MatrixRow[] = [
   read('GET /api/project/{id}/views/{v}', (ids) => `/views/${ids.view}`),
   read('GET /api/project/{id}/views/{v}/templates', (ids) => `/views/${ids.view}/templates`),
   write('POST /api/project/{id}/views', 201, () => '/views', () => ({ title: 'x' })),
+  { ...read('GET /api/project/{id}/views/{v}/grants', (ids) => `/views/${ids.view}/grants`), expect: projectWrite(Permission.ManageResources, 200) },
+  write('PUT /api/project/{id}/views/{v}/grants', 200, (ids) => `/views/${ids.view}/grants`, () => ({ grants: [{ role: 'task_runner', run: true }] })),
   write('PUT /api/project/{id}/views/{v}', 204, (ids) => `/views/${ids.view}`, () => ({ title: 'x' })),
   write('POST /api/project/{id}/views/positions', 204, () => '/views/positions', (ids) => ({ [ids.view]: 3 })),
   write('DELETE /api/project/{id}/views/{v}', 204, (ids) => `/views/${ids.view}`),
