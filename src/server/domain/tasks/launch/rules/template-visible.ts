@@ -26,7 +26,7 @@ export const templateVisible: LaunchRule = {
       : ownerId != null ? await ownerViewer(db, projectId, ownerId) : null;
     if (viewer && !await mayRunTemplate(db, viewer, launch.template.id)) throw badRequest('template_id: no such template in this project');
     // undefined: a start that acts for nobody by design (autorun); null: a trigger whose owner is unknown
-    if (!user && ownerId === null && await hasGrants(db, launch.template.id)) throw unownedTrigger(launch.template.name);
+    if (!user && ownerId === null && !await mayRunTemplate(db, nobody(projectId), launch.template.id)) throw unownedTrigger(launch.template.name);
   },
 };
 
@@ -34,9 +34,8 @@ export const templateVisible: LaunchRule = {
 export const unownedTrigger = (name: string) =>
   badRequest(`Template "${name}" runs only for those it is granted to, and this trigger has no owner: it must be saved again by someone who may run the template`);
 
-async function hasGrants(db: Db, templateId: number): Promise<boolean> {
-  return Boolean(await db.selectFrom('template_grant').select('template_id').where('template_id', '=', templateId).executeTakeFirst());
-}
+/** A viewer named by no grant (of the template's own or its view's): passes only a template without any. */
+const nobody = (projectId: number): TemplateViewer => ({ projectId, userId: 0, admin: false, role: '', permissions: Permission.ViewTemplates });
 
 async function memberRole(db: Db, projectId: number, userId: number): Promise<string> {
   const member = await db.selectFrom('project_user').select('role').where('project_id', '=', projectId).where('user_id', '=', userId).executeTakeFirst();
