@@ -19,6 +19,8 @@ const NEEDS_HEADER = new Set(['token', 'hmac']);
 export interface Integration {
   id: number; name: string; template_id: number; auth_method: string; auth_secret_id: number | null; auth_header: string;
   searchable: boolean; task_params: Record<string, unknown>; once_within: number | null;
+  /** who it acts for (who last saved it); null: nobody */
+  owner_id?: number | null;
 }
 export interface Matcher { id: number; name: string; match_type: string; body_data_type: string; key: string; method: string; value: string }
 export interface ExtractValue { id: number; name: string; value_source: string; body_data_type: string; key: string; variable_type: string; variable: string }

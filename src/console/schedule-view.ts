@@ -10,6 +10,8 @@ export interface Schedule {
   timezone?: string;
   /** why its latest firing started no task; absent once one did */
   last_error?: string;
+  /** who it acts for (who last saved it); null: nobody */
+  owner_id?: number | null;
 }
 
 /**

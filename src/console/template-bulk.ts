@@ -1,6 +1,7 @@
 import type { AstroGlobal } from 'astro';
 import { checkboxField, idField, postedForm, runForm, textField, type FormOutcome } from './form-loop.ts';
 import { withParam } from './paging.ts';
+import { apiGetOr } from './runner-api.ts';
 import { PERMISSION, type ProjectRole, type User } from './types.ts';
 import { templateBulkSchema, type BulkResult } from '../server/domain/templates/template-bulk.schema.ts';
 
@@ -12,6 +13,8 @@ export const BULK_FORM = 'templates_bulk';
 export const CONFIRM_PARAM = 'bulk_delete';
 /** Names listed in a summary before "and N more" (the summary travels in the address). */
 const LISTED = 5;
+/** Names the delete confirmation lists before "and N more". */
+export const CONFIRM_SHOWN = 20;
 
 /** What the bulk bar posted: the action, the chosen templates, the view (move), the confirmation (delete). */
 export interface BulkValues { action: string; ids: number[]; viewId: number | null; confirmed: boolean }
@@ -48,6 +51,20 @@ export function readBulkValues(form: FormData): BulkValues {
 /** The ids of `?bulk_delete=` (at most the API's limit). */
 export function confirmIdsOf(url: URL): number[] {
   return [...new Set((url.searchParams.get('bulk_delete') ?? '').split('.').filter((t) => /^\d{1,10}$/.test(t)).map(Number))].slice(0, 500);
+}
+
+/**
+ * The names of the templates the delete confirmation lists: those on the page as they are, the
+ * others (chosen further down the continuous list, `?scroll=all`, or on another page) asked of
+ * the API one by one, at most CONFIRM_SHOWN in all; one the caller may not see stays `#id`.
+ */
+export async function confirmNames(astro: AstroLike, projectId: number, ids: number[], onPage: readonly { id: number; name: string }[]): Promise<Map<number, string>> {
+  const known = new Map(onPage.map((tpl) => [tpl.id, tpl.name]));
+  const shown = ids.slice(0, CONFIRM_SHOWN);
+  const asked = await Promise.all(shown.filter((id) => !known.has(id))
+    .map(async (id) => [id, (await apiGetOr<{ name: string } | null>(astro, `/api/project/${projectId}/templates/${id}`, null))?.name] as const));
+  for (const [id, name] of asked) if (name) known.set(id, name);
+  return new Map(shown.map((id) => [id, known.get(id) ?? `#${id}`]));
 }
 
 /**

@@ -4,7 +4,7 @@ import { idField, postedForm, runDelete, runForm, textField, type FormOutcome } 
 import { PREFERENCE_COOKIE_MAX_AGE } from './preferences.ts';
 import { PERMISSION, type ProjectRole, type Task, type User } from './types.ts';
 import { viewInputSchema, viewPositionsSchema } from '../server/domain/views/view.ts';
-import { runBulkBar, type BulkBarData } from './template-bulk.ts';
+import { confirmNames, runBulkBar, type BulkBarData } from './template-bulk.ts';
 
 type AstroLike = Pick<AstroGlobal, 'locals' | 'request' | 'redirect' | 'response' | 'cookies' | 'url'>;
 
@@ -96,6 +96,8 @@ export interface TemplateListData {
   paged: boolean;
   /** the bulk bar: its form, the delete confirmation's ids, the actions offered */
   bulk: BulkBarData;
+  /** the names the delete confirmation lists, by id (empty when it is not open) */
+  confirmNames: Map<number, string>;
 }
 
 /** Templates shown a page at a time: a project may hold thousands. */
@@ -170,6 +172,7 @@ export async function loadTemplateList(
   return {
     views, templates: page.items, apps, openTasks, openId, viewForm: moved.submitted ? { ...viewForm, error: moved.error } : viewForm,
     q, nextCursor: page.nextCursor, paged: query.has('after'), bulk,
+    confirmNames: bulk.confirmIds.length ? await confirmNames(astro, projectId, bulk.confirmIds, page.items) : new Map(),
   };
 }
 

@@ -171,6 +171,23 @@ describe('integrations', () => {
     expect(Object.entries(found).filter(([, list]) => list.length)).toEqual([]);
   });
 
+  it('says whom each integration runs as, in the list and its details; one without an owner asks to be saved again', { timeout: 60_000 }, async () => {
+    const api = await adminApi(server);
+    const [template] = await api.get<{ id: number }[]>(`/api/project/${projectId}/templates`);
+    const made = await api.send<{ id: number }>('POST', `/api/project/${projectId}/integrations`, { name: 'Owned hook', template_id: template!.id, project_id: projectId });
+    const { id } = made;
+    const client = createClient(server.url);
+    expect((await client.post('/auth/login?next=/', { step: 'password', auth: 'admin', password: 'admin-password-1' })).status).toBe(303);
+    const row = async () => [...(await client.get(`/project/${projectId}/integrations`)).html.matchAll(/<tr data-integration="(\d+)"[^]*?<\/tr>/g)]
+      .find((m) => m[1] === String(id))![0];
+    expect(await row()).toContain('Runs as Admin');
+    const details = (await client.get(`/project/${projectId}/integrations/${id}`)).html;
+    expect(details).toMatch(/<div data-owner[^>]*><dt[^>]*>Owner<\/dt><dd[^>]*>Runs as Admin<\/dd>/);
+    await server.deps.db.updateTable('integration').set({ owner_id: null }).where('id', '=', id).execute();
+    expect(await row()).toContain('No owner: someone who may run its template must save it again');
+    await api.send('DELETE', `/api/project/${projectId}/integrations/${id}`);
+  });
+
   it('sets the "once within" window in the settings form, shows it in the details, and turns it off again', { timeout: 120_000 }, async () => {
     const api = await adminApi(server);
     const [integration] = await api.get<{ id: number }[]>(`/api/project/${projectId}/integrations`);

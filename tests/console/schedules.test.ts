@@ -329,6 +329,24 @@ describe('schedules screen', () => {
     expect((await call<{ active: boolean }>('GET', `/api/project/${pid}/schedules/${schedule!.id}`)).active).toBe(schedule!.active);
   }, 60_000);
 
+  it('says whom each schedule runs as, in the list and its dialog; one without an owner asks to be saved again', async () => {
+    const [template] = await call<{ id: number }[]>('GET', `/api/project/${pid}/templates`);
+    const schedule = await call<{ id: number; owner_id: number | null }>('POST', `/api/project/${pid}/schedules`, {
+      name: 'Owned', template_id: template!.id, cron_format: '0 4 * * *', active: false,
+    });
+    expect(schedule.owner_id).not.toBeNull();
+    const client = createClient(server.url);
+    expect((await client.post('/auth/login?next=/', { step: 'password', auth: 'admin', password: 'admin-password-1' })).status).toBe(303);
+    const row = async () => {
+      const html = (await client.get(`/project/${pid}/schedule`)).html;
+      return [...html.matchAll(/<tr data-schedule="(\d+)"[^]*?<\/tr>/g)].find((m) => m[1] === String(schedule.id))![0];
+    };
+    expect(await row()).toContain('Runs as Admin');
+    expect((await client.get(`/project/${pid}/schedule?edit=${schedule.id}`)).html).toMatch(/data-owner[^>]*>Runs as Admin</);
+    await server.deps.db.updateTable('schedule').set({ owner_id: null }).where('id', '=', schedule.id).execute();
+    expect(await row()).toContain('No owner: someone who may run its template must save it again');
+  }, 60_000);
+
   it('has the schedule messages in every language', () => {
     for (const { code } of LANGUAGES) {
       const messages = JSON.parse(readFileSync(new URL(`../../locales/${code}/translation.json`, import.meta.url), 'utf8'));

@@ -132,4 +132,25 @@ describe('template list bulk bar', () => {
     expect(refused.status).toBe(400);
     expect((await template(ids.Hooked!))!.disabled).toBe(0);
   }, 120_000);
+
+  it('names templates chosen beyond the first page in the delete confirmation of the continuous list (issue 46)', async () => {
+    const { db } = server.deps;
+    // the earlier tests deleted some: any template left in the project is the model
+    const kept = await db.selectFrom('template').selectAll().where('project_id', '=', fx.project.id).orderBy('id').executeTakeFirstOrThrow();
+    const { id: _id, ...copy } = kept;
+    const far: number[] = [];
+    for (let i = 0; i < 110; i++) {
+      far.push((await db.insertInto('template').values({ ...copy, name: `Zeta ${String(i).padStart(3, '0')}` }).returning('id').executeTakeFirstOrThrow()).id);
+    }
+    const last = far.at(-1)!;
+    const client = createClient(server.url);
+    await client.signIn();
+    const base = `/project/${fx.project.id}/templates?view=all&scroll=all`;
+    expect((await client.get(base)).html).not.toContain('Zeta 109');
+    const dialog = (await client.get(`${base}&bulk_delete=${last}.${kept.id}.999999`)).html;
+    const names = [...dialog.match(/<ul class="bulk-delete-names"[^>]*>([^]*?)<\/ul>/)![1]!.matchAll(/<li[^>]*>([^<]*)<\/li>/g)].map((m) => m[1]);
+    // a template nobody may see (or none at all) keeps its number
+    expect(names).toEqual(['Zeta 109', kept.name, '#999999']);
+    await db.deleteFrom('template').where('id', 'in', far).execute();
+  }, 120_000);
 });

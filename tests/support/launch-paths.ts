@@ -74,7 +74,8 @@ export interface Subject {
   busyTaskId?: number;
 }
 
-export type Caller = 'admin' | 'task_runner' | 'guest';
+/** Who starts, or whom a trigger acts for; `nobody`: not signed in, a trigger without an owner. */
+export type Caller = 'admin' | 'task_runner' | 'guest' | 'nobody';
 
 /** How a start ended, read where the path shows it. */
 export interface Verdict {
@@ -96,7 +97,7 @@ export interface World {
   /** a variable group no template has */
   groupId: number;
   auth: Record<Caller, Auth>;
-  users: Record<Caller, number>;
+  users: Record<Caller, number | null>;
   seq: number;
 }
 
@@ -119,6 +120,7 @@ export async function buildLaunchWorld(s: TestServer): Promise<World> {
     admin: await s.login(ADMIN.login, ADMIN.password),
     task_runner: await s.login('matrix-runner', 'member-password-1'),
     guest: await s.login('matrix-guest', 'member-password-1'),
+    nobody: {},
   };
   const group = await s.deps.db.insertInto('environment').values({ project_id: f.project.id, name: 'Other group', json: '{}', env: null, password: null })
     .returning('id').executeTakeFirstOrThrow();
@@ -127,7 +129,7 @@ export async function buildLaunchWorld(s: TestServer): Promise<World> {
   }).returning('id').executeTakeFirstOrThrow();
   return {
     s, projectId: f.project.id, inventoryId: f.inventory.id, otherInventoryId: other.id, repositoryId: f.repository.id, groupId: group.id, auth,
-    users: { admin: f.adminId, task_runner: runner.id, guest: guest.id }, seq: 0,
+    users: { admin: f.adminId, task_runner: runner.id, guest: guest.id, nobody: null }, seq: 0,
   };
 }
 

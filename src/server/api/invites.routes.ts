@@ -4,7 +4,7 @@ import { idParam, readJson } from '../http/validation.ts';
 import { inviteInputSchema, inviteStatusSchema, inviteTokenSchema } from '../domain/invites/invite.ts';
 import { answerInvite, createInvite, deleteInvite, findInvite, invitesToJson, listInvites, setInviteStatus } from '../domain/invites/invite.service.ts';
 import { mailInvite } from '../alerts/invite-email.ts';
-import { assertAssignableRole } from '../domain/roles/role.service.ts';
+import { assertAssignableRole, roleDisplayName } from '../domain/roles/role.service.ts';
 import { callerBits } from './route-context.ts';
 
 /**
@@ -26,7 +26,7 @@ projectInvitesRoutes.post('/', async (c) => {
   await assertAssignableRole(db, c.var.project.id, input.role, callerBits(c));
   const created = await db.transaction().execute((tx) => createInvite(tx, c.var.project.id, input, c.var.user.id));
   const [invite] = await invitesToJson(db, [created.row]);
-  const mail = { to: created.to, token: created.mailedToken, projectName: c.var.project.name, role: created.row.role, inviterName: c.var.user.name || c.var.user.username, expiresAt: created.row.expires_at };
+  const mail = { to: created.to, token: created.mailedToken, projectName: c.var.project.name, role: await roleDisplayName(db, c.var.project.id, created.row.role), inviterName: c.var.user.name || c.var.user.username, expiresAt: created.row.expires_at };
   // the invitation stands even when the mail server refuses; the token in this answer can be passed on
   const emailSent = await mailInvite(config, mail).catch((err: Error) => {
     console.warn(`[invites] invitation ${created.row.id}: the email could not be sent: ${err.message}`);

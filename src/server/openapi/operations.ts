@@ -37,7 +37,7 @@ import { approvalDecisionSchema, runWorkflowSchema, workflowInputSchema } from '
 import {
   accessKeySchema, externalIdentitySchema, apiTokenSchema, boardSchema, boardTokenSchema, currentUserSchema, hostConfigSchema, inventorySchema, inventoryHostsSchema, inventorySyncSchema, hostDetailSchema, projectHostsSchema, projectSchema, repositorySchema, roleSchema,
   taskSchema, taskWithTemplateSchema, userSchema, viewSchema, lockSchema, projectRoleSchema, serverRoleSchema, templateGrantsSchema, secretStorageSchema, storageRefsSchema,
-  auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema,
+  auditPageSchema, auditBacklogSchema, alertChannelSchema, eventWebhookSchema, eventDeliverySchema, scheduleSchema, integrationSchema,
 } from './response-schemas.ts';
 import { secretStorageInputSchema } from '../domain/secret-storages/secret-storage.ts';
 
@@ -208,7 +208,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${P}/views/positions`]: { summary: 'Reorder views', body: viewPositionsSchema, status: 204 },
   [`GET ${P}/views/:view_id`]: { summary: 'One view', response: viewSchema },
   [`PUT ${P}/views/:view_id`]: { summary: 'Update a view', body: viewInputSchema, status: 204 },
-  [`POST ${P}/schedules`]: { summary: 'Create a schedule', body: scheduleInputSchema, status: 201 },
+  [`GET ${P}/schedules`]: { summary: "The project's schedules (of templates the caller sees)", response: list(scheduleSchema) },
+  [`POST ${P}/schedules`]: { summary: 'Create a schedule (it acts for its maker)', body: scheduleInputSchema, response: scheduleSchema, status: 201 },
+  [`GET ${P}/schedules/:schedule_id`]: { summary: 'One schedule', response: scheduleSchema },
   [`POST ${P}/schedules/validate`]: { summary: 'Check a cron expression', body: cronCheckSchema },
   [`PUT ${P}/schedules/:schedule_id`]: { summary: 'Update a schedule', body: scheduleInputSchema, status: 204 },
   [`PUT ${P}/schedules/:schedule_id/active`]: { summary: 'Switch a schedule on or off', body: activeSchema, status: 204 },
@@ -228,7 +230,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   [`POST ${P}/workflows/:workflow_id/runs/:run_id/approvals/:node_id`]: { summary: 'Approve or reject the approval waiting at a node', body: approvalDecisionSchema },
   [`GET ${P}/workflows/:workflow_id/runs/:run_id/artifacts`]: { summary: 'The outputs of every task of the run, merged' },
   [`GET ${P}/tasks/:task_id/outputs`]: { summary: 'The outputs a workflow task produced, and what was not captured' },
-  [`POST ${P}/integrations`]: { summary: 'Create an integration', body: integrationInputSchema, status: 201 },
+  [`GET ${P}/integrations`]: { summary: "The project's integrations", response: list(integrationSchema) },
+  [`POST ${P}/integrations`]: { summary: 'Create an integration (it acts for its maker)', body: integrationInputSchema, response: integrationSchema, status: 201 },
+  [`GET ${P}/integrations/:integration_id`]: { summary: 'One integration', response: integrationSchema },
   [`PUT ${P}/integrations/:integration_id`]: { summary: 'Update an integration', body: integrationInputSchema, status: 204 },
   [`POST ${P}/integrations/:integration_id/matchers`]: { summary: 'Add a matcher', body: matcherInputSchema },
   [`PUT ${P}/integrations/:integration_id/matchers/:matcher_id`]: { summary: 'Update a matcher', body: matcherInputSchema, status: 204 },

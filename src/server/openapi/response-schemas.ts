@@ -19,6 +19,8 @@ import type { ApiToken } from '../domain/tokens/api-token.repository.ts';
 import type { BoardData } from '../domain/board/board.queries.ts';
 import type { BoardToken } from '../domain/board/board-token.repository.ts';
 import type { viewRowToView } from '../domain/views/view.ts';
+import type { scheduleRowToSchedule } from '../domain/schedules/schedule.ts';
+import type { integrationRowToIntegration } from '../domain/integrations/integration.ts';
 
 // Response bodies as the API documents them. Each is checked against the TypeScript type the
 // route serialises (`satisfies`), so a field added to a response without its schema fails tsc.
@@ -161,6 +163,22 @@ export const viewSchema = z.object({
   id, project_id: id, title: z.string(), position: z.number().int(), hidden: z.boolean(), type: z.string(),
   sort_column: z.string().optional(), sort_reverse: z.boolean(),
 }).meta({ id: 'View' }) satisfies z.ZodType<ReturnType<typeof viewRowToView>>;
+
+const ownerId = id.nullable().meta({ description: 'Signalbox: who it acts for, the person who last saved it (null: unknown; a template with grants refuses its starts until someone saves it again). Ignored on input' });
+
+export const scheduleSchema = z.object({
+  id, project_id: id, template_id: id, name: z.string(), cron_format: z.string(), type: z.string(), run_at: z.string().optional(),
+  active: z.boolean(), repository_id: id.nullable(), task_params: z.record(z.string(), z.unknown()), timezone: z.string(),
+  owner_id: ownerId,
+  last_error: z.string().optional().meta({ description: 'Signalbox: why its latest firing started nothing' }),
+  tpl_name: z.string().optional(),
+}).meta({ id: 'Schedule' }) satisfies z.ZodType<ReturnType<typeof scheduleRowToSchedule>>;
+
+export const integrationSchema = z.object({
+  id, name: z.string(), project_id: id, template_id: id, auth_method: z.string(), auth_secret_id: id.nullable(), auth_header: z.string(),
+  searchable: z.boolean(), task_params: z.record(z.string(), z.unknown()), once_within: z.number().int().nullable(),
+  owner_id: ownerId,
+}).meta({ id: 'Integration' }) satisfies z.ZodType<ReturnType<typeof integrationRowToIntegration>>;
 
 const taskFields = {
   id, template_id: id, project_id: id, status: z.string(), debug: z.boolean(), dry_run: z.boolean(), diff: z.boolean(),

@@ -133,6 +133,8 @@ for (const dialect of DIALECTS) {
       const res = await s.call('POST', P(), { user_id: opal.id, role: 'operator' }, admin);
       // (Semaphore's document lists its four roles only: a custom one is Signalbox's own)
       expect([res.status, res.body.role]).toEqual([201, 'operator']);
+      // the mail names the role as people read it, not by its slug
+      expect(smtp.mails.find((m) => m.to.includes('opal@example.com'))?.text).toContain("Admin invited you to the project 'Web' as Operator.");
       expect((await s.call('POST', '/api/invites/accept', { token: res.body.token }, opal.auth)).status).toBe(204);
       expect((await s.call('GET', `/api/project/${projectId}/role`, undefined, opal.auth)).body).toMatchObject({ role: 'operator', permissions: 1 | 16 | 32 });
 

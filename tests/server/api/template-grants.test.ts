@@ -94,19 +94,30 @@ for (const dialect of DIALECTS) {
       expect(made.status).toBe(201);
       const row = () => s.deps.db.selectFrom('schedule').selectAll().where('id', '=', made.body.id).executeTakeFirstOrThrow();
       expect((await row()).owner_id).toBe(w.users.manager.id);
+      expect(made.body.owner_id).toBe(w.users.manager.id);
       expect(await fireSchedule(s.deps, await row(), new Date('2026-01-01T03:00:00Z'))).toBeNull();
       expect((await s.call('GET', `${p}/schedules/${made.body.id}`, undefined, w.auth.owner)).body.last_error).toBe('template_id: no such template in this project');
-      // the project's owner saves it: now it acts for them
-      expect((await s.call('PUT', `${p}/schedules/${made.body.id}`, { ...body, id: made.body.id }, w.auth.owner)).status).toBe(204);
+      // the project's owner saves it (an owner_id sent along is ignored): now it acts for them
+      expect((await s.call('PUT', `${p}/schedules/${made.body.id}`, { ...body, id: made.body.id, owner_id: w.users.manager.id }, w.auth.owner)).status).toBe(204);
       expect((await row()).owner_id).toBe(w.users.owner.id);
+      expect((await s.call('GET', `${p}/schedules/${made.body.id}`, undefined, w.auth.owner)).body.owner_id).toBe(w.users.owner.id);
+      expect((await s.call('GET', `${p}/schedules`, undefined, w.auth.owner)).body).toEqual(expect.arrayContaining([expect.objectContaining({ id: made.body.id, owner_id: w.users.owner.id })]));
       expect(await fireSchedule(s.deps, await row(), new Date('2026-01-02T03:00:00Z'))).toMatchObject({ template_id: ids.template, schedule_id: made.body.id });
 
       const hook = await s.call('POST', `${p}/integrations`, { name: 'Push', template_id: ids.template }, w.auth.manager);
       expect(hook.status).toBe(201);
       const owner = async () => (await s.deps.db.selectFrom('integration').select('owner_id').where('id', '=', hook.body.id).executeTakeFirstOrThrow()).owner_id;
       expect(await owner()).toBe(w.users.manager.id);
-      expect((await s.call('PUT', `${p}/integrations/${hook.body.id}`, { name: 'Push', template_id: ids.template }, w.auth.owner)).status).toBe(204);
+      expect(hook.body.owner_id).toBe(w.users.manager.id);
+      expect((await s.call('PUT', `${p}/integrations/${hook.body.id}`, { name: 'Push', template_id: ids.template, owner_id: w.users.manager.id }, w.auth.owner)).status).toBe(204);
       expect(await owner()).toBe(w.users.owner.id);
+      expect((await s.call('GET', `${p}/integrations/${hook.body.id}`, undefined, w.auth.owner)).body.owner_id).toBe(w.users.owner.id);
+
+      // saved before owners were kept (or its owner deleted): refused for a template with grants, saying how to mend it
+      await s.deps.db.updateTable('schedule').set({ owner_id: null }).where('id', '=', made.body.id).execute();
+      expect(await fireSchedule(s.deps, await row(), new Date('2026-01-03T03:00:00Z'))).toBeNull();
+      const shown = (await s.call('GET', `${p}/schedules/${made.body.id}`, undefined, w.auth.owner)).body;
+      expect([shown.owner_id, shown.last_error]).toEqual([null, expect.stringContaining('this trigger has no owner: it must be saved again by someone who may run the template')]);
     });
 
     it('a grant to a member ends when they leave the team: back in the team, the template is hidden again', async () => {

@@ -69,6 +69,8 @@ export function integrationRowToIntegration(row: IntegrationRow) {
     auth_method: row.auth_method, auth_secret_id: row.auth_secret_id, auth_header: row.auth_header ?? '',
     searchable: Boolean(row.searchable), task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
     once_within: row.once_within ?? null,
+    // ours: who the integration acts for (who last saved it; null when unknown)
+    owner_id: row.owner_id,
   };
 }
 

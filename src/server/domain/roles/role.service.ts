@@ -31,6 +31,14 @@ export async function roleExists(db: Db | Tx, projectId: number, role: string): 
   return Boolean(own) || (await serverRoleBits(db, role)) !== undefined;
 }
 
+/** How people read a role: a built-in one by its slug (as Semaphore words it), a custom one (the project's or the server's) by its name. */
+export async function roleDisplayName(db: Db | Tx, projectId: number, role: string): Promise<string> {
+  if (isBuiltInRole(role)) return role;
+  const own = await db.selectFrom('project_role').select('name').where('project_id', '=', projectId).where('slug', '=', role).executeTakeFirst();
+  const server = own ? undefined : await db.selectFrom('server_role').select('name').where('slug', '=', role).executeTakeFirst();
+  return own?.name ?? server?.name ?? role;
+}
+
 /**
  * The bits a member with `role` reports (`/role`): a built-in role's Semaphore value, a custom
  * role's own bits, 0 for a role that no longer exists.

@@ -43,6 +43,8 @@ export function scheduleRowToSchedule(row: ScheduleRow & { tpl_name?: string }) 
     cron_format: row.cron_format, type: row.type, run_at: row.run_at, active: Boolean(row.active),
     repository_id: row.repository_id, task_params: parseJsonColumn<Record<string, unknown>>(row.task_params, {}),
     timezone: row.timezone ?? '',
+    // ours: who the schedule acts for (who last saved it; null when unknown)
+    owner_id: row.owner_id,
     ...(row.last_error ? { last_error: row.last_error } : {}),
     ...(row.tpl_name !== undefined ? { tpl_name: row.tpl_name } : {}),
   }, ['run_at']);

@@ -104,6 +104,11 @@ const CASES: Case[] = [
     as: 'task_runner', needs: ['owned'], expect: { started: () => ({ task: {}, log: [] }) },
   },
   {
+    key: 'a template with grants, started by a trigger without an owner', rule: 'template visible', template: { grants: [{ role: 'task_runner', run: true }] },
+    as: 'nobody', needs: ['trigger'], expect: { refusal: (s) => `Template "${s.name}" runs only for those it is granted to, and this trigger has no owner: it must be saved again by someone who may run the template` },
+  },
+  { key: 'a template without grants, started by a trigger without an owner', rule: 'template visible', as: 'nobody', needs: ['trigger'], expect: { started: () => ({ task: {}, log: [] }) } },
+  {
     key: 'a template whose grants leave out a trigger owned by an admin', rule: 'template visible', template: { grants: [{ role: 'manager', run: true }] },
     needs: ['owned'], expect: { started: () => ({ task: {}, log: [] }) },
   },

@@ -29,8 +29,9 @@ export interface Starter {
   integrationId?: number;
   /**
    * For a trigger nobody pressed (schedule, webhook): who it acts for, the person who last saved
-   * it; its start passes the template's grants only as theirs would (null: saved before owners
-   * were kept, starts as before).
+   * it; its start passes the template's grants only as theirs would. null: a trigger without an
+   * owner (saved before owners were kept, or its owner deleted), refused by a template with grants;
+   * left out: a start acting for nobody by design (autorun).
    */
   ownerId?: number | null;
   /** runs inside the queuing transaction after the insert (a workflow claims its node there); throwing undoes the start */
