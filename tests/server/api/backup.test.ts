@@ -3,6 +3,7 @@ import { DIALECTS } from '../../support/dialects.ts';
 import { startWithFixtureProject, type FixtureProject } from '../../support/fixture-server.ts';
 import type { Auth, TestServer } from '../../support/harness.ts';
 import { semaphoreBackup } from '../../support/semaphore-backup.ts';
+import { now } from '../../../src/server/lib/time.ts';
 import { countProjectRows, insertInventory, insertKey, insertMember, insertRepository, insertUserWithToken } from '../../support/project-rows.ts';
 
 /** A backup with the parts that legitimately change on restore blanked: project name and webhook aliases. */
@@ -21,6 +22,8 @@ for (const dialect of DIALECTS) {
     let admin: Auth;
     let f: FixtureProject;
     let p: string;
+    let opsId: number;
+    let memberId: number;
     beforeAll(async () => {
       ({ s, admin, f } = await startWithFixtureProject(dialect, { fixture: { app: 'ansible', playbook: 'site.yml' } }));
       p = `/api/project/${f.project.id}`;
@@ -35,6 +38,7 @@ for (const dialect of DIALECTS) {
       }, admin);
       expect(cmdb.status, cmdb.text).toBe(201);
       const view = (await s.call('POST', `${p}/views`, { title: 'Ops', position: 2 }, admin)).body;
+      opsId = view.id;
       await s.call('POST', `${p}/views`, { title: 'Dev', position: 1, hidden: true }, admin);
       const build = (await s.call('POST', `${p}/templates`, {
         name: 'Build', app: 'bash', playbook: 'build.sh', repository_id: f.repository.id, type: 'build', start_version: '1.0.0', view_id: view.id,
@@ -75,6 +79,15 @@ for (const dialect of DIALECTS) {
       await s.call('POST', `${p}/event-webhooks`, { name: 'Audit sink', url: 'https://sink.example.test/in', secret: 'sign-secret-654', events: ['task_finished', 'template_changed'] }, admin);
       const buildNow = (await s.call('GET', `${p}/templates/${build.id}`, undefined, admin)).body;
       expect((await s.call('PUT', `${p}/templates/${build.id}`, { ...buildNow, alert_channel_ids: [chat.id], alert_on: 'fixed' }, admin)).status).toBe(204);
+      // grants on a view: to a custom role, a built-in one, a server role, a member by hand and a member by the directory
+      expect((await s.call('POST', `${p}/roles`, { name: 'Operator', slug: 'operator', permissions: 17 }, admin)).status).toBe(201);
+      expect((await s.call('POST', '/api/roles', { name: 'Watcher', slug: `watcher_${dialect}`, permissions: 16 }, admin)).status).toBe(201);
+      memberId = (await insertUserWithToken(db)).id;
+      await db.insertInto('project_user').values({ project_id: f.project.id, user_id: memberId, role: 'guest', created: now() }).execute();
+      const grants = [{ role: 'operator', run: true }, { role: 'guest' }, { role: `watcher_${dialect}` }, { user_id: memberId, run: true }];
+      expect((await s.call('PUT', `${p}/views/${view.id}/grants`, { grants }, admin)).status).toBe(200);
+      await db.insertInto('view_grant').values({ view_id: view.id, role: null, user_id: memberId, can_run: 1, directory: 1 }).execute();
+      await db.insertInto('template_grant').values({ template_id: tf.id, role: null, user_id: memberId, can_run: 1, directory: 1 }).execute();
     });
     afterAll(async () => { await s.close(); });
 
@@ -148,6 +161,26 @@ for (const dialect of DIALECTS) {
       expect([build.alert_channel_ids, build.alert_on]).toEqual([[channels[0].id], 'fixed']);
     });
 
+    it('carries a view\'s grants to roles (custom, built-in, server) and restore gives them to the restored view', async () => {
+      const backup = (await s.call('GET', `${p}/backup`, undefined, admin)).body;
+      // grants to members stay behind, by hand or by the directory (which gives them again at the next sign-in), on views and templates alike
+      expect(backup.views.find((v: any) => v.title === 'Ops').grants).toEqual([{ role: 'guest', run: false }, { role: 'operator', run: true }, { role: `watcher_${dialect}`, run: false }]);
+      expect(backup.views.find((v: any) => v.title === 'Dev')).not.toHaveProperty('grants');
+      expect(backup.templates.find((t: any) => t.name === 'Infra')).not.toHaveProperty('grants');
+      const restored = await s.call('POST', '/api/projects/restore', { ...backup, meta: { ...backup.meta, name: 'Restored views' } }, admin);
+      expect(restored.status, restored.text).toBe(200);
+      const views = (await s.call('GET', `/api/project/${restored.body.id}/views`, undefined, admin)).body;
+      const ops = views.find((v: any) => v.title === 'Ops');
+      expect(ops.id).not.toBe(opsId);
+      expect((await s.call('GET', `/api/project/${restored.body.id}/views/${ops.id}/grants`, undefined, admin)).body).toEqual({ grants: [
+        { role: 'guest', user_id: null, run: false }, { role: 'operator', user_id: null, run: true }, { role: `watcher_${dialect}`, user_id: null, run: false },
+      ] });
+      const dev = views.find((v: any) => v.title === 'Dev');
+      expect((await s.call('GET', `/api/project/${restored.body.id}/views/${dev.id}/grants`, undefined, admin)).body).toEqual({ grants: [] });
+      const rows = await s.deps.db.selectFrom('view_grant').select('user_id').where('view_id', 'in', views.map((v: any) => v.id)).where('user_id', 'is not', null).execute();
+      expect(rows).toEqual([]);
+    });
+
     it('never exports the variable-group password and seals one found in a backup', async () => {
       await s.deps.db.updateTable('environment').set({ password: s.deps.secrets.seal('group-pass-123') }).where('id', '=', f.environment.id).execute();
       const backup = (await s.call('GET', `${p}/backup`, undefined, admin)).body;
@@ -196,6 +229,8 @@ for (const dialect of DIALECTS) {
       ['a missing meta name', (b) => { b.meta.name = ' '; }, 'meta.name: required'],
       ['a wrong key type', (b) => { b.keys[0].type = 'gpg'; }, /^keys\.0\.type: /],
       ['a template choosing an alert channel the backup lacks', (b) => { b.templates[0].alert_channels = ['Pager']; }, 'templates[0]: alert channel "Pager" does not exist'],
+      ['a view granting a role the backup lacks', (b) => { b.views[0].grants = [{ role: 'ghost', run: true }]; }, 'views[0].grants[0]: no role "ghost" in the backup'],
+      ['a view granting one role twice', (b) => { b.views[0].grants = [{ role: 'guest' }, { role: 'guest', run: true }]; }, 'views[0].grants[1]: role "guest" appears twice'],
       ['an event webhook whose URL is not http(s)', (b) => { b.event_webhooks = [{ name: 'w', url: 'file:///etc/passwd', events: ['task_finished'] }]; }, 'event_webhooks[0]: url must be an http:// or https:// URL'],
     ];
     for (const [what, breakIt, message] of broken) {

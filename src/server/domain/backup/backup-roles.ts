@@ -5,7 +5,8 @@ import { now } from '../../lib/time.ts';
 import { ALL_PERMISSIONS, isBuiltInRole } from '../../access/permissions.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { RestoreContext } from './restore-context.ts';
-import { replaceTemplateGrants } from '../templates/template-grants.ts';
+import { replaceGrants, type GrantKind } from '../templates/template-grants.ts';
+import type { Backup } from './backup.schema.ts';
 
 /**
  * Custom roles in a backup (`roles`, Signalbox's section, issue 52): slug, name and bits. Members
@@ -14,7 +15,7 @@ import { replaceTemplateGrants } from '../templates/template-grants.ts';
 export const backupRoleSchema = z.looseObject({ slug: z.string(), name: z.string(), permissions: z.number().int() });
 type BackupRole = z.infer<typeof backupRoleSchema>;
 
-/** A template's grant to a role in a backup (issue 52): grants to members stay behind with them. */
+/** A template's or view's grant to a role in a backup (issue 52): grants to members stay behind with them. */
 export const backupGrantSchema = z.looseObject({ role: z.string(), run: z.boolean().optional() });
 type BackupGrant = z.infer<typeof backupGrantSchema>;
 
@@ -38,35 +39,43 @@ export function verifyRoles(list: BackupRole[] | null | undefined): void {
   }
 }
 
-/** Each template's grants to roles, by template id (templates granting none are absent). */
-export async function exportTemplateGrants(db: Db, templateIds: number[]): Promise<Map<number, BackupGrant[]>> {
+/**
+ * Each template's (or view's) grants to roles, by id (those granting none are absent). Grants to
+ * members stay behind with the members; the directory's are all to members and come back at the next sign-in.
+ */
+export async function exportGrants(db: Db, kind: GrantKind, ids: number[]): Promise<Map<number, BackupGrant[]>> {
   const out = new Map<number, BackupGrant[]>();
-  if (!templateIds.length) return out;
-  const rows = await db.selectFrom('template_grant').select(['template_id', 'role', 'can_run']).where('template_id', 'in', templateIds)
-    .where('role', 'is not', null).orderBy('template_id').orderBy('role').execute();
-  for (const r of rows) out.set(r.template_id, [...(out.get(r.template_id) ?? []), { role: r.role!, run: Boolean(r.can_run) }]);
+  if (!ids.length) return out;
+  const rows = kind === 'template'
+    ? await db.selectFrom('template_grant').select(['template_id as owner', 'role', 'can_run']).where('template_id', 'in', ids).where('directory', '=', 0).where('role', 'is not', null).execute()
+    : await db.selectFrom('view_grant').select(['view_id as owner', 'role', 'can_run']).where('view_id', 'in', ids).where('directory', '=', 0).where('role', 'is not', null).execute();
+  rows.sort((a, b) => a.owner - b.owner || (a.role! < b.role! ? -1 : a.role! > b.role! ? 1 : 0));
+  for (const r of rows) out.set(r.owner, [...(out.get(r.owner) ?? []), { role: r.role!, run: Boolean(r.can_run) }]);
   return out;
 }
 
-/** Before anything is written: each template's grants name a built-in role, one the backup brings or a server role, once. */
-export function verifyTemplateGrants(templates: { grants?: BackupGrant[] | null }[] | null | undefined, roles: BackupRole[] | null | undefined, serverRoles: ReadonlySet<string>): void {
+/** Before anything is written: each template's (or view's) grants name a built-in role, one the backup brings or a server role, once. */
+export function verifyGrants(section: 'templates' | 'views', owners: { grants?: BackupGrant[] | null }[] | null | undefined, roles: BackupRole[] | null | undefined, serverRoles: ReadonlySet<string>): void {
   const known = new Set([...(roles ?? []).map((r) => r.slug), ...serverRoles]);
-  for (const [i, t] of (templates ?? []).entries()) {
+  for (const [i, t] of (owners ?? []).entries()) {
     const seen = new Set<string>();
     for (const [j, grant] of (t.grants ?? []).entries()) {
-      if (!isBuiltInRole(grant.role) && !known.has(grant.role)) throw badRequest(`templates[${i}].grants[${j}]: no role "${grant.role}" in the backup`);
-      if (seen.has(grant.role)) throw badRequest(`templates[${i}].grants[${j}]: role "${grant.role}" appears twice`);
+      if (!isBuiltInRole(grant.role) && !known.has(grant.role)) throw badRequest(`${section}[${i}].grants[${j}]: no role "${grant.role}" in the backup`);
+      if (seen.has(grant.role)) throw badRequest(`${section}[${i}].grants[${j}]: role "${grant.role}" appears twice`);
       seen.add(grant.role);
     }
   }
 }
 
-/** After the roles: each restored template's grants, mapped to the new template by name. */
-export async function restoreTemplateGrants(ctx: RestoreContext, templates: { name: string; grants?: BackupGrant[] | null }[] | null | undefined): Promise<void> {
-  for (const t of templates ?? []) {
-    const templateId = ctx.ids.templates.get(t.name);
-    if (!t.grants?.length || templateId === undefined) continue;
-    await replaceTemplateGrants(ctx.tx, templateId, t.grants.map((g) => ({ role: g.role, user_id: null, run: Boolean(g.run) })));
+/** After the roles: each restored template's and view's grants, mapped to the new one by name (a view's by title). */
+export async function restoreGrants(ctx: RestoreContext, backup: Pick<Backup, 'templates' | 'views'>): Promise<void> {
+  const owners = [
+    ...(backup.templates ?? []).map((t) => ({ kind: 'template' as const, id: ctx.ids.templates.get(t.name), grants: t.grants })),
+    ...(backup.views ?? []).map((v) => ({ kind: 'view' as const, id: ctx.ids.views.get(v.title), grants: v.grants })),
+  ];
+  for (const { kind, id, grants } of owners) {
+    if (!grants?.length || id === undefined) continue;
+    await replaceGrants(ctx.tx, kind, id, grants.map((g) => ({ role: g.role, user_id: null, run: Boolean(g.run) })));
   }
 }
 

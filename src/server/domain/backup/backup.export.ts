@@ -13,7 +13,7 @@ import { groupsOf, readTemplateEnvironmentIds } from '../environments/environmen
 import { readTemplateSshKeyIds } from '../templates/template-ssh-keys.ts';
 import { exportAlertChannels, exportEventWebhooks, exportTemplateChannelNames } from './backup-alerts.ts';
 import { uniqueNames } from './unique-names.ts';
-import { exportRoles, exportTemplateGrants } from './backup-roles.ts';
+import { exportGrants, exportRoles } from './backup-roles.ts';
 import { readAllowedInventories } from '../templates/allowed-inventories.ts';
 
 /** Semaphore's single `cron` of a template: its plain cron schedule, the first by name. */
@@ -62,7 +62,8 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
 
   const storages = await exportSecretStorages(db, projectId);
   const roles = await exportRoles(db, projectId);
-  const templateGrants = await exportTemplateGrants(db, templates.map((t) => t.id));
+  const templateGrants = await exportGrants(db, 'template', templates.map((t) => t.id));
+  const viewGrants = await exportGrants(db, 'view', views.map((v) => v.id));
   const channels = await exportAlertChannels(db, projectId);
   const templateChannels = await exportTemplateChannelNames(db, templates.map((t) => t.id), channels.nameOf);
   const keyName = uniqueNames(keys, (k) => k.name);
@@ -96,6 +97,7 @@ export async function exportProject(db: Db, projectId: number): Promise<Backup> 
     environments: nameSort(environments.map((e) => ({ name: envName.get(e.id)!, json: e.json, ...(e.env === null ? {} : { env: e.env }) }))),
     views: views.map((v) => ({
       title: viewName.get(v.id)!, position: v.position, hidden: Boolean(v.hidden), type: v.type as '', sort_column: v.sort_column, sort_reverse: Boolean(v.sort_reverse),
+      ...(viewGrants.has(v.id) ? { grants: viewGrants.get(v.id)! } : {}),
     })),
     templates: nameSort(templates.map((t) => ({
       name: tplName.get(t.id)!, app: t.app, type: t.type as '', playbook: t.playbook, description: t.description,

@@ -15,7 +15,7 @@ import { restoreHostConfigs } from './backup-host-configs.ts';
 import { restoreSecretStorages } from './backup-secret-storages.ts';
 import { restoreWorkflows } from './backup-workflows.ts';
 import { restoreAlerts, restoreTemplateChannels } from './backup-alerts.ts';
-import { restoreRoles, restoreTemplateGrants } from './backup-roles.ts';
+import { restoreGrants, restoreRoles } from './backup-roles.ts';
 import { serverRoleSlugs } from '../roles/server-role.service.ts';
 
 /**
@@ -52,6 +52,6 @@ export async function restoreProject(tx: Tx, deps: Pick<Deps, 'config' | 'secret
   await restoreIntegrations(ctx, backup);
   await restoreWorkflows(ctx, backup.workflows);
   await restoreRoles(ctx, backup.roles, serverRoles);
-  await restoreTemplateGrants(ctx, backup.templates);
+  await restoreGrants(ctx, backup);
   return { project, emptyKeys: (backup.keys ?? []).filter((k) => k.type !== 'none').length };
 }

@@ -55,6 +55,8 @@ export const backupEnvironmentSchema = z.looseObject({ name, password: text, jso
 export const backupViewSchema = z.looseObject({
   title: name, position: smallCount.nullable().optional(), hidden: bool,
   type: z.enum(['', 'all']).nullable().optional(), sort_column: text, sort_reverse: bool,
+  /** Signalbox: the roles that may see (`run`: start) the view's templates, by slug; members' own grants stay behind with the members */
+  grants: list(backupGrantSchema, BACKUP_ITEM_LIMITS.grants),
 });
 
 export const backupVaultSchema = z.looseObject({ name: text, type: z.enum(['password', 'script']).nullable().optional(), vault_key: ref, script: text });

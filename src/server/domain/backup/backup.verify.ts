@@ -1,5 +1,5 @@
 import { badRequest } from '../../http/errors.ts';
-import { verifyRoles, verifyTemplateGrants } from './backup-roles.ts';
+import { verifyRoles, verifyGrants } from './backup-roles.ts';
 import type { Backup } from './backup.schema.ts';
 import { verifyHostConfigs } from './backup-host-configs.ts';
 import { verifySecretStorages } from './backup-secret-storages.ts';
@@ -40,7 +40,8 @@ export function verifyBackup(backup: Backup, serverRoles: ReadonlySet<string> = 
   }
   verifyHostConfigs(backup.host_configs, keys);
   verifyRoles(backup.roles);
-  verifyTemplateGrants(backup.templates, backup.roles, serverRoles);
+  verifyGrants('templates', backup.templates, backup.roles, serverRoles);
+  verifyGrants('views', backup.views, backup.roles, serverRoles);
   verifySecretStorages(backup.secret_storages, backup.keys);
   verifyWorkflows(backup.workflows, templates);
   verifyAlerts(backup.alert_channels, backup.event_webhooks, backup.templates);

@@ -95,10 +95,6 @@ async function insertGrantRows(tx: Tx, kind: GrantKind, id: number, grants: read
   else await tx.insertInto('view_grant').values(values.map((v) => ({ ...v, view_id: id }))).execute();
 }
 
-export async function replaceTemplateGrants(tx: Tx, templateId: number, grants: readonly TemplateGrant[]): Promise<void> {
-  await replaceGrants(tx, 'template', templateId, grants);
-}
-
 /** Drops what a member was granted by name in the project's templates: a grant ends with the membership it was given to. */
 export async function dropMemberGrants(tx: Tx, projectId: number, userId: number): Promise<void> {
   const templates = tx.selectFrom('template').select('id').where('project_id', '=', projectId);
