@@ -6,7 +6,6 @@ import { ALL_PERMISSIONS, isBuiltInRole } from '../../access/permissions.ts';
 import { recordEvent } from '../events/event.repository.ts';
 import type { RestoreContext } from './restore-context.ts';
 import { replaceGrants, type GrantKind } from '../templates/template-grants.ts';
-import type { Backup } from './backup.schema.ts';
 
 /**
  * Custom roles in a backup (`roles`, Signalbox's section, issue 52): slug, name and bits. Members
@@ -67,8 +66,10 @@ export function verifyGrants(section: 'templates' | 'views', owners: { grants?: 
   }
 }
 
+type Grants = { grants?: BackupGrant[] | null };
+
 /** After the roles: each restored template's and view's grants, mapped to the new one by name (a view's by title). */
-export async function restoreGrants(ctx: RestoreContext, backup: Pick<Backup, 'templates' | 'views'>): Promise<void> {
+export async function restoreGrants(ctx: RestoreContext, backup: { templates?: ({ name: string } & Grants)[] | null; views?: ({ title: string } & Grants)[] | null }): Promise<void> {
   const owners = [
     ...(backup.templates ?? []).map((t) => ({ kind: 'template' as const, id: ctx.ids.templates.get(t.name), grants: t.grants })),
     ...(backup.views ?? []).map((v) => ({ kind: 'view' as const, id: ctx.ids.views.get(v.title), grants: v.grants })),
