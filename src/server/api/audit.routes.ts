@@ -7,6 +7,8 @@ import { auditBacklog, auditPage, type AuditFilter } from '../domain/audit/audit
 import { auditExportStream } from '../domain/audit/audit-export-stream.ts';
 import { withObjectLinks } from '../domain/audit/audit-links.ts';
 import { enabledSinkNames } from '../retention/purge-audit.ts';
+import { hiddenTemplates } from '../domain/templates/template-visibility.ts';
+import { templateScopeOf } from '../auth/template-visibility.ts';
 
 const PAGE_MAX = 500;
 const PAGE_DEFAULT = 50;
@@ -41,15 +43,23 @@ export function auditFilterOf(c: Context<AppEnv>, projectId?: number): AuditFilt
   };
 }
 
-async function listHandler(c: Context<AppEnv>, projectId?: number) {
-  const page = await auditPage(c.var.deps.db, auditFilterOf(c, projectId), limitQuery(c, PAGE_MAX, PAGE_DEFAULT));
+/**
+ * A project's filter: rows about templates the reader does not see (by grants) are left out, as
+ * the templates are; owners and admins see every template, so every row.
+ */
+async function projectFilterOf(c: Context<AppEnv>): Promise<AuditFilter> {
+  const projectId = c.var.project.id;
+  return { ...auditFilterOf(c, projectId), hiddenTemplates: await hiddenTemplates(c.var.deps.db, projectId, await templateScopeOf(c)) };
+}
+
+async function listHandler(c: Context<AppEnv>, filter: AuditFilter) {
+  const page = await auditPage(c.var.deps.db, filter, limitQuery(c, PAGE_MAX, PAGE_DEFAULT));
   return c.json({ rows: await withObjectLinks(c.var.deps.db, page.rows), next: page.next });
 }
 
-function exportHandler(c: Context<AppEnv>, projectId?: number) {
+function exportHandler(c: Context<AppEnv>, filter: AuditFilter, projectId?: number) {
   const format = c.req.query('format') ?? 'csv';
   if (format !== 'csv' && format !== 'jsonl') throw badRequest('format: use csv or jsonl');
-  const filter = auditFilterOf(c, projectId);
   const name = `audit-${projectId ? `project-${projectId}-` : ''}${new Date().toISOString().slice(0, 10)}.${format}`;
   return c.body(auditExportStream(c.var.deps.db, filter, format), 200, {
     'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
@@ -60,11 +70,11 @@ function exportHandler(c: Context<AppEnv>, projectId?: number) {
 /** `/api/audit`: the whole audit trail, for system administrators. */
 export const auditRoutes = new Hono<AppEnv>();
 auditRoutes.use('*', requireAdmin());
-auditRoutes.get('/', (c) => listHandler(c));
-auditRoutes.get('/export', (c) => exportHandler(c));
+auditRoutes.get('/', (c) => listHandler(c, auditFilterOf(c)));
+auditRoutes.get('/export', (c) => exportHandler(c, auditFilterOf(c)));
 auditRoutes.get('/backlog', async (c) => c.json(await auditBacklog(c.var.deps.db, enabledSinkNames(c.var.deps.config))));
 
-/** `/api/project/:project_id/audit`: one project's audit trail, for its owners (and admins). */
+/** `/api/project/:project_id/audit`: one project's audit trail, for roles with ReadAudit (and admins). */
 export const projectAuditRoutes = new Hono<AppEnv>();
-projectAuditRoutes.get('/', (c) => listHandler(c, c.var.project.id));
-projectAuditRoutes.get('/export', (c) => exportHandler(c, c.var.project.id));
+projectAuditRoutes.get('/', async (c) => listHandler(c, await projectFilterOf(c)));
+projectAuditRoutes.get('/export', async (c) => exportHandler(c, await projectFilterOf(c), c.var.project.id));

@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AuditRow, Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import { inboxLength, settleAuditInbox } from './audit-inbox.ts';
+import { notAboutTemplates } from '../templates/hidden-template-rows.ts';
 
 /** What the Audit screens and their exports filter by; every part is optional. */
 export interface AuditFilter {
@@ -17,6 +18,8 @@ export interface AuditFilter {
   q?: string;
   /** cursor: only rows with a smaller id (the previous page's `next`) */
   before?: number;
+  /** templates the reader does not see: rows about them, their tasks and schedules are left out (issue 52) */
+  hiddenTemplates?: readonly number[];
 }
 
 type AuditQuery = SelectQueryBuilder<Database, 'audit', AuditRow>;
@@ -40,6 +43,7 @@ export function filteredAudit(db: Db, filter: AuditFilter): AuditQuery {
   if (filter.from) query = query.where('created', '>=', filter.from);
   if (filter.to) query = query.where('created', '<', filter.to);
   if (filter.before !== undefined) query = query.where('id', '<', filter.before);
+  if (filter.hiddenTemplates?.length) query = query.where(notAboutTemplates('audit', filter.hiddenTemplates));
   for (const word of (filter.q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8)) {
     const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) => eb.or(SEARCHED.map((column) => eb(sql`lower(${sql.ref(column)})`, 'like', sql`${pattern} escape '\\'`))));

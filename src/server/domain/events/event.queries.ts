@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { settleAuditInbox } from '../audit/audit-inbox.ts';
+import { notAboutTemplates } from '../templates/hidden-template-rows.ts';
 
 /** An activity-log entry as the API shows it (reference §3.14; the row id stays hidden). */
 export interface EventView {
@@ -59,13 +60,7 @@ export async function listEvents(db: Db, scope: EventScope, limit?: number): Pro
     query = query.where('event.project_id', 'in', (eb) => eb.selectFrom('project_user').select('project_user.project_id').where('project_user.user_id', '=', viewerId));
   }
   const hidden = scope.hiddenTemplates ?? [];
-  if (hidden.length) {
-    query = query.where((eb) => eb.not(eb.or([
-      eb.and([eb('event.object_type', '=', 'template'), eb('event.object_id', 'in', [...hidden])]),
-      eb.and([eb('event.object_type', '=', 'task'), eb('event.object_id', 'in', eb.selectFrom('task').select('task.id').where('task.template_id', 'in', [...hidden]))]),
-      eb.and([eb('event.object_type', '=', 'schedule'), eb('event.object_id', 'in', eb.selectFrom('schedule').select('schedule.id').where('schedule.template_id', 'in', [...hidden]))]),
-    ])));
-  }
+  if (hidden.length) query = query.where(notAboutTemplates('event', hidden));
   if (limit) query = query.limit(limit);
   return (await query.execute()).map(({ fields, client_ip, user_agent, ...row }) => ({
     ...row,
