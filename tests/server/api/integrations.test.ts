@@ -24,9 +24,11 @@ for (const dialect of DIALECTS) {
     it('creates (201), reads, updates (204) and deletes (204) an integration, logging events', async () => {
       const created = await s.call('POST', base, integration({ auth_method: 'github', auth_secret_id: secretKeyId, searchable: true, task_params: { message: 'from hook' } }), admin);
       expect(created.status).toBe(201);
+      const me = (await s.call('GET', '/api/user', undefined, admin)).body;
       expect(created.body).toEqual({
         id: created.body.id, name: 'Push', project_id: f.project.id, template_id: f.template.id, auth_method: 'github',
         auth_secret_id: secretKeyId, auth_header: '', searchable: true, task_params: { message: 'from hook' }, once_within: null,
+        owner_id: me.id,
       });
       const id = created.body.id;
       expect((await s.call('GET', `${base}/${id}`, undefined, admin)).body).toEqual(created.body);
