@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { FILE_TIMES, type FileTime } from '../tests/support/file-times-reporter.ts';
 
 const loadNow = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const startedAt = Date.now();
@@ -10,7 +11,9 @@ const loadAtStart = loadNow();
 
 const report = '.vitest-report.json';
 rmSync(report, { force: true });
-const run = spawnSync('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
+rmSync(FILE_TIMES, { force: true });
+const run = spawnSync('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
+  '--reporter=./tests/support/file-times-reporter.ts', ...process.argv.slice(2)], {
   stdio: 'inherit',
 });
 let passed = 0;
@@ -19,7 +22,6 @@ let slowest: string[] = [];
 try {
   const result = JSON.parse(readFileSync(report, 'utf8'));
   passed = result.numPassedTests;
-  slowest = slowestFiles(result.testResults);
   // A file that fails to load has no failed test of its own; count it once.
   const brokenFiles = result.testResults.filter(
     (file: { status: string; assertionResults: { status: string }[] }) =>
@@ -30,6 +32,10 @@ try {
   failed = Math.max(1, failed);
 }
 rmSync(report, { force: true });
+try {
+  slowest = slowestFiles(JSON.parse(readFileSync(FILE_TIMES, 'utf8')));
+} catch { /* no times: the run ended before its reporters did */ }
+rmSync(FILE_TIMES, { force: true });
 if (run.status !== 0 && failed === 0) failed = 1;
 if (slowest.length > 1) console.log(`slowest files:\n${slowest.join('\n')}`);
 const wall = Math.round((Date.now() - startedAt) / 1000);
@@ -37,9 +43,8 @@ console.log(`suite: ${wall} s wall (${Math.floor(wall / 60)} min ${wall % 60} s)
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
 
-/** The 20 longest files of the run, for tests/README.md's table: "  123.4 s  tests/…". */
-function slowestFiles(files: { name: string; startTime: number; endTime: number }[]): string[] {
-  return files.map((file) => ({ name: file.name.replace(`${process.cwd()}/`, ''), seconds: (file.endTime - file.startTime) / 1000 }))
-    .sort((a, b) => b.seconds - a.seconds).slice(0, 20)
-    .map((file) => `${file.seconds.toFixed(1).padStart(7)} s  ${file.name}`);
+/** The 20 longest files of the run, set-up and hooks included, for tests/README.md's table: "  123.4 s  tests/…". */
+function slowestFiles(times: FileTime[]): string[] {
+  return [...times].sort((a, b) => b.seconds - a.seconds).slice(0, 20)
+    .map((time) => `${time.seconds.toFixed(1).padStart(7)} s  ${time.file}`);
 }
