@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { Secret, TOTP } from 'otpauth';
 import { startConsoleServer, ADMIN, type ConsoleServer } from './support/console-server.ts';
 import { follow, launchBrowser, newContext, screenshot, signIn } from './support/browser.ts';
+import { previousStepCode, totpCode as codeFor } from '../support/totp.ts';
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -16,11 +16,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** The code an authenticator app shows for the secret, `steps` periods from now. */
-function codeFor(secret: string, steps = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
-}
 
 async function signOut(page: Page, baseUrl: string): Promise<void> {
   await page.click('.user-menu summary');
@@ -76,7 +71,7 @@ describe('two-factor sign-in in the console', { timeout: 90_000 }, () => {
     expect(await page.textContent('form:has(input[value=totp_off]) button')).toBe('Cancel the setup');
     expect(await page.content()).not.toContain(secret);
     await screenshot(page, 'two-factor-pending');
-    await page.fill('form.totp-confirm input[name=passcode]', codeFor(secret, -1));
+    await page.fill('form.totp-confirm input[name=passcode]', await previousStepCode(secret));
     await follow(page, 'form.totp-confirm button');
     expect(await page.textContent('.snackbar')).toContain('Two-factor authentication turned on');
     // shown once: the Security tab afterwards only says two-factor is on

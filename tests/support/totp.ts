@@ -1,3 +1,4 @@
+import { Secret, TOTP, URI } from 'otpauth';
 import type { Db } from '../../src/server/db/database.ts';
 import type { UserRow } from '../../src/server/db/schema.ts';
 import type { SecretBox } from '../../src/server/crypto/secret-box.ts';
@@ -13,4 +14,24 @@ export async function enrolConfirmedTotp(db: Db, user: UserRow, secrets: SecretB
   const aMinuteAgo = Math.floor(Date.now() / 30_000) - 2;
   await db.updateTable('user_totp').set({ last_step: aMinuteAgo }).where('id', '=', enrolled.id).execute();
   return enrolled;
+}
+
+const PERIOD_MS = 30_000;
+
+/** The code an authenticator app shows for an `otpauth://` URL or a base32 secret, `steps` periods from now. */
+export function totpCode(urlOrSecret: string, steps = 0): string {
+  const totp = urlOrSecret.startsWith('otpauth:') ? URI.parse(urlOrSecret) as TOTP : new TOTP({ secret: Secret.fromBase32(urlOrSecret) });
+  return totp.generate({ timestamp: Date.now() + steps * PERIOD_MS });
+}
+
+/**
+ * The code of the step before this one, which leaves this step's code unused for what follows.
+ * The server takes it only until the period turns (one step either side), so near a period's
+ * end this first waits for the next period: the code then stays good for at least `marginMs`,
+ * however slow the machine is at that moment.
+ */
+export async function previousStepCode(urlOrSecret: string, marginMs = 5_000): Promise<string> {
+  const left = PERIOD_MS - (Date.now() % PERIOD_MS);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+  return totpCode(urlOrSecret, -1);
 }

@@ -1,15 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TOTP, URI } from 'otpauth';
 import { DIALECTS } from '../../support/dialects.ts';
 import { ADMIN, startTestServer, type Auth, type TestServer } from '../../support/harness.ts';
+import { previousStepCode, totpCode as codeFor } from '../../support/totp.ts';
 
 const USER = { username: 'tess', name: 'Tess', email: 'tess@example.test', password: 'tess-password-1' };
-
-/** The code the user's authenticator app shows, `steps` periods from now. */
-function codeFor(url: string, steps = 0): string {
-  const totp = URI.parse(url) as TOTP;
-  return totp.generate({ timestamp: Date.now() + steps * 30_000 });
-}
 
 for (const dialect of DIALECTS) {
   describe(`TOTP two-factor sign-in (${dialect})`, () => {
@@ -29,7 +23,7 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(201);
       const created = res.body as { id: number; url: string; recovery_code: string };
       if (options.confirm !== false) {
-        const confirmed = await s.call('POST', `/api/users/${userId}/2fas/totp/${created.id}/confirm`, { passcode: codeFor(created.url, -1) }, auth);
+        const confirmed = await s.call('POST', `/api/users/${userId}/2fas/totp/${created.id}/confirm`, { passcode: await previousStepCode(created.url) }, auth);
         expect(confirmed.status).toBe(204);
       }
       return created;
