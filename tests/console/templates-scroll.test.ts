@@ -56,15 +56,53 @@ const mode = () => `${list()}&scroll=all`;
 const rowOf = (name: string) => `.scroll-list tr[data-template="${ids.get(name)}"]`;
 const rowCount = (page: Page) => page.$$eval('.scroll-list tbody tr[data-template]', (rows) => rows.length);
 
-/** Scrolls the list's box down until the named template's row is drawn (each end fetches the next page). */
-async function scrollTo(page: Page, name: string): Promise<void> {
-  const id = ids.get(name)!;
-  await expect.poll(async () => page.evaluate((want) => {
-    if (document.querySelector(`.scroll-list tr[data-template="${want}"]`)) return true;
+/** Where the list's box stands against a template name: its row drawn, or the name before, after or among the drawn rows. */
+type Place = 'drawn' | 'before' | 'after' | 'between';
+
+/**
+ * Sets the list's box to `top` (unless null), lets the virtual list draw the rows there (two
+ * animation frames: its scroll handler, then React's render), and says where `name` stands
+ * against the rows in view. The list is sorted by name, so those names tell which way to go.
+ */
+function placeOf(page: Page, name: string, top: number | null): Promise<{ place: Place; top: number; seen: string }> {
+  return page.evaluate(async ([want, wantName, to]) => {
     const box = document.querySelector<HTMLElement>('.scroll-list-box')!;
-    box.scrollTop += box.clientHeight;
-    return false;
-  }, id), { timeout: 120_000, interval: 50 }).toBe(true);
+    if (to !== null) box.scrollTop = to;
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    // the rows in the box's view: a chosen row out of view may be kept drawn elsewhere
+    const view = box.getBoundingClientRect();
+    const names = [...document.querySelectorAll('.scroll-list tbody tr[data-template] a.clamp')]
+      .filter((a) => { const r = a.getBoundingClientRect(); return r.bottom > view.top && r.top < view.bottom; })
+      .map((a) => a.textContent ?? '');
+    const place = document.querySelector(`.scroll-list tr[data-template="${want}"]`) ? 'drawn'
+      : names.length === 0 || wantName > names.at(-1)! ? 'after' : wantName < names[0]! ? 'before' : 'between';
+    return { place: place as Place, top: box.scrollTop, seen: `${box.scrollTop} of ${box.scrollHeight} px: ${names[0]} to ${names.at(-1)}` };
+  }, [ids.get(name)!, name, top] as const);
+}
+
+/**
+ * Scrolls the list's box until the named template's row is drawn, as someone dragging the scroll
+ * bar would: to the end of what is loaded until the list has loaded past the name (each end
+ * fetches the next page), then halving the distance back to it.
+ */
+async function scrollTo(page: Page, name: string): Promise<void> {
+  let { place, top } = await placeOf(page, name, null);
+  await expect.poll(async () => {
+    if (place !== 'after') return true;
+    ({ place, top } = await placeOf(page, name, Number.MAX_SAFE_INTEGER));
+    return place !== 'after';
+  }, { timeout: 120_000, interval: 50 }).toBe(true);
+  let [low, high] = place === 'before' ? [0, top] : [top, top];
+  const steps: string[] = [];
+  while (place !== 'drawn') {
+    if (steps.length > 40 || place === 'between') throw new Error(`${name} is not drawn: ${steps.join('; ')}`);
+    let seen: string;
+    ({ place, top, seen } = await placeOf(page, name, Math.floor((low + high) / 2)));
+    steps.push(seen);
+    // the box may stand elsewhere than asked (the list keeps its place when a page lands): go by where it is
+    if (place === 'before') high = top;
+    if (place === 'after') low = top;
+  }
   await page.$eval(rowOf(name), (tr) => tr.scrollIntoView({ block: 'center' }));
 }
 
