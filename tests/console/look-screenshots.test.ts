@@ -1,12 +1,13 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { screenshot, SCREENSHOTS } from './support/browser.ts';
+import { screenshot, SCREENSHOTS, TAKING_SCREENSHOTS } from './support/browser.ts';
 import { look, openPage, resize, server, setUpLook, SLOW } from './support/look-world.ts';
 
-// Every screen written as a picture to look at (what the look files share: support/look-world.ts).
+// Every screen written as a picture to look at, by `npm run screenshots` (what the look files
+// share: support/look-world.ts). It asserts nothing, so a plain `npm test` skips it.
 setUpLook();
 
-describe('screenshots', () => {
+describe.skipIf(!TAKING_SCREENSHOTS)('screenshots', () => {
   it('writes every screen at 1280 and 375 px, light and dark, under tests/screenshots/', async () => {
     const screens = look.routes.filter(([name]) => !name.endsWith('-dialog') && name !== 'settings-confirm');
     for (const theme of ['light', 'dark'] as const) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { follow, launchBrowser, screenshot, SCREENSHOTS, signedInPage } from './support/browser.ts';
+import { follow, launchBrowser, screenshot, signedInPage } from './support/browser.ts';
 import { createClient } from './support/http-client.ts';
 import { adminApi, waitForTask } from './support/real-tasks.ts';
 import { createGitRepo } from '../support/git-repo.ts';
@@ -78,7 +78,7 @@ describe('relaunch on failed hosts', { timeout: 180_000 }, () => {
     });
     expect(onTop).toBe(true);
     // the snackbar hides itself after 3 s: this picture keeps its animation as it is
-    await page.screenshot({ path: new URL('relaunch-failed-opened-1280.png', SCREENSHOTS).pathname });
+    await screenshot(page, 'relaunch-failed-opened-1280', { fullPage: false, animations: 'allow' });
     const done = await waitForTask(server.deps.db, next, undefined, 120_000);
     const log = (await taskLog(server.deps.db, next)).join('\n');
     expect(done.status, log).toBe('error');

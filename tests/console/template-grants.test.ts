@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-import { follow, launchBrowser, newContext, screenshot, SCREENSHOTS } from './support/browser.ts';
+import { follow, launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { adminApi, insertScriptProject } from './support/real-tasks.ts';
 import { seriousViolations } from './support/axe.ts';
 import { hashPassword } from '../../src/server/access/password.ts';
@@ -126,7 +126,7 @@ describe('who can run this', { timeout: 300_000 }, () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         expect(await box.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
         if (width === 1280) expect(await seriousViolations(page)).toEqual([]);
-        await box.screenshot({ path: new URL(`template-grants-${width}-${theme}.png`, SCREENSHOTS).pathname, animations: 'disabled' });
+        await screenshot(box, `template-grants-${width}-${theme}`);
         await screenshot(page, `template-grants-dialog-${width}-${theme}`, { fullPage: false });
         await page.context().close();
       }

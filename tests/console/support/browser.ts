@@ -18,19 +18,29 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Writes a screenshot to tests/screenshots/<name>.png, the whole page unless told. On a loaded
- * machine Chromium now and then refuses a capture ("Unable to capture screenshot": its compositor,
- * not the page), so a refused one is tried again once, a moment later. Transitions are run to
- * their end, so a picture shows where a page settles, not a colour halfway.
+ * Whether this run takes pictures: `npm run screenshots` (or SIGNALBOX_SCREENSHOTS=1) does; a
+ * plain `npm test` does not. A picture asserts nothing, and a full-page capture cost Chromium
+ * about ten times a page load (tests/README.md, "Pictures on request").
  */
-export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  const options = { path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage, animations: 'disabled' as const };
+export const TAKING_SCREENSHOTS = process.env.SIGNALBOX_SCREENSHOTS === '1' || process.env.SIGNALBOX_DOCS_SCREENSHOTS === '1';
+
+/**
+ * Writes a picture of a page (the whole page unless told) or of one element to
+ * tests/screenshots/<name>.png, when this run takes pictures. On a loaded machine Chromium now
+ * and then refuses a capture ("Unable to capture screenshot": its compositor, not the page), so a
+ * refused one is tried again once, a moment later. Transitions are run to their end, so a picture
+ * shows where a page settles, not a colour halfway, unless `animations` is 'allow'.
+ */
+export async function screenshot(target: Page | Locator, name: string, { fullPage = true, animations = 'disabled' as 'disabled' | 'allow' } = {}): Promise<void> {
+  if (!TAKING_SCREENSHOTS) return;
+  const path = new URL(`${name}.png`, SCREENSHOTS).pathname;
+  const take = () => ('goto' in target ? target.screenshot({ path, fullPage, animations }) : target.screenshot({ path, animations }));
   try {
-    await page.screenshot(options);
+    await take();
   } catch (err) {
     if (!String(err).includes('Unable to capture screenshot')) throw err;
-    await page.waitForTimeout(1000);
-    await page.screenshot(options);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await take();
   }
 }
 
