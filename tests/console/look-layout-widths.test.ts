@@ -3,9 +3,10 @@ import type { Page } from 'playwright-core';
 import { signIn } from './support/browser.ts';
 import { startRunnersServer } from './support/look-fixture.ts';
 import { browser, look, lookAtEveryPage, openPage, pageOverflow, resize, server, setUpLook, SLOW } from './support/look-world.ts';
+import { languageLooks, languageTests, type LanguageFindings } from './support/look-languages.ts';
 
-// The console's layout at the widths people use, in English (every language: look-languages-*.test.ts;
-// what the look files share: support/look-world.ts).
+// The console's layout at the widths people use, in English, with the checks every language gets
+// (the others: look-languages-*.test.ts; what the look files share: support/look-world.ts).
 setUpLook();
 
 const sideways = async (page: Page) => {
@@ -31,17 +32,23 @@ const touchingTabs = (page: Page) => page.$$eval('nav.tabs', (navs) => navs.flat
 }));
 
 describe('console layout', () => {
-  // Every page loaded once for the three checks below, at 1280 px, then resized to the other widths.
+  // Every page loaded once for the checks below, then resized to each width they look at.
   let found: { fits: string[]; headings: string[]; tabs: string[] };
+  let inEnglish: LanguageFindings;
   beforeAll(async () => {
-    const [served, headings, tabs, ...widths] = await lookAtEveryPage([
+    const [phone, tables, lists, served, headings, tabs, ...widths] = await lookAtEveryPage([
+      ...languageLooks(),
       { width: 1280, find: async (_page, status) => (status >= 500 ? [`served with ${status}`] : []) },
       { width: 1280, find: headingsOutOfRank },
       { width: 1280, find: touchingTabs },
       ...[1280, 768, 375, 1920].map((width) => ({ width, find: sideways })),
     ], look.routes);
     found = { fits: [served!, ...widths].flat(), headings: headings!, tabs: tabs! };
+    const en = (lines: string[]) => lines.map((line) => `en ${line}`);
+    inEnglish = { phone: en(phone!), tables: en(tables!), lists: en(lists!) };
   }, SLOW);
+
+  describe('in English', () => languageTests(['en'], () => inEnglish));
 
   it('fits every page at 375, 768, 1280 and 1920 px with no sideways page scroll and no server error', () => {
     expect(found.fits).toEqual([]);

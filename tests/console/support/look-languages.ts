@@ -1,14 +1,15 @@
 // The layout checks that run in every language (look-languages-*.test.ts): other languages' words
 // are longer, and a screen that fits in English may not in German. The languages are shared out
 // between files so that they run side by side; each page is loaded once a language, at 375 px,
-// and resized to 1280 px.
+// and resized to 1280 px. English is checked in look-layout-widths.test.ts, on the walk that
+// already loads every page in English at both widths.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { findInLanguages, LANGUAGE_CODES, look, screensOf, SLOW } from './look-world.ts';
+import { findInLanguages, LANGUAGE_CODES, look, screensOf, SLOW, type Look } from './look-world.ts';
 
-/** English and the languages of western Europe; every other language (a new one too) is in the east. */
-export const WEST = ['en', 'es', 'de', 'nl', 'fr', 'it', 'pt', 'pt_br'];
-export const EAST = LANGUAGE_CODES.filter((code) => !WEST.includes(code));
+/** The languages of western Europe; every other language but English (a new one too) is in the east. */
+export const WEST = ['es', 'de', 'nl', 'fr', 'it', 'pt', 'pt_br'];
+export const EAST = LANGUAGE_CODES.filter((code) => code !== 'en' && !WEST.includes(code));
 
 /** Tables wider than their box: a list that scrolls sideways. */
 const overflowingTables = (page: Page) => page.$$eval('.table-box', (boxes) => boxes
@@ -44,31 +45,51 @@ const phoneFaults = (page: Page) => page.evaluate(() => {
   return faults;
 });
 
+/** What the language checks found, each line "lang page: finding". */
+export interface LanguageFindings {
+  phone: string[];
+  tables: string[];
+  lists: string[];
+}
+
+/**
+ * The language checks as looks for `lookAtEveryPage`, in the order of `LanguageFindings`: a
+ * phone's faults at 375 px on every screen and the task dialog's tabs (whose words differ most),
+ * and at 1280 px the tables wider than their box and the pages with a list.
+ */
+export function languageLooks(): Look[] {
+  // The components catalogue shows a table in a half-width card on purpose, scrolling in its box.
+  const tableScreens = screensOf(look.routes.filter(([name]) => !name.startsWith('components')));
+  const phoneScreens = [...screensOf(look.routes), ...look.routes.filter(([name]) => name.startsWith('task-'))];
+  return [
+    { width: 375, find: phoneFaults, routes: phoneScreens },
+    { width: 1280, find: overflowingTables, routes: tableScreens },
+    { width: 1280, find: hasList, routes: tableScreens },
+  ];
+}
+
+/** The two tests of the language checks' findings in `langs`. */
+export function languageTests(langs: string[], findings: () => LanguageFindings): void {
+  it('fits every list in its box at 1280 px in every language: no table scrolls sideways on a desktop screen', () => {
+    // the check has lists to look at, in each language
+    for (const lang of langs) expect(findings().lists.filter((line) => line.startsWith(`${lang} `)).length, lang).toBeGreaterThan(10);
+    expect(findings().tables).toEqual([]);
+  });
+
+  it('fits every screen on a 375 px phone in every language: no sideways page or dialog scroll, no status or table cut short, a task list\'s task, status and start in view', () => {
+    expect(findings().phone).toEqual([]);
+  });
+}
+
 /** Declares the every-language layout tests for `langs` (language codes). */
 export function describeLayoutInLanguages(langs: string[]): void {
   describe(`console layout in ${langs.join(', ')}`, () => {
-    let found: { phone: string[]; tables: string[]; lists: string[] };
+    let found: LanguageFindings;
     beforeAll(async () => {
-      // The components catalogue shows a table in a half-width card on purpose, scrolling in its box.
-      const tableScreens = screensOf(look.routes.filter(([name]) => !name.startsWith('components')));
-      // every screen once, and the task dialog's tabs (the words of its tab bar differ most)
-      const phoneScreens = [...screensOf(look.routes), ...look.routes.filter(([name]) => name.startsWith('task-'))];
-      const [phone, tables, lists] = await findInLanguages(langs, [
-        { width: 375, find: phoneFaults },
-        { width: 1280, find: overflowingTables, routes: tableScreens },
-        { width: 1280, find: hasList, routes: tableScreens },
-      ], phoneScreens);
+      const looks = languageLooks();
+      const [phone, tables, lists] = await findInLanguages(langs, looks, looks[0]!.routes!);
       found = { phone: phone!, tables: tables!, lists: lists! };
     }, SLOW);
-
-    it('fits every list in its box at 1280 px in every language: no table scrolls sideways on a desktop screen', () => {
-      // the check has lists to look at, in each language
-      for (const lang of langs) expect(found.lists.filter((line) => line.startsWith(`${lang} `)).length, lang).toBeGreaterThan(10);
-      expect(found.tables).toEqual([]);
-    });
-
-    it('fits every screen on a 375 px phone in every language: no sideways page or dialog scroll, no status or table cut short, a task list\'s task, status and start in view', () => {
-      expect(found.phone).toEqual([]);
-    });
+    languageTests(langs, () => found);
   });
 }
