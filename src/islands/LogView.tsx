@@ -39,6 +39,8 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
   const log = useLogLines(apiBase, initialLines, initialTotal);
   const scroller = useRef<HTMLDivElement>(null);
   const follow = useRef(followTail);
+  /** The box's scrollTop at its last scroll event, to tell a move up from a box that shrank. */
+  const lastTop = useRef(0);
   // The jump button works only with scripts, so the server render leaves it out.
   const [hydrated, setHydrated] = useState(false);
   const totalNow = useRef(log.total);
@@ -116,7 +118,12 @@ export default function LogView({ apiBase, initialLines, initialTotal, followTai
 
   const onScroll = () => {
     const el = scroller.current!;
-    follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < LOG_ROW_PX * 3;
+    // Only a move up leaves the tail. A box that shrank (a smaller window, the dialog's header
+    // growing) leaves the view short of the tail without moving it, and its scroll event can come
+    // before the resize observer that would bring the view back.
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < LOG_ROW_PX * 3) follow.current = true;
+    else if (el.scrollTop < lastTop.current) follow.current = false;
+    lastTop.current = el.scrollTop;
   };
 
   useEffect(() => {
