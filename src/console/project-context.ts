@@ -25,17 +25,16 @@ export function mayCreateProjects(user: User | undefined): boolean {
 
 /** System info changes only with the server's configuration, so it is kept this long. */
 const INFO_TTL_MS = 30_000;
-/** Per host the request came to: servers sharing one process (tests, one console for several APIs) keep theirs apart. */
-const cachedInfo = new Map<string, { value: SystemInfo; until: number }>();
+/** Per runner API: servers sharing one process (tests, one console for several APIs) keep theirs apart. */
+const cachedInfo = new WeakMap<object, { value: SystemInfo; until: number }>();
 
 /** GET /api/info, shared by all requests to one host for INFO_TTL_MS (it is the same for every user). */
 async function loadSystemInfo(astro: AstroLike): Promise<SystemInfo | null> {
-  const host = new URL(astro.request.url).host;
-  const cached = cachedInfo.get(host);
+  const api = astro.locals.runnerApi.target;
+  const cached = cachedInfo.get(api);
   if (cached && cached.until > Date.now()) return cached.value;
   const info = await apiGetOr<SystemInfo | null>(astro, '/api/info', null);
-  if (cachedInfo.size > 100) cachedInfo.clear();
-  if (info) cachedInfo.set(host, { value: info, until: Date.now() + INFO_TTL_MS });
+  if (info) cachedInfo.set(api, { value: info, until: Date.now() + INFO_TTL_MS });
   return info;
 }
 

@@ -12,6 +12,21 @@ export interface RunnerApi {
    * (a JSON-equal copy, never written as text; see object-handover.ts), else its body parsed.
    */
   read(path: string, init?: RequestInit): Promise<ApiAnswer>;
+  /**
+   * Which runner API this is: the same object for every request to one API (the in-process app,
+   * or one object per remote URL), so a page can keep what it learnt per API, also when several
+   * servers share a process (tests) and one reuses a closed one's port.
+   */
+  readonly target: object;
+}
+
+/** One stable target per remote runner API URL. */
+const REMOTE_TARGETS = new Map<string, object>();
+
+function remoteTarget(url: string): object {
+  let target = REMOTE_TARGETS.get(url);
+  if (!target) REMOTE_TARGETS.set(url, target = Object.freeze({ url }));
+  return target;
 }
 
 /** An answer of the runner API with its body read. */
@@ -49,7 +64,7 @@ export function createRunnerApi(api: Hono<AppEnv>, remoteUrl: string, client?: C
   };
   if (remoteUrl) {
     const call = (path: string, init?: RequestInit) => fetch(remoteUrl + path, withClient(init));
-    return Object.assign(call, { read: async (path: string, init?: RequestInit) => readAnswer(await call(path, init), undefined) });
+    return Object.assign(call, { read: async (path: string, init?: RequestInit) => readAnswer(await call(path, init), undefined), target: remoteTarget(remoteUrl) });
   }
   const env = newCallerMemoEnv();
   const call = async (path: string, init?: RequestInit) => api.request(path, withClient(init), env);
@@ -58,7 +73,7 @@ export function createRunnerApi(api: Hono<AppEnv>, remoteUrl: string, client?: C
     const res = await api.request(path, withClient(init), marked);
     return readAnswer(res, handedOver(marked, res));
   };
-  return Object.assign(call, { read });
+  return Object.assign(call, { read, target: api });
 }
 
 async function readAnswer(res: Response, handed: { value: unknown } | undefined): Promise<ApiAnswer> {
