@@ -3,9 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { SlowFirstSequencer } from './tests/support/slow-first-sequencer.ts';
 
 /**
- * Server files (or folders) that change what a process shares (process.env, PATH, a cache of what is on
- * PATH): each runs in a process of its own. Every other file under tests/server runs in a
- * process it shares with other such files (tests/README.md, "Files that share a process").
+ * Server and console files (or folders) that change what a process shares (process.env, PATH, a
+ * cache of what is on PATH): each runs in a process of its own. Every other file under
+ * tests/server and tests/console runs in a process it shares with other such files
+ * (tests/README.md, "Files that share a process").
  */
 const OWN_PROCESS = [
   'tests/server/api/apps.test.ts', // PATH
@@ -16,10 +17,11 @@ const OWN_PROCESS = [
   'tests/server/scheduler/remote-head.test.ts', // PATH
   'tests/server/terraform/state-backend.test.ts', // PATH
   'tests/server/workflows/workflow-runs.test.ts', // PATH
+  'tests/console/task-log.test.ts', // PATH
 ];
 
 /** Files whose imports are loaded once per worker, not once per file. */
-const SHARED_PROCESS = globSync('tests/server/**/*.test.ts').filter((file) => !OWN_PROCESS.some((own) => file.startsWith(own)));
+const SHARED_PROCESS = globSync('tests/{server,console}/**/*.test.ts').filter((file) => !OWN_PROCESS.some((own) => file.startsWith(own)));
 
 export default defineConfig({
   test: {

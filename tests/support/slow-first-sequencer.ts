@@ -4,30 +4,30 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files measured longest (tests/README.md), slowest first: the twenty longest of the full run
- * of 29 Nov with the headless shell (file wall times, set-up included). Only a run without
+ * of 29 Nov on `9e5a246` (file wall times, set-up included). Only a run without
  * durations of its own (a fresh clone, CI) reads this list.
  */
 export const LONGEST_FILES = [
-  'tests/console/look-languages-west.test.ts',
   'tests/console/look-languages-east.test.ts',
-  'tests/server/executor/container-tasks.test.ts',
-  'tests/console/templates-scroll.test.ts',
-  'tests/console/accessibility-dark.test.ts',
-  'tests/console/look-screenshots.test.ts',
-  'tests/console/accessibility-light.test.ts',
+  'tests/console/look-languages-west.test.ts',
   'tests/server/db/migrations.test.ts',
+  'tests/console/accessibility-dark.test.ts',
+  'tests/console/accessibility-light.test.ts',
+  'tests/console/templates-scroll.test.ts',
   'tests/console/look-layout-widths.test.ts',
-  'tests/console/integrations.test.ts',
-  'tests/console/inventory-sources.test.ts',
-  'tests/server/scale-out/queue-race.test.ts',
-  'tests/compat/ansible-uri.test.ts',
-  'tests/console/board-week.test.ts',
+  'tests/server/executor/container-tasks.test.ts',
   'tests/console/templates-list.test.ts',
-  'tests/console/first-hour-journey.test.ts',
+  'tests/console/board-week.test.ts',
+  'tests/compat/ansible-uri.test.ts',
   'tests/console/workflow-screens.test.ts',
-  'tests/console/task-launch.test.ts',
-  'tests/console/first-hour.test.ts',
-  'tests/server/engine/host-facts.test.ts',
+  'tests/server/scheduler/scheduler.realclock.test.ts',
+  'tests/console/first-hour-journey.test.ts',
+  'tests/server/storages/key-sources.test.ts',
+  'tests/console/integrations.test.ts',
+  'tests/server/api/permission-matrix/single-bit-roles.test.ts',
+  'tests/server/workflows/workflow-restart.test.ts',
+  'tests/contract/api-contract.test.ts',
+  'tests/security/limit-file-reads.test.ts',
 ];
 
 /**
