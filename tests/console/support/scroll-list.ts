@@ -22,6 +22,8 @@ export async function openContinuous(context: BrowserContext, url: string): Prom
   expect(await page.$('astro-island')).toBeNull();
   await follow(page, 'a:has-text("Scroll through all")');
   await hydrated(page);
+  // the island hides the server's pager in an effect, which may run a moment after hydration
+  await page.waitForSelector('#scroll-list-pager', { state: 'hidden' });
   return { page, errors };
 }
 
