@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,4 +33,19 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * Whether another OS user could start the CLI: every folder above the checkout and above Node
+ * must let others pass. A clone in a private folder (/root, a mode-700 mktemp) does not.
+ */
+export function otherUsersCanRunTheCli(): boolean {
+  return [ROOT, dirname(process.execPath)].every((path) => othersCanEnter(path));
+}
+
+function othersCanEnter(path: string): boolean {
+  for (let dir = path; ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dirname(dir) === dir) return true;
+  }
 }
