@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startEngineServer, taskLog, waitForTask, type EngineServer } from '../support/engine.ts';
@@ -23,6 +23,8 @@ echo "file-$API_TOKEN" > "$PWD/work-$id.txt"
 echo "ready uid=$(id -u) tmp=$T home=$HOME work=$PWD"
 i=0; while [ ! -e "$T/targets-$id" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done
 . "$T/targets-$id"
+# empty targets would match every process: say so instead of reporting leaks
+[ -n "$OTHER_SECRET" ] && [ -n "$OTHER_CMD" ] || { echo "no targets in $T/targets-$id"; exit 3; }
 for pid in $PIDS; do
   if tr '\\0' '\\n' < /proc/$pid/environ 2>/dev/null | grep -qF -- "$OTHER_SECRET"; then echo "LEAK environ $pid"; else echo "refused environ $pid"; fi
   if tr '\\0' ' ' < /proc/$pid/cmdline 2>/dev/null | grep -qF -- "$OTHER_CMD"; then echo "LEAK cmdline $pid"; else echo "refused cmdline $pid"; fi
@@ -127,7 +129,11 @@ describe.runIf(canCreateOsUsers())('two running tasks of different projects cann
       expect(pids.some((pid) => readable(`/proc/${pid}/cmdline`).includes(other.cmdMark))).toBe(true);
       for (const file of files) expect(readable(file)).toContain(other.secret);
       const targets = [`PIDS="${pids.join(' ')}"`, `OTHER_SECRET='${other.secret}'`, `OTHER_CMD='${other.cmdMark}'`, `OTHER_FILES="${files.join(' ')}"`, `OTHER_DIRS="${dirs.join(' ')}"`];
-      writeFileSync(join(self.ready.tmp!, `targets-${self.taskId}`), `${targets.join('\n')}\n`, { mode: 0o644 });
+      // written whole, then renamed into place: the probe starts reading as soon as the name exists,
+      // and a file still being written would give it empty targets, which match every process
+      const targetsFile = join(self.ready.tmp!, `targets-${self.taskId}`);
+      writeFileSync(`${targetsFile}.part`, `${targets.join('\n')}\n`, { mode: 0o644 });
+      renameSync(`${targetsFile}.part`, targetsFile);
       self.ready.attempts = String(pids.length * 2 + files.length + dirs.length);
     }
     for (const side of sides) await waitForLine(side.taskId, /^probed$/);

@@ -93,7 +93,8 @@ for (const dialect of DIALECTS) {
       const specs = [
         { name: 'Race web', limit: 2, locks: ['race-prod'] },
         { name: 'Race migrate', limit: 1, locks: ['race-prod', 'race-db'] },
-        { name: 'Race report', limit: null, locks: ['race-db'], parallel: true },
+        // at most two at once (race-db's capacity)
+        { name: 'Race report', limit: null, locks: ['race-db'], parallel: true, together: 2 },
         { name: 'Race preview', limit: 1, policy: 'cancel_previous', locks: ['race-staging'] },
       ];
       const ids: number[] = [];
@@ -124,8 +125,12 @@ for (const dialect of DIALECTS) {
           continue;
         }
         expect(mine.map((t) => t.status), spec.name).toEqual(mine.map(() => 'success'));
+        // Claimed in arrival order; tasks claimed in the same pass enter running as their
+        // preparation ends, in either order, so only tasks further apart than that are ordered.
         const starts = mine.map((t) => t.start!);
-        expect([...starts].sort(), `${spec.name} started in arrival order`).toEqual(starts);
+        const together = spec.together ?? 1;
+        const overtaken = starts.flatMap((start, i) => starts.slice(i + together).filter((later) => later < start).map((later) => `${start} after ${later}`));
+        expect(overtaken, `${spec.name} started in arrival order`).toEqual([]);
       }
     });
   });
